@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "CloudNotes",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "cloudnotes", targets: ["cloudnotes"]),
+        .library(name: "NotesCore", targets: ["NotesCore"]),
+        .library(name: "NotesStore", targets: ["NotesStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        .target(
+            name: "NotesCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "NotesStore",
+            dependencies: [
+                "NotesCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "cloudnotes",
+            dependencies: [
+                "NotesCore",
+                "NotesStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore"]),
+        .testTarget(
+            name: "NotesStoreTests",
+            dependencies: ["NotesCore", "NotesStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+import Foundation
+
+/// How concurrent edits of one note are resolved (DESIGN §3 rule 8).
+public enum ConflictStrategy: String, Sendable, Equatable, CaseIterable {
+    case merge, serverWins, clientWins, askUser
+}
+
+/// The effective configuration: defaults overlaid with the config file.
+public struct AppConfig: Sendable, Equatable {
+    public var dataDirectory: String
+    /// nil means local only (no cloud folder; the account status is `noAccount`).
+    public var cloudFolder: String?
+    public var deviceName: String
+    public var conflictStrategy: ConflictStrategy
+    public var syncDebounceSeconds: Double
+    public var pollIntervalSeconds: Double
+    /// The editor command for `edit` and the TUI's `e`; nil falls back to $VISUAL, $EDITOR, vi.
+    public var editor: String?
+    /// Theme role → colour name.
+    public var theme: [String: String]
+    /// Action → key.
+    public var keyBindings: [String: String]
+
+    public static let themeRoles: Set<String> = [
+        "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",
+    ]
+    public static let colors: Set<String> = [
+        "default", "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+        "brightBlack", "brightRed", "brightGreen", "brightYellow", "brightBlue", "brightMagenta",
+        "brightCyan", "brightWhite",
+    ]
+    public static let actions: Set<String> = [
+        "up", "down", "pageUp", "pageDown", "top", "bottom", "open", "back", "search", "newNote",
+        "toggleFavorite", "delete", "undo", "externalEditor", "syncNow", "conflicts", "history",
+        "help", "quit",
+    ]
+
+    /// The embedded defaults, under the XDG base directories of `environment`.
+    public static func defaults(environment: [String: String]) -> AppConfig {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        return AppConfig(
+            dataDirectory: dataHome + "/cloudnotes",
+            cloudFolder: dataHome + "/cloudnotes-cloud",
+            deviceName: ProcessInfo.processInfo.hostName,
+            conflictStrategy: .merge,
+            syncDebounceSeconds: 2,
+            pollIntervalSeconds: 30,
+            editor: nil,
+            theme: [
+                "accent": "cyan", "selection": "blue", "favorite": "yellow", "synced": "green",
+                "pending": "yellow", "conflict": "red", "error": "red", "muted": "brightBlack",
+                "match": "yellow",
+            ],
+            keyBindings: [:])
+    }
+}

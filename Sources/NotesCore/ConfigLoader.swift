@@ -1,0 +1,191 @@
+import Foundation
+
+/// An unusable config file: names the file, the key and what was expected.
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var key: String?
+    public var message: String
+
+    public var description: String {
+        if let key { return "config \(file): key \"\(key)\": \(message)" }
+        return "config \(file): \(message)"
+    }
+}
+
+/// The configuration in force and where each part of it came from.
+public struct LoadedConfig: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        case option(String), environment(String), xdg(String), defaults
+        public var path: String? {
+            switch self {
+            case .option(let p), .environment(let p), .xdg(let p): return p
+            case .defaults: return nil
+            }
+        }
+    }
+
+    public var config: AppConfig
+    public var source: Source
+    /// Keys set by the file; every other key has its default.
+    public var keysFromFile: Set<String>
+    /// Unknown keys and other things the user should hear about.
+    public var warnings: [String]
+}
+
+/// Finds and reads the config file: `--config`, then `$CLOUDNOTES_CONFIG`, then
+/// `$XDG_CONFIG_HOME/cloudnotes/config.json`, else the embedded defaults.
+public enum ConfigLoader {
+    public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfig {
+        let defaults = AppConfig.defaults(environment: environment)
+        let source: LoadedConfig.Source
+        if let explicitPath {
+            source = .option(expand(explicitPath, environment))
+        } else if let env = environment["CLOUDNOTES_CONFIG"], !env.isEmpty {
+            source = .environment(expand(env, environment))
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+            let path = configHome + "/cloudnotes/config.json"
+            guard FileManager.default.fileExists(atPath: path) else {
+                return LoadedConfig(config: defaults, source: .defaults, keysFromFile: [], warnings: [])
+            }
+            source = .xdg(path)
+        }
+        let path = source.path!
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw ConfigError(file: path, key: nil, message: "the file \(reason)")
+        }
+        var loaded = try parse(data, file: path, defaults: defaults, environment: environment)
+        loaded.source = source
+        return loaded
+    }
+
+    /// Applies a config file's JSON to `defaults`.
+    public static func parse(
+        _ data: Data, file: String, defaults: AppConfig, environment: [String: String]
+    ) throws -> LoadedConfig {
+        let root: ConfigJSON
+        do {
+            root = try JSONDecoder().decode(ConfigJSON.self, from: data)
+        } catch {
+            throw ConfigError(file: file, key: nil, message: "is not valid JSON (\(error.localizedDescription))")
+        }
+        guard case .object(let object) = root else {
+            throw ConfigError(file: file, key: nil, message: "expected a JSON object at the top level")
+        }
+        var config = defaults
+        var warnings: [String] = []
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            func fail(_ expected: String) -> ConfigError {
+                ConfigError(file: file, key: key, message: "expected \(expected), got \(value.summary)")
+            }
+            switch key {
+            case "$schema", "_comment", "//":
+                continue
+            case "dataDirectory":
+                guard case .string(let s) = value, !s.isEmpty else { throw fail("a non-empty path") }
+                config.dataDirectory = expand(s, environment)
+            case "cloudFolder":
+                switch value {
+                case .null: config.cloudFolder = nil
+                case .string(let s) where !s.isEmpty: config.cloudFolder = expand(s, environment)
+                default: throw fail("a path, or null for local only")
+                }
+            case "deviceName":
+                guard case .string(let s) = value, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw fail("a non-empty name")
+                }
+                config.deviceName = s
+            case "conflictStrategy":
+                guard case .string(let s) = value, let strategy = ConflictStrategy(rawValue: s) else {
+                    throw fail("one of " + ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                config.conflictStrategy = strategy
+            case "syncDebounceSeconds":
+                guard case .number(let n) = value, n >= 0, n <= 3600 else { throw fail("seconds between 0 and 3600") }
+                config.syncDebounceSeconds = n
+            case "pollIntervalSeconds":
+                guard case .number(let n) = value, n >= 1, n <= 86400 else { throw fail("seconds between 1 and 86400") }
+                config.pollIntervalSeconds = n
+            case "editor":
+                switch value {
+                case .null: config.editor = nil
+                case .string(let s) where !s.isEmpty: config.editor = s
+                default: throw fail("an editor command, or null")
+                }
+            case "theme":
+                guard case .object(let roles) = value else { throw fail("an object of role: colour") }
+                for (role, colour) in roles {
+                    guard AppConfig.themeRoles.contains(role) else {
+                        warnings.append("\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))")
+                        continue
+                    }
+                    guard case .string(let c) = colour, AppConfig.colors.contains(c) else {
+                        throw ConfigError(
+                            file: file, key: "theme.\(role)",
+                            message: "expected a colour (\(AppConfig.colors.sorted().joined(separator: ", "))), got \(colour.summary)")
+                    }
+                    config.theme[role] = c
+                }
+            case "keyBindings":
+                guard case .object(let bindings) = value else { throw fail("an object of action: key") }
+                for (action, keyValue) in bindings {
+                    guard AppConfig.actions.contains(action) else {
+                        warnings.append("\(file): unknown action \"keyBindings.\(action)\"")
+                        continue
+                    }
+                    guard case .string(let k) = keyValue, !k.isEmpty else {
+                        throw ConfigError(file: file, key: "keyBindings.\(action)", message: "expected a key name, got \(keyValue.summary)")
+                    }
+                    config.keyBindings[action] = k
+                }
+            default:
+                warnings.append("\(file): unknown key \"\(key)\" is ignored")
+            }
+        }
+        return LoadedConfig(config: config, source: .defaults, keysFromFile: Set(object.keys), warnings: warnings)
+    }
+
+    /// Expands a leading `~` and `$XDG_*`-style variables are left alone: only `~` is special.
+    static func expand(_ path: String, _ environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    }
+}
+
+/// JSON as a config file may hold it: numbers can be fractional.
+enum ConfigJSON: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([ConfigJSON]), object([String: ConfigJSON])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([ConfigJSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: ConfigJSON].self))
+        }
+    }
+
+    var summary: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return String(b)
+        case .number(let n): return String(n)
+        case .string(let s): return "\"\(TerminalSafeText.sanitize(String(s.prefix(40))))\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

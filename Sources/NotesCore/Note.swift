@@ -1,0 +1,78 @@
+import Foundation
+
+/// A note as the local store and every layer above it see it.
+public struct Note: Sendable, Equatable, Identifiable {
+    /// The per-note sync mark the UI shows (synced ✓, pending ↻, conflict ⚠).
+    public enum SyncState: String, Sendable, Equatable, CaseIterable, Codable {
+        case synced, pending, conflict
+    }
+
+    public static let defaultZone = "notes"
+
+    public var id: UUID
+    /// The notebook, which is the record zone of DESIGN §3.
+    public var zone: String
+    public var title: String
+    public var body: String
+    /// Sorted and without duplicates.
+    public var tags: [String]
+    public var isFavorite: Bool
+    public var createdAt: Date
+    public var modifiedAt: Date
+    /// Set while the note is in the trash.
+    public var deletedAt: Date?
+    public var headRev: String?
+    public var syncState: SyncState
+
+    public init(
+        id: UUID = UUID(), zone: String = Note.defaultZone, title: String, body: String,
+        tags: [String] = [], isFavorite: Bool = false, createdAt: Date = Date(),
+        modifiedAt: Date? = nil, deletedAt: Date? = nil, headRev: String? = nil,
+        syncState: SyncState = .pending
+    ) {
+        self.id = id
+        self.zone = zone
+        self.title = title
+        self.body = body
+        self.tags = Note.normalizedTags(tags)
+        self.isFavorite = isFavorite
+        self.createdAt = createdAt.roundedToMilliseconds
+        self.modifiedAt = (modifiedAt ?? createdAt).roundedToMilliseconds
+        self.deletedAt = deletedAt?.roundedToMilliseconds
+        self.headRev = headRev
+        self.syncState = syncState
+    }
+
+    /// The id as it is stored and printed: lowercase, hyphenated.
+    public var idString: String { id.uuidString.lowercased() }
+
+    public var isTrashed: Bool { deletedAt != nil }
+
+    /// Tags trimmed, empty ones dropped, deduplicated and sorted by their UTF-8 bytes.
+    public static func normalizedTags(_ tags: [String]) -> [String] {
+        let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return Array(Set(cleaned)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The title a note without one gets: its first non-empty body line, as most notes apps do.
+    public static func derivedTitle(fromBody body: String, maxLength: Int = 80) -> String {
+        let firstLine = body.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty } ?? ""
+        var title = firstLine
+        while let first = title.first, "#*->".contains(first) || first == " " { title.removeFirst() }
+        if title.isEmpty { title = firstLine }
+        return title.count > maxLength ? String(title.prefix(maxLength)) : title
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, the unit the store and the revision fields use.
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    public init(millisecondsSince1970 ms: Int64) {
+        self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)
+    }
+
+    public var roundedToMilliseconds: Date { Date(millisecondsSince1970: millisecondsSince1970) }
+}

@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+
+/// The synced fields of a note at one revision; what the revision id hashes.
+public struct RevisionFields: Sendable, Equatable {
+    public var zone: String
+    public var title: String
+    public var body: String
+    public var tags: [String]
+    public var isFavorite: Bool
+    public var createdAt: Int64
+    public var modifiedAt: Int64
+    public var deletedAt: Int64?
+
+    public init(note: Note) {
+        zone = note.zone
+        title = note.title
+        body = note.body
+        tags = Note.normalizedTags(note.tags)
+        isFavorite = note.isFavorite
+        createdAt = note.createdAt.millisecondsSince1970
+        modifiedAt = note.modifiedAt.millisecondsSince1970
+        deletedAt = note.deletedAt?.millisecondsSince1970
+    }
+
+    public var json: JSONValue {
+        var d: [String: JSONValue] = [
+            "zone": .string(zone), "title": .string(title), "body": .string(body),
+            "tags": .array(tags.map(JSONValue.string)), "isFavorite": .bool(isFavorite),
+            "createdAt": .int(createdAt), "modifiedAt": .int(modifiedAt),
+        ]
+        if let deletedAt { d["deletedAt"] = .int(deletedAt) }
+        return .object(d)
+    }
+
+    public init(json: JSONValue) throws {
+        guard let zone = json["zone"]?.stringValue, let title = json["title"]?.stringValue,
+            let body = json["body"]?.stringValue, let tags = json["tags"]?.arrayValue,
+            let isFavorite = json["isFavorite"]?.boolValue,
+            let createdAt = json["createdAt"]?.intValue, let modifiedAt = json["modifiedAt"]?.intValue
+        else { throw JSONValueError.notCanonical("revision fields are incomplete") }
+        self.zone = zone
+        self.title = title
+        self.body = body
+        self.tags = Note.normalizedTags(tags.compactMap(\.stringValue))
+        self.isFavorite = isFavorite
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.deletedAt = json["deletedAt"]?.intValue
+    }
+
+    /// The note these fields describe.
+    public func note(id: UUID, headRev: String?, syncState: Note.SyncState) -> Note {
+        Note(
+            id: id, zone: zone, title: title, body: body, tags: tags, isFavorite: isFavorite,
+            createdAt: Date(millisecondsSince1970: createdAt),
+            modifiedAt: Date(millisecondsSince1970: modifiedAt),
+            deletedAt: deletedAt.map(Date.init(millisecondsSince1970:)), headRev: headRev,
+            syncState: syncState)
+    }
+}
+
+/// One version of a record: the unit of history, of sync and of three-way merge.
+///
+/// The id is content-addressed (DESIGN §3 rule 6): SHA-256 of the sorted parent ids, the
+/// record id and the canonical fields. Same content and parents give the same id on every
+/// device, which is what makes duplicate deliveries and concurrent identical merges harmless.
+public struct Revision: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var recordID: UUID
+    public var parents: [String]
+    /// nil for a tombstone (the record was purged).
+    public var fields: RevisionFields?
+    public var hlc: HLC
+    public var device: String
+
+    public init(recordID: UUID, parents: [String], fields: RevisionFields?, hlc: HLC, device: String) {
+        self.recordID = recordID
+        self.parents = parents.sorted()
+        self.fields = fields
+        self.hlc = hlc
+        self.device = device
+        self.id = Revision.computeID(recordID: recordID, parents: parents, fields: fields)
+    }
+
+    public var isTombstone: Bool { fields == nil }
+
+    public static func computeID(recordID: UUID, parents: [String], fields: RevisionFields?) -> String {
+        var content: [String: JSONValue] = [
+            "recordID": .string(recordID.uuidString.lowercased()),
+            "parents": .array(parents.sorted().map(JSONValue.string)),
+        ]
+        if let fields {
+            content["fields"] = fields.json
+        } else {
+            content["deleted"] = .bool(true)
+        }
+        let digest = SHA256.hash(data: JSONValue.object(content).canonicalData)
+        return digest.map { String(format: "%02x", $0) }.joined()
+    }
+}

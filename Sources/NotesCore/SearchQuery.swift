@@ -1,0 +1,91 @@
+import Foundation
+
+/// A parsed search: terms that must all match, terms that must not, and filters (DESIGN §5).
+///
+/// Syntax: `word`, `"exact phrase"`, `-exclude`, `-"phrase"`, `tag:work`, `-tag:work`,
+/// `is:fav`, `in:notebook`. Anything else, including `foo:bar` with an unknown key, is a
+/// plain term, so typing never produces an error.
+public struct SearchQuery: Sendable, Equatable {
+    /// Substrings that must each occur in the title, the body or a tag.
+    public var terms: [String] = []
+    /// Substrings that must occur nowhere in the note.
+    public var excludedTerms: [String] = []
+    /// Tags the note must carry (compared folded, whole tag).
+    public var tags: [String] = []
+    public var excludedTags: [String] = []
+    public var favoritesOnly = false
+    /// The notebook (zone) the note must be in.
+    public var notebook: String?
+
+    public init(
+        terms: [String] = [], excludedTerms: [String] = [], tags: [String] = [],
+        excludedTags: [String] = [], favoritesOnly: Bool = false, notebook: String? = nil
+    ) {
+        self.terms = terms
+        self.excludedTerms = excludedTerms
+        self.tags = tags
+        self.excludedTags = excludedTags
+        self.favoritesOnly = favoritesOnly
+        self.notebook = notebook
+    }
+
+    /// True when the query selects every note (no terms and no filters).
+    public var isEmpty: Bool {
+        terms.isEmpty && excludedTerms.isEmpty && tags.isEmpty && excludedTags.isEmpty
+            && !favoritesOnly && notebook == nil
+    }
+
+    public init(parsing text: String) {
+        var index = text.startIndex
+        while index < text.endIndex {
+            let ch = text[index]
+            if ch.isWhitespace {
+                index = text.index(after: index)
+                continue
+            }
+            var negated = false
+            if ch == "-", text.index(after: index) < text.endIndex,
+                !text[text.index(after: index)].isWhitespace
+            {
+                negated = true
+                index = text.index(after: index)
+            }
+            if text[index] == "\"" {
+                let start = text.index(after: index)
+                let end = text[start...].firstIndex(of: "\"") ?? text.endIndex
+                let phrase = String(text[start..<end])
+                index = end < text.endIndex ? text.index(after: end) : end
+                if !phrase.isEmpty { add(term: phrase, negated: negated) }
+                continue
+            }
+            let end = text[index...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+            let token = String(text[index..<end])
+            index = end
+            apply(token: token, negated: negated)
+        }
+    }
+
+    private mutating func apply(token: String, negated: Bool) {
+        if let colon = token.firstIndex(of: ":") {
+            let key = token[..<colon].lowercased()
+            let value = String(token[token.index(after: colon)...])
+            switch (key, value.isEmpty) {
+            case ("tag", false):
+                if negated { excludedTags.append(value) } else { tags.append(value) }
+                return
+            case ("is", false) where !negated && ["fav", "favorite", "favourite", "starred"].contains(value.lowercased()):
+                favoritesOnly = true
+                return
+            case ("in", false) where !negated:
+                notebook = value
+                return
+            default: break
+            }
+        }
+        add(term: token, negated: negated)
+    }
+
+    private mutating func add(term: String, negated: Bool) {
+        if negated { excludedTerms.append(term) } else { terms.append(term) }
+    }
+}

@@ -1,0 +1,97 @@
+/// The one function through which note text reaches a terminal (DESIGN §7).
+///
+/// Note text is untrusted: it arrives from other devices. Storage stays byte-identical; only
+/// what is displayed changes. ESC and the other C0 controls, DEL and a lone CR become visible
+/// control pictures (`␛`, `␍`), C1 controls become `<U+009B>`, bidi controls and invisible
+/// format characters become `<U+202E>` markers (in a body they are dropped instead), a TAB
+/// becomes spaces and combining marks are capped per character, so no note can move the
+/// cursor, recolour, retitle or reorder the screen.
+public enum TerminalSafeText {
+    public enum Mode: Sendable {
+        /// One line (titles, list rows, error messages): a line break is shown as `⏎`.
+        case line
+        /// Multi-line text (a note body): LF stays a line break, invisible characters are dropped.
+        case block
+    }
+
+    /// Combining marks kept per character; more than this is "Zalgo" text that paints over rows.
+    public static let maxCombiningMarks = 4
+    public static let tabWidth = 4
+
+    public static func sanitize(_ text: String, mode: Mode = .line) -> String {
+        var out = String.UnicodeScalarView()
+        var column = 0
+        for character in text {
+            if character == "\r\n" || character == "\n" {
+                if mode == .block {
+                    out.append("\n")
+                    column = 0
+                } else {
+                    out.append("⏎")
+                    column += 1
+                }
+                continue
+            }
+            var marks = 0
+            for (i, scalar) in character.unicodeScalars.enumerated() {
+                if i > 0, scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .enclosingMark
+                {
+                    marks += 1
+                    if marks > maxCombiningMarks { continue }
+                }
+                column += append(scalar, to: &out, mode: mode, column: column)
+            }
+        }
+        return String(out)
+    }
+
+    /// Appends the displayable form of one scalar; returns how many columns it advanced
+    /// (approximately: only TAB expansion needs it).
+    private static func append(
+        _ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView, mode: Mode, column: Int
+    ) -> Int {
+        let v = scalar.value
+        switch v {
+        case 0x09:
+            let spaces = mode == .line ? 1 : tabWidth - column % tabWidth
+            out.append(contentsOf: repeatElement(" ", count: spaces))
+            return spaces
+        case 0x0A:
+            out.append("⏎")
+            return 1
+        case 0x00..<0x20:
+            out.append(Unicode.Scalar(0x2400 + v)!)
+            return 1
+        case 0x7F:
+            out.append("␡")
+            return 1
+        case 0x80...0x9F:
+            return appendMarker(v, to: &out)
+        default:
+            break
+        }
+        if isInvisibleFormat(scalar) {
+            return mode == .block ? 0 : appendMarker(v, to: &out)
+        }
+        out.append(scalar)
+        return 1
+    }
+
+    private static func appendMarker(_ v: UInt32, to out: inout String.UnicodeScalarView) -> Int {
+        let hex = String(v, radix: 16, uppercase: true)
+        let marker = "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+        out.append(contentsOf: marker.unicodeScalars)
+        return marker.count
+    }
+
+    /// Bidi controls and other invisible format characters; ZWJ stays (emoji sequences need it).
+    public static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200D: return false
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x2028, 0x2029: return true
+        default: return scalar.properties.generalCategory == .format
+        }
+    }
+}

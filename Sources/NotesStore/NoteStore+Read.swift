@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// Which notes a list shows.
+public enum ListSection: String, Sendable, Equatable, CaseIterable {
+    /// Favorites not in the trash.
+    case favorites
+    /// Notes not in the trash that are not favorites (the NOTES section under FAVORITES).
+    case others
+    /// Every note not in the trash.
+    case all
+    /// Notes in the trash, most recently deleted first.
+    case trash
+}
+
+public enum ListSort: String, Sendable, Equatable, CaseIterable {
+    /// Most recently modified first.
+    case modified
+    /// By folded title, A to Z.
+    case title
+}
+
+/// A page of a list: `limit` rows from `offset`.
+public struct ListRequest: Sendable, Equatable {
+    public var section: ListSection
+    public var sort: ListSort
+    public var offset: Int
+    public var limit: Int
+
+    public init(section: ListSection, sort: ListSort = .modified, offset: Int = 0, limit: Int = 200) {
+        self.section = section
+        self.sort = sort
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+extension NoteStore {
+    public func note(_ id: UUID) throws -> Note? {
+        try read { db in try Self.fetchNote(db, id: id) }
+    }
+
+    static func fetchNote(_ db: Database, id: UUID) throws -> Note? {
+        try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [id.uuidString.lowercased()])
+            .map(note(from:))
+    }
+
+    static func note(from row: Row) -> Note {
+        Note(
+            id: UUID(uuidString: row["id"])!, zone: row["zone"], title: row["title"], body: row["body"],
+            tags: decodeTags(row["tags"]), isFavorite: row["isFavorite"],
+            createdAt: Date(millisecondsSince1970: row["createdAt"]),
+            modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
+            deletedAt: (row["deletedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            headRev: row["headRev"], syncState: Note.SyncState(rawValue: row["syncState"]) ?? .pending)
+    }
+
+    static func decodeTags(_ json: String) -> [String] {
+        guard let value = try? JSONValue(parsing: Data(json.utf8)), let items = value.arrayValue else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
+    static let summaryColumns = """
+        id, zone, title, substr(body, 1, \(NoteSummary.previewLength)) AS preview, tags, isFavorite,
+        createdAt, modifiedAt, deletedAt, syncState, length(CAST(body AS BLOB)) AS bodyLength
+        """
+
+    static func summary(from row: Row) -> NoteSummary {
+        NoteSummary(
+            id: UUID(uuidString: row["id"])!, zone: row["zone"], title: row["title"], preview: row["preview"],
+            tags: decodeTags(row["tags"]), isFavorite: row["isFavorite"],
+            createdAt: Date(millisecondsSince1970: row["createdAt"]),
+            modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
+            deletedAt: (row["deletedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            syncState: Note.SyncState(rawValue: row["syncState"]) ?? .pending, bodyLength: row["bodyLength"])
+    }
+
+    /// One page of a list section.
+    public func list(_ request: ListRequest) throws -> [NoteSummary] {
+        try read { db in try Self.fetchList(db, request) }
+    }
+
+    static func fetchList(_ db: Database, _ request: ListRequest) throws -> [NoteSummary] {
+        let (filter, order) = listClauses(request)
+        return try Row.fetchAll(
+            db,
+            sql: "SELECT \(summaryColumns) FROM note WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+            arguments: [request.limit, request.offset]
+        ).map(summary(from:))
+    }
+
+    /// How many notes a section holds.
+    public func count(_ section: ListSection) throws -> Int {
+        try read { db in try Self.fetchCount(db, section) }
+    }
+
+    static func fetchCount(_ db: Database, _ section: ListSection) throws -> Int {
+        let (filter, _) = listClauses(ListRequest(section: section))
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE \(filter)") ?? 0
+    }
+
+    /// WHERE and ORDER BY that match the partial indexes of the schema.
+    private static func listClauses(_ request: ListRequest) -> (String, String) {
+        let filter: String
+        switch request.section {
+        case .favorites: filter = "deletedAt IS NULL AND isFavorite = 1"
+        case .others: filter = "deletedAt IS NULL AND isFavorite = 0"
+        case .all: filter = "deletedAt IS NULL"
+        case .trash: return ("deletedAt IS NOT NULL", "deletedAt DESC, id")
+        }
+        switch request.sort {
+        case .modified: return (filter, "modifiedAt DESC, id")
+        case .title: return (filter, "sortTitle, id")
+        }
+    }
+
+    /// Finds the note a user means: a full id, a unique id prefix, or an exact title.
+    /// Several matches throw `.ambiguous` listing them; none throws `.notFound`.
+    public func resolve(_ reference: String) throws -> Note {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw StoreError(.notFound, "no note given") }
+        return try read { db in
+            if let id = UUID(uuidString: trimmed), let note = try Self.fetchNote(db, id: id) { return note }
+            var ids: [String] = []
+            let lower = trimmed.lowercased()
+            if lower.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                ids += try String.fetchAll(
+                    db, sql: "SELECT id FROM note WHERE id >= ? AND id < ? ORDER BY id LIMIT 20",
+                    arguments: [lower, lower + "\u{7F}"])
+            }
+            ids += try String.fetchAll(
+                db, sql: "SELECT id FROM note WHERE title = ? ORDER BY id LIMIT 20", arguments: [trimmed])
+            let unique = Array(Set(ids)).sorted()
+            if unique.count == 1, let id = UUID(uuidString: unique[0]), let note = try Self.fetchNote(db, id: id) {
+                return note
+            }
+            let shown = TerminalSafeText.sanitize(trimmed)
+            if unique.isEmpty { throw StoreError(.notFound, "no note matches \"\(shown)\" (by id, id prefix or exact title)") }
+            let candidates = try Row.fetchAll(
+                db, sql: "SELECT \(Self.summaryColumns) FROM note WHERE id IN (\(unique.map { _ in "?" }.joined(separator: ","))) ORDER BY modifiedAt DESC",
+                arguments: StatementArguments(unique)
+            ).map(Self.summary(from:))
+            throw StoreError(.ambiguous, "\"\(shown)\" matches \(unique.count) notes; use more of the id", candidates: candidates)
+        }
+    }
+
+    /// A note's revisions, newest first: its history.
+    public func history(_ id: UUID) throws -> [Revision] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM revision WHERE recordID = ? ORDER BY hlc DESC, id",
+                arguments: [id.uuidString.lowercased()]
+            ).map(Self.revision(from:))
+        }
+    }
+
+    static func revision(from row: Row) throws -> Revision {
+        let parents = try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
+        let fields = try (row["fields"] as String?).map { try RevisionFields(json: JSONValue(parsing: Data($0.utf8))) }
+        var revision = Revision(
+            recordID: UUID(uuidString: row["recordID"])!, parents: parents, fields: fields,
+            hlc: HLC(packed: row["hlc"]), device: row["device"])
+        revision.id = row["id"]
+        return revision
+    }
+
+    /// Every tag in use by notes outside the trash, with how many notes carry it.
+    public func tagCounts() throws -> [(tag: String, count: Int)] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.tag, count(*) AS n FROM note_tag t JOIN note n ON n.id = t.noteID
+                    WHERE n.deletedAt IS NULL GROUP BY t.tag ORDER BY t.tag
+                    """
+            ).map { ($0["tag"], $0["n"]) }
+        }
+    }
+
+    /// Pending record zone changes, oldest first: what sync has yet to send.
+    public func pendingChanges(limit: Int = 400) throws -> [PendingChange] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?", arguments: [limit]).map {
+                PendingChange(
+                    seq: $0["seq"], recordID: UUID(uuidString: $0["recordID"])!, zone: $0["zone"],
+                    revisionID: $0["revID"], kind: $0["kind"] == "delete" ? .delete : .save)
+            }
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") ?? 0 }
+    }
+}
+
+/// One outbox row: a revision of a record waiting to be sent (CKSyncEngine's
+/// `pendingRecordZoneChanges`).
+public struct PendingChange: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case save, delete }
+    public var seq: Int64
+    public var recordID: UUID
+    public var zone: String
+    public var revisionID: String
+    public var kind: Kind
+}

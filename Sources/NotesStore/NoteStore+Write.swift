@@ -1,0 +1,214 @@
+import Foundation
+import GRDB
+import NotesCore
+
+extension NoteStore {
+    /// Zone (notebook) ids: `[a-z0-9-]{1,64}` (DESIGN §3).
+    public static func isValidZone(_ zone: String) -> Bool {
+        (1...64).contains(zone.utf8.count)
+            && zone.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// Creates a note; an empty title is derived from the first body line.
+    @discardableResult
+    public func create(
+        title: String, body: String, tags: [String] = [], isFavorite: Bool = false,
+        zone: String = Note.defaultZone, id: UUID = UUID()
+    ) throws -> Note {
+        guard Self.isValidZone(zone) else {
+            throw StoreError(.invalidInput, "notebook \"\(TerminalSafeText.sanitize(zone))\" is not valid: use 1-64 lowercase letters, digits and '-'")
+        }
+        let now = clock()
+        let note = Note(
+            id: id, zone: zone, title: Self.effectiveTitle(title, body: body), body: body, tags: tags,
+            isFavorite: isFavorite, createdAt: now, modifiedAt: now)
+        return try write { db in
+            if try Self.fetchNote(db, id: id) != nil {
+                throw StoreError(.invalidInput, "a note with id \(note.idString) already exists")
+            }
+            return try save(note, previous: nil, db)
+        }
+    }
+
+    /// Applies `change` to the note and saves it as a new revision if anything changed.
+    /// Content changes (title, body, tags, notebook) bump `modifiedAt`.
+    @discardableResult
+    public func update(_ id: UUID, _ change: (inout Note) throws -> Void) throws -> Note {
+        try write { db in
+            guard let current = try Self.fetchNote(db, id: id) else {
+                throw StoreError(.notFound, "no note with id \(id.uuidString.lowercased())")
+            }
+            var next = current
+            try change(&next)
+            next.id = current.id
+            next.tags = Note.normalizedTags(next.tags)
+            next.title = Self.effectiveTitle(next.title, body: next.body)
+            guard Self.isValidZone(next.zone) else {
+                throw StoreError(.invalidInput, "notebook \"\(TerminalSafeText.sanitize(next.zone))\" is not valid")
+            }
+            if next.title != current.title || next.body != current.body || next.tags != current.tags
+                || next.zone != current.zone
+            {
+                next.modifiedAt = max(clock(), current.modifiedAt).roundedToMilliseconds
+            }
+            guard RevisionFields(note: next) != RevisionFields(note: current) else { return current }
+            return try save(next, previous: current, db)
+        }
+    }
+
+    public func setFavorite(_ id: UUID, _ isFavorite: Bool) throws -> Note {
+        try update(id) { $0.isFavorite = isFavorite }
+    }
+
+    /// Moves a note to the trash (it keeps syncing, as a field, and can be restored).
+    public func trash(_ id: UUID) throws -> Note {
+        let now = clock()
+        return try update(id) { note in
+            if note.deletedAt == nil { note.deletedAt = now }
+        }
+    }
+
+    public func restore(_ id: UUID) throws -> Note {
+        try update(id) { $0.deletedAt = nil }
+    }
+
+    /// Deletes a note for good: writes a tombstone revision and a delete for sync.
+    /// Its earlier revisions stay in history until pruning, as merges may still need them.
+    public func purge(_ id: UUID) throws {
+        try write { db in
+            guard let current = try Self.fetchNote(db, id: id) else {
+                throw StoreError(.notFound, "no note with id \(id.uuidString.lowercased())")
+            }
+            try purge(current, db)
+        }
+    }
+
+    /// Purges every note in the trash; returns how many.
+    @discardableResult
+    public func emptyTrash() throws -> Int {
+        try write { db in
+            let trashed = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE deletedAt IS NOT NULL").map(Self.note(from:))
+            for note in trashed { try purge(note, db) }
+            return trashed.count
+        }
+    }
+
+    private func purge(_ note: Note, _ db: Database) throws {
+        let tombstone = Revision(
+            recordID: note.id, parents: note.headRev.map { [$0] } ?? [], fields: nil,
+            hlc: try nextHLC(db), device: deviceID)
+        try insert(tombstone, db)
+        try SearchIndex.remove(noteID: note.idString, db)
+        try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.idString])
+        try enqueue(tombstone, zone: note.zone, kind: "delete", db)
+    }
+
+    /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
+    /// differs. Runs in transactions of `batchSize` notes.
+    public func importNotes(_ notes: [Note], batchSize: Int = 2000) throws -> (created: Int, updated: Int, unchanged: Int) {
+        var counts = (created: 0, updated: 0, unchanged: 0)
+        for start in stride(from: 0, to: notes.count, by: batchSize) {
+            let batch = notes[start..<min(start + batchSize, notes.count)]
+            try write { db in
+                for var note in batch {
+                    guard Self.isValidZone(note.zone) else {
+                        throw StoreError(.invalidInput, "note \(note.idString): notebook \"\(TerminalSafeText.sanitize(note.zone))\" is not valid")
+                    }
+                    note.title = Self.effectiveTitle(note.title, body: note.body)
+                    let existing = try Self.fetchNote(db, id: note.id)
+                    if let existing, RevisionFields(note: existing) == RevisionFields(note: note) {
+                        counts.unchanged += 1
+                        continue
+                    }
+                    try save(note, previous: existing, db)
+                    if existing == nil { counts.created += 1 } else { counts.updated += 1 }
+                }
+            }
+        }
+        return counts
+    }
+
+    static func effectiveTitle(_ title: String, body: String) -> String {
+        title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? Note.derivedTitle(fromBody: body) : title
+    }
+
+    /// The one write path of a local edit: revision, note row, search index and outbox, in the
+    /// caller's transaction.
+    @discardableResult
+    func save(_ note: Note, previous: Note?, _ db: Database) throws -> Note {
+        var note = note
+        let revision = Revision(
+            recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [],
+            fields: RevisionFields(note: note), hlc: try nextHLC(db), device: deviceID)
+        try insert(revision, db)
+        note.headRev = revision.id
+        note.syncState = .pending
+        let searchRowid = try SearchIndex.update(note: note, previous: previous, db)
+        try Self.upsert(note, searchRowid: searchRowid, db)
+        try enqueue(revision, zone: note.zone, kind: "save", db)
+        return note
+    }
+
+    func insert(_ revision: Revision, _ db: Database) throws {
+        let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO revision(id, recordID, parents, fields, hlc, device)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                revision.id, revision.recordID.uuidString.lowercased(), parents,
+                revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
+            ])
+    }
+
+    func enqueue(_ revision: Revision, zone: String, kind: String, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO outbox(recordID, zone, revID, kind, createdAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                revision.recordID.uuidString.lowercased(), zone, revision.id, kind,
+                clock().millisecondsSince1970,
+            ])
+    }
+
+    /// The next HLC stamp, persisted in the same transaction so that two processes on one
+    /// device never hand out the same stamp.
+    func nextHLC(_ db: Database) throws -> HLC {
+        let packed = try Int64.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'hlc'") ?? 0
+        var clock = HybridLogicalClock(last: HLC(packed: packed))
+        let stamp = clock.tick(now: self.clock().millisecondsSince1970)
+        try db.execute(
+            sql: "INSERT INTO sync_state(key, value) VALUES ('hlc', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [stamp.packed])
+        return stamp
+    }
+
+    static func upsert(_ note: Note, searchRowid: Int64?, _ db: Database) throws {
+        let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
+        try db.execute(
+            sql: """
+                INSERT INTO note(id, zone, title, body, tags, isFavorite, createdAt, modifiedAt,
+                                 deletedAt, headRev, syncState, sortTitle, searchRowid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    zone = excluded.zone, title = excluded.title, body = excluded.body,
+                    tags = excluded.tags, isFavorite = excluded.isFavorite,
+                    createdAt = excluded.createdAt, modifiedAt = excluded.modifiedAt,
+                    deletedAt = excluded.deletedAt, headRev = excluded.headRev,
+                    syncState = excluded.syncState, sortTitle = excluded.sortTitle,
+                    searchRowid = excluded.searchRowid
+                """,
+            arguments: [
+                note.idString, note.zone, note.title, note.body, tagsJSON, note.isFavorite,
+                note.createdAt.millisecondsSince1970, note.modifiedAt.millisecondsSince1970,
+                note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
+                TextFolding.fold(note.title), searchRowid,
+            ])
+        try db.execute(sql: "DELETE FROM note_tag WHERE noteID = ?", arguments: [note.idString])
+        for tag in note.tags {
+            try db.execute(
+                sql: "INSERT INTO note_tag(noteID, tag, foldedTag) VALUES (?, ?, ?)",
+                arguments: [note.idString, tag, TextFolding.fold(tag)])
+        }
+    }
+}

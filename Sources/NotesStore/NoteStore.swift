@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// The local store: one SQLite database in WAL mode, the source of truth for the UI (DESIGN §2).
+///
+/// Reads run concurrently with writes (GRDB `DatabasePool`); every write is one transaction
+/// that updates the note, appends its revision, indexes it for search and queues an outbox
+/// row for sync, so an edit and its pending change are never separated by a crash. A busy
+/// timeout lets a TUI and a CLI writer share the database.
+public final class NoteStore: Sendable {
+    public static let databaseFileName = "notes.sqlite"
+
+    public let directory: URL
+    public let databaseURL: URL
+    let pool: DatabasePool
+    /// This store's device id (random lowercase base32), made on first open.
+    public let deviceID: String
+    let clock: @Sendable () -> Date
+
+    /// Opens (creating if needed) the store in `directory`.
+    ///
+    /// - Parameters:
+    ///   - busyTimeout: how long a write waits for another process's transaction.
+    ///   - clock: the wall clock for timestamps; tests inject one.
+    public init(
+        directory: URL, busyTimeout: TimeInterval = 10, clock: @escaping @Sendable () -> Date = Date.init
+    ) throws {
+        self.directory = directory
+        self.databaseURL = directory.appendingPathComponent(Self.databaseFileName)
+        self.clock = clock
+        try Self.prepareDirectory(directory)
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeout)
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: databaseURL.path, configuration: config)
+            try Schema.migrator.migrate(pool)
+            deviceID = try pool.write { db in try Self.ensureDeviceID(db) }
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: databaseURL.path)
+        }
+        Self.restrictPermissions(of: databaseURL)
+    }
+
+    /// Creates the data directory 0700, or tightens an existing one we can change.
+    private static func prepareDirectory(_ directory: URL) throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError(.io, "the data directory \(directory.path) is a file, not a directory")
+            }
+            _ = chmod(directory.path, 0o700)
+        } else {
+            do {
+                try fm.createDirectory(
+                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError(.readOnly, "cannot create the data directory \(directory.path): \(Self.reason(error))")
+            }
+        }
+    }
+
+    private static func restrictPermissions(of databaseURL: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            _ = chmod(databaseURL.path + suffix, 0o600)
+        }
+    }
+
+    private static func ensureDeviceID(_ db: Database) throws -> String {
+        if let existing = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'") {
+            return existing
+        }
+        let id = DeviceID.random()
+        try db.execute(sql: "INSERT INTO sync_state(key, value) VALUES ('deviceID', ?)", arguments: [id])
+        return id
+    }
+
+    /// Maps SQLite's errors to what a user can act on; the database file is never modified.
+    static func storeError(_ error: DatabaseError, path: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StoreError(.corrupt, "the database \(path) is damaged or not a CloudNotes database (\(error.message ?? "corrupt")); it was left untouched")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError(.locked, "the database \(path) is locked by another process; try again")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return StoreError(.readOnly, "cannot write the database \(path): \(error.message ?? "read-only")")
+        case .SQLITE_FULL:
+            return StoreError(.io, "the disk is full; nothing was saved (\(path))")
+        default:
+            return StoreError(.io, "database error in \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    static func reason(_ error: Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+
+    /// Runs a write transaction, mapping SQLite errors to `StoreError`.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(updates)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: databaseURL.path)
+        }
+    }
+
+    /// Runs a read, mapping SQLite errors to `StoreError`.
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(value)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: databaseURL.path)
+        }
+    }
+
+    /// `PRAGMA integrity_check`; "ok" when the database is sound.
+    public func integrityCheck() throws -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+}
+
+/// Random device ids: 16 lowercase base32 characters (80 bits).
+public enum DeviceID {
+    static let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
+
+    public static func random() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return String((0..<16).map { _ in alphabet[Int(rng.next() % 32)] })
+    }
+
+    public static func isValid(_ id: String) -> Bool {
+        id.count == 16 && id.allSatisfy { alphabet.contains($0) }
+    }
+}

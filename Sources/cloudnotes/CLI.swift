@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesStore
+
+/// Entry point: parses the command line, runs the command and maps errors to exit codes:
+/// 0 ok, 1 a user error (one line on stderr), 2 an internal error.
+enum CLI {
+    static func main() {
+        do {
+            var command = try CloudNotes.parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            fail(error.message, code: error.exitCode)
+        } catch let error as StoreError {
+            var message = error.message
+            if error.code == .ambiguous {
+                message += ":\n" + error.candidates.map { "  " + Format.row($0, width: 72) }.joined(separator: "\n")
+            }
+            fail(message, code: 1)
+        } catch let error as ConfigError {
+            fail(error.description, code: 1)
+        } catch {
+            let code = CloudNotes.exitCode(for: error)
+            if code == .success {
+                CloudNotes.exit(withError: error)
+            } else if code == .validationFailure || error is ValidationError {
+                FileHandle.standardError.write(Data((CloudNotes.fullMessage(for: error) + "\n").utf8))
+                exit(1)
+            } else if let exitCode = error as? ExitCode {
+                exit(exitCode.rawValue)
+            } else {
+                fail("internal error: \(error)", code: 2)
+            }
+        }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSafeText.sanitize(String($0)) }.joined(separator: "\n")
+        FileHandle.standardError.write(Data(("cloudnotes: " + safe + "\n").utf8))
+        exit(code)
+    }
+}
+
+/// A user error with its message; exit code 1 unless said otherwise.
+struct CLIError: Error {
+    var message: String
+    var exitCode: Int32 = 1
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+}
+
+struct CloudNotes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloudnotes",
+        abstract: "Terminal notes with search as you type and folder sync.",
+        discussion: """
+            Notes are addressed by full id, a unique id prefix, or an exact title.
+            Exit codes: 0 ok, 1 user error (a message on stderr), 2 internal error.
+            """,
+        subcommands: [
+            Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
+            Remove.self, Restore.self, Purge.self, History.self, Export.self, Import.self, ConfigCommand.self,
+        ],
+        defaultSubcommand: List.self
+    )
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: "Config file (else $CLOUDNOTES_CONFIG, else $XDG_CONFIG_HOME/cloudnotes/config.json).")
+    var configPath: String?
+
+    @Option(name: .customLong("data-dir"), help: "Data directory (overrides the config); one per device.")
+    var dataDirectory: String?
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesStore
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Edit a note in $EDITOR, or set its title or body from options.",
+        discussion: """
+            The editor gets a private (0600) temporary file whose first line is the title and the rest, after one \
+            blank line, the body. The note is saved only if the text changed. If the editor fails or the save fails, \
+            the file is kept and its path printed, so no text is lost.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Id, id prefix or exact title.") var note: String
+    @Option(help: "Set the title.") var title: String?
+    @Option(name: .shortAndLong, help: "Set the body.") var body: String?
+    @Option(name: .shortAndLong, help: "Set the body from a file (- for stdin).") var file: String?
+    @Option(help: "Move to this notebook.") var notebook: String?
+
+    func run() throws {
+        let context = try Context(global)
+        let store = try context.openStore()
+        let current = try store.resolve(note)
+        if title != nil || body != nil || file != nil || notebook != nil {
+            let newBody = try body ?? file.map(Input.read)
+            let updated = try store.update(current.id) { note in
+                if let title { note.title = title }
+                if let newBody { note.body = newBody }
+                if let notebook { note.zone = notebook }
+            }
+            if Output.stdoutIsTerminal { Output.line(updated.headRev == current.headRev ? "no changes" : "saved") }
+            return
+        }
+        try editInteractively(current, store: store, context: context)
+    }
+
+    private func editInteractively(_ note: Note, store: NoteStore, context: Context) throws {
+        let original = EditorText.compose(title: note.title, body: note.body)
+        let path = try EditorText.makeTempFile(contents: original, id: note.id)
+        let status = runEditor(command: editorCommand(context), path: path)
+        guard status == 0 else {
+            throw CLIError("the editor exited with status \(status); your text is kept in \(path)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("cannot read the edited file \(path); it was kept")
+        }
+        guard let edited = String(validating: data, as: UTF8.self) else {
+            throw CLIError("the edited file is not valid UTF-8; nothing was saved and the file is kept in \(path)")
+        }
+        if edited == original {
+            try? FileManager.default.removeItem(atPath: path)
+            if Output.stdoutIsTerminal { Output.line("no changes") }
+            return
+        }
+        let (title, body) = EditorText.split(edited)
+        do {
+            let latest = try store.note(note.id)
+            _ = try store.update(note.id) { n in
+                n.title = title
+                n.body = body
+            }
+            try? FileManager.default.removeItem(atPath: path)
+            if let latest, latest.headRev != note.headRev {
+                Output.info("the note changed while you were editing; your text was saved and the other version is in `cloudnotes history`")
+            } else if Output.stdoutIsTerminal {
+                Output.line("saved")
+            }
+        } catch {
+            throw CLIError("could not save (\(error)); your text is kept in \(path)")
+        }
+    }
+
+    private func editorCommand(_ context: Context) -> String {
+        if let editor = context.config.editor { return editor }
+        for key in ["VISUAL", "EDITOR"] {
+            if let value = context.environment[key], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+        }
+        return "vi"
+    }
+
+    /// Runs `command path` through /bin/sh so editor commands may carry arguments; the path is
+    /// passed as a positional parameter, never spliced into the command text.
+    private func runEditor(command: String, path: String) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " \"$1\"", "cloudnotes-editor", path]
+        do {
+            try process.run()
+        } catch {
+            return 127
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// The text an external editor sees: the title, a blank line, the body.
+enum EditorText {
+    static func compose(title: String, body: String) -> String {
+        title + "\n\n" + body
+    }
+
+    /// Splits edited text: the first line is the title; one blank line after it is dropped.
+    static func split(_ text: String) -> (title: String, body: String) {
+        guard let newline = text.firstIndex(of: "\n") else { return (text, "") }
+        let title = String(text[..<newline])
+        var rest = text[text.index(after: newline)...]
+        if rest.first == "\n" { rest = rest.dropFirst() }
+        return (title, String(rest))
+    }
+
+    /// Creates a 0600 temporary file (O_EXCL) named after the note's id, never its title.
+    static func makeTempFile(contents: String, id: UUID) throws -> String {
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(dir)/cloudnotes-\(id.uuidString.lowercased().prefix(8))-XXXXXX.md".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
+        guard fd >= 0 else { throw CLIError("cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))") }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        fchmod(fd, 0o600)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: Data(contents.utf8))
+            try handle.synchronize()
+        } catch {
+            throw CLIError("cannot write the temporary file \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import NotesCore
+import NotesStore
+
+/// A note as `--json` output and JSON export/import write it.
+struct NoteJSON: Codable, Equatable {
+    var id: String
+    var title: String
+    var body: String?
+    var snippet: String?
+    var tags: [String]
+    var isFavorite: Bool
+    var notebook: String?
+    var createdAt: String
+    var modifiedAt: String
+    var deletedAt: String?
+    var syncState: String?
+    var headRev: String?
+
+    init(_ note: Note) {
+        id = note.idString
+        title = note.title
+        body = note.body
+        tags = note.tags
+        isFavorite = note.isFavorite
+        notebook = note.zone
+        createdAt = Format.iso(note.createdAt)
+        modifiedAt = Format.iso(note.modifiedAt)
+        deletedAt = note.deletedAt.map(Format.iso)
+        syncState = note.syncState.rawValue
+        headRev = note.headRev
+    }
+
+    init(_ summary: NoteSummary) {
+        id = summary.idString
+        title = summary.title
+        snippet = summary.snippet
+        tags = summary.tags
+        isFavorite = summary.isFavorite
+        notebook = summary.zone
+        createdAt = Format.iso(summary.createdAt)
+        modifiedAt = Format.iso(summary.modifiedAt)
+        deletedAt = summary.deletedAt.map(Format.iso)
+        syncState = summary.syncState.rawValue
+    }
+}

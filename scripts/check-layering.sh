@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Checks that each target imports only what the layering table of docs/ARCHITECTURE.md allows
+# (DESIGN §1: arrows point down only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+allowed() {
+    case "$1" in
+        NotesCore) echo "Foundation Crypto" ;;
+        NotesStore) echo "Foundation NotesCore GRDB Logging" ;;
+        cloudnotes) echo "Foundation NotesCore NotesStore ArgumentParser Logging Glibc" ;;
+        *) echo "" ;;
+    esac
+}
+
+status=0
+for dir in Sources/*/; do
+    target=$(basename "$dir")
+    ok=" $(allowed "$target") "
+    while IFS=: read -r file _ module; do
+        module=${module%% *}
+        if [[ "$ok" != *" $module "* ]]; then
+            echo "layering: $file imports $module, which $target may not use"
+            status=1
+        fi
+    done < <(grep -rnoE '^(@preconcurrency )?import [A-Za-z_]+' "$dir" | sed -E 's/(@preconcurrency )?import //')
+done
+[ $status = 0 ] && echo "layering: ok"
+exit $status
