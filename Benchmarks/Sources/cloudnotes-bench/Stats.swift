@@ -1,0 +1,77 @@
+import Foundation
+
+/// Timing helpers: monotonic clock, medians and percentiles.
+enum Stats {
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func ms(_ start: UInt64, _ end: UInt64) -> Double { Double(end - start) / 1_000_000 }
+
+    /// Runs `body` and returns its wall time in milliseconds.
+    static func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = now()
+        try body()
+        return ms(start, now())
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[min(sorted.count - 1, max(0, rank))]
+    }
+
+    static func median(_ values: [Double]) -> Double { percentile(values, 50) }
+
+    static func f(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
+}
+
+enum Machine {
+    static func printHeader() {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+        print("machine: \(cpu), \(cores) cores, \(memory) GiB; \(ProcessInfo.processInfo.operatingSystemVersionString)")
+        print("date: \(ISODate.string(Date()))")
+    }
+
+    /// Peak resident set size of this process in MB (VmHWM).
+    static func peakRSSMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return .nan }
+        let kb = Double(line.split(separator: " ").dropFirst().first { Double($0) != nil } ?? "0") ?? 0
+        return kb / 1024
+    }
+
+    /// Current resident set size in MB (VmRSS).
+    static func rssMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return .nan }
+        let kb = Double(line.split(separator: " ").dropFirst().first { Double($0) != nil } ?? "0") ?? 0
+        return kb / 1024
+    }
+
+    static func which(_ tool: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs a command, discarding output; returns the exit status.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+}

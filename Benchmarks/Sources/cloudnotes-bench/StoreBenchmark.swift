@@ -1,0 +1,120 @@
+import Foundation
+import NotesCore
+import NotesStore
+
+/// One corpus size: generate, import, reopen and list, search as you type, compare with rg.
+struct StoreBenchmark {
+    let count: Int
+    let work: String
+    let corpusScript: String
+
+    /// Queries as a user types them: every prefix is one search.
+    static let typed: [(kind: String, text: String)] = [
+        ("common word", "the"), ("common word", "meeting"), ("common word", "project"),
+        ("rare word", "ångström"), ("rare word", "dvořák"), ("rare word", "jalapeño"),
+        ("rare word", "zzyzx"),
+        ("two words", "budget review"), ("two words", "kernel latency"),
+        ("CJK", "東京"), ("CJK", "会議"),
+        ("emoji", "🚀"),
+    ]
+
+    func run() throws {
+        let dir = "\(work)/\(count)"
+        try? FileManager.default.removeItem(atPath: dir + "/store")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let jsonl = "\(dir)/notes.jsonl"
+        if !FileManager.default.fileExists(atPath: jsonl) {
+            try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl])
+        }
+        let notes = try loadCorpus(jsonl)
+        let bytes = notes.reduce(0) { $0 + $1.body.utf8.count + $1.title.utf8.count }
+        print("\n== \(count) notes (corpus.py seed 1, \(bytes / 1_000_000) MB of text) ==")
+
+        // Import.
+        let storeURL = URL(fileURLWithPath: dir + "/store")
+        let importMs = try Stats.time {
+            let store = try NoteStore(directory: storeURL)
+            _ = try store.importNotes(notes)
+        }
+        print("import: \(Stats.f(importMs / 1000, 2)) s, \(Int(Double(count) / (importMs / 1000))) notes/s")
+
+        // Open + first 200 rows of the list (favorites then notes), fresh store each time.
+        var openList: [Double] = []
+        for _ in 0..<15 {
+            openList.append(try Stats.time {
+                let store = try NoteStore(directory: storeURL)
+                let favorites = try store.list(ListRequest(section: .favorites, limit: 200))
+                let others = try store.list(ListRequest(section: .others, limit: 200 - favorites.count))
+                precondition(favorites.count + others.count == min(200, count))
+            })
+        }
+        print("open + first 200 list rows: median \(Stats.f(Stats.median(openList), 2)) ms, p99 \(Stats.f(Stats.percentile(openList, 99), 2)) ms (15 opens)")
+
+        // As-you-type search: first 50 ranked results for each prefix.
+        let store = try NoteStore(directory: storeURL)
+        _ = try store.search("warm up")
+        var all: [Double] = []
+        var byKind: [String: [Double]] = [:]
+        var worst: (Double, String) = (0, "")
+        for round in 0..<3 {
+            for (kind, text) in Self.typed {
+                var prefix = ""
+                for ch in text {
+                    prefix.append(ch)
+                    var hits = 0
+                    let t = try Stats.time { hits = try store.search(prefix, limit: 50).hits.count }
+                    if round > 0 {
+                        all.append(t)
+                        byKind[kind, default: []].append(t)
+                        if t > worst.0 { worst = (t, prefix) }
+                    }
+                    _ = hits
+                }
+            }
+        }
+        print("as-you-type search (first 50 results per keystroke, \(all.count) searches): median \(Stats.f(Stats.median(all), 2)) ms, p99 \(Stats.f(Stats.percentile(all, 99), 2)) ms, max \(Stats.f(worst.0, 1)) ms for \"\(worst.1)\"")
+        for kind in byKind.keys.sorted() {
+            let v = byKind[kind]!
+            print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms")
+        }
+        print("peak RSS: \(Stats.f(Machine.peakRSSMB(), 0)) MB (whole run, corpus held in memory for import)")
+        try compareWithRipgrep(dir: dir, store: store)
+    }
+
+    func loadCorpus(_ path: String) throws -> [Note] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let v = try JSONValue(parsing: Data(line.utf8))
+            guard let id = v["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+                let created = v["createdAt"]?.stringValue.flatMap(ISODate.parse),
+                let modified = v["modifiedAt"]?.stringValue.flatMap(ISODate.parse)
+            else { throw JSONValueError.notCanonical("bad corpus line") }
+            return Note(
+                id: id, title: v["title"]?.stringValue ?? "", body: v["body"]?.stringValue ?? "",
+                tags: v["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                isFavorite: v["isFavorite"]?.boolValue ?? false, createdAt: created, modifiedAt: modified)
+        }
+    }
+
+    /// ripgrep over the same notes as Markdown files: what a user would otherwise run.
+    func compareWithRipgrep(dir: String, store: NoteStore) throws {
+        guard let rg = Machine.which("rg") else {
+            print("rg: not installed, no side-by-side")
+            return
+        }
+        let md = "\(dir)/markdown"
+        if !FileManager.default.fileExists(atPath: md) {
+            try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", md])
+        }
+        for query in ["meeting", "ångström", "東京", "zzyzx"] {
+            var rgTimes: [Double] = []
+            var ourTimes: [Double] = []
+            for _ in 0..<5 {
+                rgTimes.append(try Stats.time { try Machine.run(rg, ["-i", "-l", "-F", query, md]) })
+                ourTimes.append(try Stats.time { _ = try store.search(query, limit: 50) })
+            }
+            let rgMedian = Stats.median(rgTimes), ours = Stats.median(ourTimes)
+            print("side by side \"\(query)\": rg -i -l over \(count) .md files median \(Stats.f(rgMedian, 1)) ms; cloudnotes search (first 50) median \(Stats.f(ours, 2)) ms; ratio \(Stats.f(rgMedian / max(ours, 0.001), 0))x")
+        }
+    }
+}
