@@ -119,7 +119,7 @@ public enum ConfigLoader {
                 }
             case "theme":
                 guard case .object(let roles) = value else { throw fail("an object of role: colour") }
-                for (role, colour) in roles {
+                for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {
                     guard AppConfig.themeRoles.contains(role) else {
                         warnings.append("\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))")
                         continue
@@ -133,7 +133,7 @@ public enum ConfigLoader {
                 }
             case "keyBindings":
                 guard case .object(let bindings) = value else { throw fail("an object of action: key") }
-                for (action, keyValue) in bindings {
+                for (action, keyValue) in bindings.sorted(by: { $0.key < $1.key }) {
                     guard AppConfig.actions.contains(action) else {
                         warnings.append("\(file): unknown action \"keyBindings.\(action)\"")
                         continue
@@ -182,7 +182,7 @@ enum ConfigJSON: Decodable, Equatable {
         switch self {
         case .null: return "null"
         case .bool(let b): return String(b)
-        case .number(let n): return String(n)
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
         case .string(let s): return "\"\(TerminalSafeText.sanitize(String(s.prefix(40))))\""
         case .array: return "an array"
         case .object: return "an object"

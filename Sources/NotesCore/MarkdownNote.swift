@@ -39,17 +39,54 @@ public enum MarkdownNote {
         ]
         if let deletedAt = note.deletedAt { lines.append("deleted: \(ISODate.string(deletedAt))") }
         lines.append("---")
-        return lines.joined(separator: "\n") + "\n# " + note.title.replacingOccurrences(of: "\n", with: " ") + "\n\n" + note.body + "\n"
+        return lines.joined(separator: "\n") + "\n" + heading(note.title) + "\n\n" + note.body + "\n"
+    }
+
+    /// The `# title` line: the title on one line (CR and LF become spaces).
+    static func heading(_ title: String) -> String {
+        var line = String.UnicodeScalarView("# ".unicodeScalars)
+        for scalar in title.unicodeScalars { line.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
+        return String(line)
+    }
+
+    /// Lines split at every LF scalar (a `Character` split would keep CRLF pairs together), with
+    /// the trailing CR of each line removed when the file uses CRLF line ends.
+    private struct Lines {
+        var items: [String]
+        let crlf: Bool
+
+        init(_ text: String) {
+            var scalars = Substring(text).unicodeScalars
+            if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+            items = scalars.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+            crlf = items.first?.unicodeScalars.last == "\r"
+        }
+
+        /// Line `index` without its CR line end.
+        func content(_ index: Int) -> String {
+            let line = items[index]
+            return crlf && line.unicodeScalars.last == "\r" ? String(line.unicodeScalars.dropLast()) : line
+        }
+
+        /// Drops the file's final line end, which render adds after the body.
+        mutating func dropFinalLineEnd() {
+            guard items.count > 1, items[items.count - 1].isEmpty else { return }
+            items.removeLast()
+            if crlf { items[items.count - 1] = content(items.count - 1) }
+        }
+
+        var text: String { items.joined(separator: "\n") }
     }
 
     /// Parses a file. Without front matter the note gets a new id, the first `# ` heading (or
     /// line) as its title and `fileDate` as its dates; broken front matter is an error.
+    /// Files with CRLF line ends and a leading byte order mark are read too.
     public static func parse(_ text: String, fileDate: Date = Date()) throws -> Note {
-        var lines = text.components(separatedBy: "\n")
-        guard lines.first?.trimmingCharacters(in: .whitespaces) == "---" else {
-            return plainNote(text, fileDate: fileDate)
+        var lines = Lines(text)
+        guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
+            return plainNote(lines, fileDate: fileDate)
         }
-        guard let close = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" }) else {
+        guard let close = (1..<lines.items.count).first(where: { lines.content($0).trimmingCharacters(in: .whitespaces) == "---" }) else {
             throw FormatError(line: 1, message: "the front matter block has no closing ---")
         }
         var id = UUID()
@@ -61,7 +98,7 @@ public enum MarkdownNote {
         var modified: Date?
         var deleted: Date?
         for index in 1..<close {
-            let line = lines[index]
+            let line = lines.content(index)
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             guard let colon = line.firstIndex(of: ":") else {
                 throw FormatError(line: index + 1, message: "expected `key: value`")
@@ -102,15 +139,15 @@ public enum MarkdownNote {
                 continue
             }
         }
-        lines.removeSubrange(0...close)
-        var body = lines.joined(separator: "\n")
-        if let title, body.hasPrefix("# " + title.replacingOccurrences(of: "\n", with: " ") + "\n") {
-            body.removeFirst(("# " + title.replacingOccurrences(of: "\n", with: " ") + "\n").count)
-            if body.hasPrefix("\n") { body.removeFirst() }
-        } else if body.hasPrefix("\n") {
-            body.removeFirst()
+        lines.items.removeSubrange(0...close)
+        if let title, !lines.items.isEmpty, lines.content(0) == heading(title) {
+            lines.items.removeFirst()
+            if lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
+        } else if lines.items.count > 1, lines.content(0).isEmpty {
+            lines.items.removeFirst()
         }
-        if body.hasSuffix("\n") { body.removeLast() }
+        lines.dropFinalLineEnd()
+        let body = lines.text
         let createdAt = created ?? modified ?? fileDate
         return Note(
             id: id, zone: notebook, title: title ?? Note.derivedTitle(fromBody: body), body: body, tags: tags,
@@ -118,23 +155,23 @@ public enum MarkdownNote {
     }
 
     private static func jsonOrPlainString(_ value: String) throws -> String? {
-        if value.hasPrefix("\"") {
+        // By scalar: a title starting with a combining mark joins the quote into one Character.
+        if value.unicodeScalars.first == "\"" {
             return (try? JSONValue(parsing: Data(value.utf8)))?.stringValue
         }
         return value
     }
 
-    private static func plainNote(_ text: String, fileDate: Date) -> Note {
-        var body = text
+    private static func plainNote(_ file: Lines, fileDate: Date) -> Note {
+        var lines = file
         var title = ""
-        if let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first,
-            firstLine.hasPrefix("# ")
-        {
-            title = String(firstLine.dropFirst(2)).trimmingCharacters(in: .whitespaces)
-            body = String(text.dropFirst(firstLine.count))
-            while body.hasPrefix("\n") { body.removeFirst() }
+        if lines.content(0).hasPrefix("# ") {
+            title = String(lines.content(0).dropFirst(2)).trimmingCharacters(in: .whitespaces)
+            lines.items.removeFirst()
+            while lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
         }
-        if body.hasSuffix("\n") { body.removeLast() }
+        lines.dropFinalLineEnd()
+        let body = lines.text
         return Note(title: title.isEmpty ? Note.derivedTitle(fromBody: body) : title, body: body, createdAt: fileDate, modifiedAt: fileDate)
     }
 }

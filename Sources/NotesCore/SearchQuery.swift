@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Syntax: `word`, `"exact phrase"`, `-exclude`, `-"phrase"`, `tag:work`, `-tag:work`,
 /// `is:fav`, `in:notebook`. Anything else, including `foo:bar` with an unknown key, is a
-/// plain term, so typing never produces an error.
+/// plain term, so typing never produces an error; a lone `-` (an exclusion being typed) is
+/// ignored.
 public struct SearchQuery: Sendable, Equatable {
     /// Substrings that must each occur in the title, the body or a tag.
     public var terms: [String] = []
@@ -66,6 +67,8 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     private mutating func apply(token: String, negated: Bool) {
+        // A lone `-` is an exclusion still being typed; `"-"` searches for a dash.
+        if token == "-" && !negated { return }
         if let colon = token.firstIndex(of: ":") {
             let key = token[..<colon].lowercased()
             let value = String(token[token.index(after: colon)...])

@@ -33,7 +33,13 @@ public enum TerminalSafeText {
                 continue
             }
             var marks = 0
+            let isEmoji = character.unicodeScalars.first!.properties.isEmoji
             for (i, scalar) in character.unicodeScalars.enumerated() {
+                // Tag characters (format, so invisible) spell subdivision flags such as 🏴 + "gbsct".
+                if i > 0, isEmoji, (0xE0020...0xE007F).contains(scalar.value) {
+                    out.append(scalar)
+                    continue
+                }
                 if i > 0, scalar.properties.generalCategory == .nonspacingMark
                     || scalar.properties.generalCategory == .enclosingMark
                 {

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import NotesCore
+
+@Suite struct ISODateTests {
+    @Test(arguments: [
+        (Int64(1_700_000_000_123), "2023-11-14T22:13:20.123Z"), (1_700_000_000_001, "2023-11-14T22:13:20.001Z"),
+        (1_700_000_000_999, "2023-11-14T22:13:20.999Z"), (0, "1970-01-01T00:00:00.000Z"),
+        (-1, "1969-12-31T23:59:59.999Z"), (-1000, "1969-12-31T23:59:59.000Z"),
+    ])
+    func formatsMillisecondsExactly(_ ms: Int64, _ text: String) {
+        #expect(ISODate.string(Date(millisecondsSince1970: ms)) == text)
+        #expect(ISODate.parse(text)?.millisecondsSince1970 == ms)
+    }
+
+    @Test func everyMillisecondRoundTrips() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<2000 {
+            let ms = Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &rng)
+            let text = ISODate.string(Date(millisecondsSince1970: ms))
+            #expect(ISODate.parse(text)?.millisecondsSince1970 == ms, "seed \(seed): \(ms) → \(text)")
+        }
+    }
+
+    @Test func offsetsAreHonouredAndMissingOnesMeanUTC() {
+        #expect(ISODate.parse("2023-05-01T10:00:00+02:00")?.millisecondsSince1970 == 1_682_928_000_000)
+        #expect(ISODate.parse("2023-05-01T10:00:00.250-01:30")?.millisecondsSince1970 == 1_682_940_600_250)
+        #expect(ISODate.parse("2023-05-01T10:00:00Z")?.millisecondsSince1970 == 1_682_935_200_000)
+        #expect(ISODate.parse(" 2023-05-01T10:00:00 ")?.millisecondsSince1970 == 1_682_935_200_000)
+        #expect(ISODate.parse("2023-05-01")?.millisecondsSince1970 == 1_682_899_200_000)
+        #expect(ISODate.parse("yesterday") == nil)
+        #expect(ISODate.parse("") == nil)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import NotesCore
+
+@Suite struct RevisionTests {
+    static let recordID = UUID(uuidString: "2aa3300b-2b71-4343-a20d-672b15ad9a9d")!
+
+    static func fields(_ change: (inout Note) -> Void = { _ in }) -> RevisionFields {
+        var note = Note(
+            id: recordID, zone: "notes", title: "Groceries", body: "milk\neggs", tags: ["todo", "home"],
+            isFavorite: false, createdAt: Date(millisecondsSince1970: 1_700_000_000_000),
+            modifiedAt: Date(millisecondsSince1970: 1_700_000_060_123))
+        change(&note)
+        return RevisionFields(note: note)
+    }
+
+    static func id(_ fields: RevisionFields?, parents: [String] = ["p1", "p2"], record: UUID = recordID) -> String {
+        Revision(recordID: record, parents: parents, fields: fields, hlc: HLC(millis: 1), device: "aaaaaaaaaaaaaaaa").id
+    }
+
+    @Test func goldenIDIsPinned() {
+        // Changing this value breaks sync compatibility: every device must compute the same id
+        // for the same revision (DESIGN §3 rule 6). Do not update it to make a test pass.
+        // Cross-checked with Python: sha256(json.dumps(d, sort_keys=True, separators=(",", ":"),
+        // ensure_ascii=False)) of {"fields": {...}, "parents": ["p1", "p2"], "recordID": "2aa3..."}.
+        #expect(Self.id(Self.fields()) == "29dd969b8ac4674340f2c3df51bdcc6b1bc1e361d9e20dc8001c69fd15d88673")
+        let canonical = #"{"fields":{"body":"milk\neggs","createdAt":1700000000000,"isFavorite":false,"modifiedAt":1700000060123,"tags":["home","todo"],"title":"Groceries","zone":"notes"},"parents":["p1","p2"],"recordID":"2aa3300b-2b71-4343-a20d-672b15ad9a9d"}"#
+        #expect(JSONValue.object(["fields": Self.fields().json, "parents": .array([.string("p1"), .string("p2")]), "recordID": .string(Self.recordID.uuidString.lowercased())]).canonicalString == canonical)
+    }
+
+    @Test func sameContentAndParentsGiveTheSameIDOnAnyDeviceAndClock() {
+        let a = Revision(recordID: Self.recordID, parents: ["p1", "p2"], fields: Self.fields(), hlc: HLC(millis: 5), device: "aaaaaaaaaaaaaaaa")
+        let b = Revision(recordID: Self.recordID, parents: ["p2", "p1"], fields: Self.fields(), hlc: HLC(millis: 9, counter: 3), device: "bbbbbbbbbbbbbbbb")
+        #expect(a.id == b.id)
+        #expect(a.parents == ["p1", "p2"] && b.parents == ["p1", "p2"])
+        #expect(a.id.count == 64 && a.id.allSatisfy { "0123456789abcdef".contains($0) })
+    }
+
+    @Test func everyFieldParentAndRecordChangeGivesADifferentID() {
+        let variants: [(String, String)] = [
+            ("base", Self.id(Self.fields())),
+            ("zone", Self.id(Self.fields { $0.zone = "work" })),
+            ("title", Self.id(Self.fields { $0.title = "Groceries!" })),
+            ("body", Self.id(Self.fields { $0.body = "milk\neggs\n" })),
+            ("tags", Self.id(Self.fields { $0.tags = ["home"] })),
+            ("favorite", Self.id(Self.fields { $0.isFavorite = true })),
+            ("created", Self.id(Self.fields { $0.createdAt = Date(millisecondsSince1970: 1_700_000_000_001) })),
+            ("modified", Self.id(Self.fields { $0.modifiedAt = Date(millisecondsSince1970: 1_700_000_060_124) })),
+            ("deleted", Self.id(Self.fields { $0.deletedAt = Date(millisecondsSince1970: 1_700_000_060_124) })),
+            ("one parent", Self.id(Self.fields(), parents: ["p1"])),
+            ("no parents", Self.id(Self.fields(), parents: [])),
+            ("other parent", Self.id(Self.fields(), parents: ["p1", "p3"])),
+            ("record", Self.id(Self.fields(), record: UUID(uuidString: "2aa3300b-2b71-4343-a20d-672b15ad9a9e")!)),
+            ("tombstone", Self.id(nil)),
+        ]
+        for (i, a) in variants.enumerated() {
+            for b in variants[(i + 1)...] {
+                #expect(a.1 != b.1, "\(a.0) and \(b.0) share an id")
+            }
+        }
+    }
+
+    @Test func tombstonesAreContentAddressedToo() {
+        let a = Revision(recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 1), device: "aaaaaaaaaaaaaaaa")
+        let b = Revision(recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 2), device: "bbbbbbbbbbbbbbbb")
+        #expect(a.isTombstone)
+        #expect(a.id == b.id)
+        #expect(a.id != Revision(recordID: Self.recordID, parents: ["x"], fields: Self.fields(), hlc: HLC(millis: 1), device: "a").id)
+    }
+
+    @Test func tagOrderAndDuplicatesDoNotChangeTheID() {
+        #expect(Self.id(Self.fields { $0.tags = ["home", "todo", " home "] }) == Self.id(Self.fields()))
+    }
+
+    @Test func fieldsRoundTripThroughTheirJSONAndBackToANote() throws {
+        let fields = Self.fields { $0.deletedAt = Date(millisecondsSince1970: 1_700_000_099_999); $0.title = "Ünïcode \"q\"\n🎉" }
+        let parsed = try RevisionFields(json: JSONValue(parsing: fields.json.canonicalData))
+        #expect(parsed == fields)
+        let note = parsed.note(id: Self.recordID, headRev: "r", syncState: .synced)
+        #expect(RevisionFields(note: note) == fields)
+        #expect(note.headRev == "r" && note.syncState == .synced && note.id == Self.recordID)
+        #expect(throws: JSONValueError.self) { try RevisionFields(json: .object(["zone": .string("notes")])) }
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import NotesCore
+
+@Suite struct SearchHighlighterTests {
+    func ranges(_ terms: [String], _ text: String) -> [Range<Int>] {
+        SearchHighlighter.ranges(of: terms.map(TextFolding.fold), in: text)
+    }
+
+    @Test func rangesAreCharacterOffsetsInTheOriginalText() {
+        #expect(ranges(["cafe"], "Un Café crème") == [3..<7])
+        #expect(ranges(["CRÈME"], "Un Café crème") == [8..<13])
+        #expect(ranges(["e"], "Un Café crème") == [6..<7, 10..<11, 12..<13])
+        // Decomposed é is one Character of two scalars.
+        #expect(ranges(["cafe"], "cafe\u{301}!") == [0..<4])
+        #expect(ranges(["strasse"], "Große Straße 5") == [6..<12])
+    }
+
+    @Test func cjkEmojiAndHangulRanges() {
+        #expect(ranges(["会議"], "東京の会議メモ") == [3..<5])
+        #expect(ranges(["🎉"], "party 🎉!") == [6..<7])
+        #expect(ranges(["🇯🇵"], "x🇯🇵y") == [1..<2])
+        #expect(ranges(["❤️"], "I ❤️ it") == [2..<3])
+        #expect(ranges(["하"], "한국어") == [0..<1])
+        #expect(ranges(["국어"], "한국어") == [1..<3])
+    }
+
+    @Test func overlappingAndAdjacentMatchesMerge() {
+        #expect(ranges(["ab", "bc"], "xabcx") == [1..<4])
+        #expect(ranges(["ab", "cd"], "abcd") == [0..<4])
+        #expect(ranges(["aa"], "aaaa") == [0..<4])
+        #expect(ranges(["zz"], "abc").isEmpty)
+        #expect(ranges([], "abc").isEmpty)
+        #expect(ranges([""], "abc").isEmpty)
+        #expect(ranges(["abc"], "").isEmpty)
+    }
+
+    @Test func snippetIsTheFirstMatchingLineCutAroundTheMatch() throws {
+        let body = "first line\nsecond line about the Café\nthird café"
+        let snippet = try #require(SearchHighlighter.snippet(of: body, terms: ["cafe"]))
+        #expect(snippet.text == "second line about the Café")
+        #expect(snippet.matches == [22..<26])
+        #expect(SearchHighlighter.snippet(of: body, terms: ["nowhere"]) == nil)
+    }
+
+    @Test func aLongLineIsCutWithEllipsesAndTheRangesFollowTheCut() throws {
+        let line = String(repeating: "lorem ipsum ", count: 20) + "Zürich" + String(repeating: " dolor sit", count: 20)
+        let snippet = try #require(SearchHighlighter.snippet(of: line, terms: ["zurich"], width: 40))
+        let chars = Array(snippet.text)
+        #expect(chars.first == "…" && chars.last == "…")
+        #expect(chars.count == 42)
+        #expect(snippet.matches.count == 1)
+        #expect(String(chars[snippet.matches[0]]) == "Zürich")
+    }
+
+    @Test func aMatchNearTheEndShowsTheLineEnd() throws {
+        let line = String(repeating: "x", count: 100) + " 東京"
+        let snippet = try #require(SearchHighlighter.snippet(of: line, terms: ["東京"], width: 20))
+        #expect(snippet.text.hasPrefix("…") && snippet.text.hasSuffix(" 東京"))
+        #expect(Array(snippet.text).count == 21)
+        #expect(String(Array(snippet.text)[snippet.matches[0]]) == "東京")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import NotesCore
+
+@Suite struct TextFoldingTests {
+    /// Compares scalar by scalar: `String ==` would hide a decomposed/composed difference.
+    func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
+
+    @Test(arguments: [
+        ("Café", "cafe"), ("CAFÉ", "cafe"), ("cafe\u{301}", "cafe"), ("Zürich", "zurich"),
+        ("Ångström", "angstrom"), ("ÅNGSTRÖM", "angstrom"), ("Straße", "strasse"), ("STRASSE", "strasse"),
+        ("ΟΔΟΣ", "οδοσ"), ("οδός", "οδοσ"), ("Dvořák", "dvorak"), ("crème brûlée", "creme brulee"),
+        ("naïve", "naive"), ("İstanbul", "istanbul"), ("ÇA", "ca"), ("Hello World", "hello world"),
+    ])
+    func caseAndDiacriticsFold(_ input: String, _ expected: String) {
+        #expect(scalars(TextFolding.fold(input)) == scalars(expected))
+    }
+
+    @Test func cjkAndEmojiAreUnchangedExceptTheEmojiVariationSelector() {
+        for text in ["日本語", "会議", "東京", "中文", "笔记", "メモ", "🎉", "✅", "👍🏽", "🇯🇵", "👨‍👩‍👧"] {
+            #expect(scalars(TextFolding.fold(text)) == scalars(text), "\(text)")
+        }
+        #expect(scalars(TextFolding.fold("❤️")) == [0x2764])
+        #expect(scalars(TextFolding.fold("⚠️ ok")) == scalars("⚠ ok"))
+    }
+
+    @Test func hangulIsDecomposedTheSameWayWhetherTypedComposedOrNot() {
+        let composed = "한국어"
+        let decomposed = composed.decomposedStringWithCanonicalMapping
+        #expect(scalars(TextFolding.fold(composed)) == scalars(decomposed))
+        #expect(scalars(TextFolding.fold(decomposed)) == scalars(decomposed))
+        // A syllable still being typed (하 before 한) is a prefix of the finished one.
+        #expect(TextFolding.fold("한국").unicodeScalars.starts(with: TextFolding.fold("하").unicodeScalars))
+    }
+
+    static let alphabet: [Unicode.Scalar] = Array(
+        "aZé\u{301}\u{308}ÅßẞΣσςİıǅﬁ日本한국\u{1100}\u{1161}🎉👍🏽\u{FE0F}\u{200D}❤🇯🇵 \n-\"".unicodeScalars)
+
+    @Test func foldIsContextFreeSoConcatenationCommutesWithIt() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<500 {
+            let a = rng.string(from: Self.alphabet, count: Int.random(in: 0...12, using: &rng))
+            let b = rng.string(from: Self.alphabet, count: Int.random(in: 0...12, using: &rng))
+            let whole = scalars(TextFolding.fold(a + b))
+            #expect(whole == scalars(TextFolding.fold(a)) + scalars(TextFolding.fold(b)), "seed \(seed): \(a.debugDescription) + \(b.debugDescription)")
+            #expect(scalars(TextFolding.fold(TextFolding.fold(a + b))) == whole, "seed \(seed): fold is not idempotent for \((a + b).debugDescription)")
+            #expect(TextFolding.foldedCharacters(a + b).flatMap { $0.map(\.value) } == whole, "seed \(seed)")
+        }
+    }
+
+    @Test func asciiFastPathAgreesWithTheGeneralPath() {
+        let ascii = (0x00..<0x80).map { Character(Unicode.Scalar($0)!) }
+        let text = String(ascii)
+        // Forcing the general path: one non-ASCII scalar at the end.
+        let general = TextFolding.fold(text + "é")
+        #expect(scalars(TextFolding.fold(text)) + [0x65] == scalars(general))
+        #expect(TextFolding.fold("ABCxyz[@`{") == "abcxyz[@`{")
+    }
+}
