@@ -1,5 +1,9 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+// A path dependency is known by its folder's name, which differs between clones.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 // Benchmarks live in their own package so their dependencies never enter the app (DESIGN §1).
 let package = Package(
@@ -10,8 +14,8 @@ let package = Package(
         .executableTarget(
             name: "cloudnotes-bench",
             dependencies: [
-                .product(name: "NotesCore", package: "CloudNotes"),
-                .product(name: "NotesStore", package: "CloudNotes"),
+                .product(name: "NotesCore", package: root),
+                .product(name: "NotesStore", package: root),
             ]
         )
     ],

@@ -96,6 +96,10 @@ public struct Revision: Sendable, Equatable, Identifiable {
             content["deleted"] = .bool(true)
         }
         let digest = SHA256.hash(data: JSONValue.object(content).canonicalData)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in digest { out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -5,6 +5,19 @@ public enum SearchHighlighter {
     public static func ranges(of terms: [String], in text: String) -> [Range<Int>] {
         let needles = terms.map { Array($0.unicodeScalars) }.filter { !$0.isEmpty }
         guard !needles.isEmpty, !text.isEmpty else { return [] }
+        // Plain ASCII without CR: one byte is one Character is one folded scalar.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            let folded = TextFolding.foldedUTF8(text)
+            var found: [Range<Int>] = []
+            for term in terms where !term.isEmpty && term.utf8.allSatisfy({ $0 < 0x80 }) {
+                var from = 0
+                while let i = firstIndex(of: Array(term.utf8), in: folded, from: from) {
+                    found.append(i..<(i + term.utf8.count))
+                    from = i + term.utf8.count
+                }
+            }
+            return merge(found)
+        }
         var scalars: [Unicode.Scalar] = []
         var owner: [Int] = []
         for (index, folded) in TextFolding.foldedCharacters(text).enumerated() {
@@ -15,7 +28,7 @@ public enum SearchHighlighter {
         for needle in needles where needle.count <= scalars.count {
             var i = 0
             while i + needle.count <= scalars.count {
-                if scalars[i] == needle[0], Array(scalars[i..<(i + needle.count)]) == needle {
+                if scalars[i] == needle[0], scalars[i..<(i + needle.count)].elementsEqual(needle) {
                     found.append(owner[i]..<(owner[i + needle.count - 1] + 1))
                     i += needle.count
                 } else {
@@ -38,30 +51,63 @@ public enum SearchHighlighter {
         return merged
     }
 
-    /// The body line with the first match, cut to about `width` characters around it, and the
-    /// match ranges within it; nil when no term occurs in `body`.
-    public static func snippet(of body: String, terms: [String], width: Int = 80) -> (text: String, matches: [Range<Int>])? {
-        for line in body.split(whereSeparator: \.isNewline) {
-            let text = String(line)
-            let found = ranges(of: terms, in: text)
-            guard let first = found.first else { continue }
-            let chars = Array(text)
-            var start = max(0, first.lowerBound - width / 4)
-            if chars.count - start < width { start = max(0, chars.count - width) }
-            let end = min(chars.count, start + width)
-            var snippet = String(chars[start..<end])
-            var shift = start
-            if start > 0 {
-                snippet = "…" + snippet
-                shift -= 1
-            }
-            if end < chars.count { snippet += "…" }
-            let inside = found.compactMap { r -> Range<Int>? in
-                let lo = max(r.lowerBound, start), hi = min(r.upperBound, end)
-                return lo < hi ? (lo - shift)..<(hi - shift) : nil
-            }
-            return (snippet, inside)
+    /// Line `number` (counting from 0, split at LF only) of `text`, found on its UTF-8 bytes.
+    static func line(_ number: Int, of text: String) -> String {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var remaining = number
+        while remaining > 0, let newline = utf8[start...].firstIndex(of: 0x0A) {
+            start = utf8.index(after: newline)
+            remaining -= 1
+        }
+        let end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
+        return String(Substring(utf8[start..<end]))
+    }
+
+    /// The first index of `needle` in `haystack` at or after `from`.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var i = from
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
         }
         return nil
+    }
+
+    /// The body line with the first match, cut to about `width` characters around it, and the
+    /// match ranges within it; nil when no term occurs in `body`.
+    ///
+    /// The whole body is folded once and searched as bytes; only the line that matches is
+    /// mapped back to characters. Folding never creates or removes a line feed, so line k of
+    /// the folded text is line k of the original.
+    public static func snippet(of body: String, terms: [String], width: Int = 80) -> (text: String, matches: [Range<Int>])? {
+        let folded = TextFolding.foldedUTF8(body)
+        var firstMatch: Int?
+        for term in terms where !term.isEmpty {
+            if let i = firstIndex(of: Array(term.utf8), in: folded) { firstMatch = min(firstMatch ?? i, i) }
+        }
+        guard let firstMatch else { return nil }
+        let lineNumber = folded[..<firstMatch].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let text = line(lineNumber, of: body)
+        let found = ranges(of: terms, in: text)
+        guard let first = found.first else { return nil }
+        let chars = Array(text)
+        var start = max(0, first.lowerBound - width / 4)
+        if chars.count - start < width { start = max(0, chars.count - width) }
+        let end = min(chars.count, start + width)
+        var snippet = String(chars[start..<end])
+        var shift = start
+        if start > 0 {
+            snippet = "…" + snippet
+            shift -= 1
+        }
+        if end < chars.count { snippet += "…" }
+        let inside = found.compactMap { r -> Range<Int>? in
+            let lo = max(r.lowerBound, start), hi = min(r.upperBound, end)
+            return lo < hi ? (lo - shift)..<(hi - shift) : nil
+        }
+        return (snippet, inside)
     }
 }

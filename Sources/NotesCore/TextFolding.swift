@@ -10,55 +10,71 @@ import Foundation
 public enum TextFolding {
     /// The folded form of `text`.
     public static func fold(_ text: String) -> String {
+        String(decoding: foldedUTF8(text), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `fold(text)`. ASCII is folded byte by byte; other scalars go through
+    /// `foldScalar` once per process (memoized: Foundation's decomposition is slow).
+    public static func foldedUTF8(_ text: String) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(text.utf8.count)
-        var isASCII = true
-        for b in text.utf8 {
-            if b >= 0x80 {
-                isASCII = false
-                break
-            }
-            bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
-        }
-        if isASCII { return String(decoding: bytes, as: UTF8.self) }
-        var out = String.UnicodeScalarView()
-        var cache: [Unicode.Scalar: [Unicode.Scalar]] = [:]
+        var local: [Unicode.Scalar: [UInt8]] = [:]
         for scalar in text.unicodeScalars {
-            appendFold(of: scalar, to: &out, cache: &cache)
+            let v = scalar.value
+            if v < 0x80 {
+                let b = UInt8(v)
+                bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+            } else if let cached = local[scalar] {
+                bytes.append(contentsOf: cached)
+            } else {
+                let encoded = foldCache.utf8(of: scalar)
+                local[scalar] = encoded
+                bytes.append(contentsOf: encoded)
+            }
         }
-        return String(out)
+        return bytes
+    }
+
+    private static let foldCache = FoldCache()
+
+    /// The process-wide memo of `foldScalar`, bounded in size.
+    private final class FoldCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var table: [Unicode.Scalar: [Unicode.Scalar]] = [:]
+
+        func scalars(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+            if let hit = lock.withLock({ table[scalar] }) { return hit }
+            let folded = TextFolding.foldScalar(scalar)
+            lock.withLock {
+                if table.count < 50_000 { table[scalar] = folded }
+            }
+            return folded
+        }
+
+        func utf8(of scalar: Unicode.Scalar) -> [UInt8] {
+            var encoded: [UInt8] = []
+            for folded in scalars(of: scalar) { encoded.append(contentsOf: String(folded).utf8) }
+            return encoded
+        }
     }
 
     /// Folds each Character of `text`; element i holds the folded scalars of character i.
     public static func foldedCharacters(_ text: String) -> [[Unicode.Scalar]] {
-        var cache: [Unicode.Scalar: [Unicode.Scalar]] = [:]
-        return text.map { ch in
-            var out = String.UnicodeScalarView()
-            for scalar in ch.unicodeScalars { appendFold(of: scalar, to: &out, cache: &cache) }
-            return Array(out)
+        text.map { ch in
+            var out: [Unicode.Scalar] = []
+            for scalar in ch.unicodeScalars {
+                let v = scalar.value
+                if v < 0x80 {
+                    out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(v | 0x20)! : scalar)
+                } else {
+                    out += foldCache.scalars(of: scalar)
+                }
+            }
+            return out
         }
     }
 
-    @inline(__always)
-    private static func appendFold(
-        of scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView,
-        cache: inout [Unicode.Scalar: [Unicode.Scalar]]
-    ) {
-        let v = scalar.value
-        if v < 0x80 {
-            out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(v | 0x20)! : scalar)
-            return
-        }
-        if let cached = cache[scalar] {
-            out.append(contentsOf: cached)
-            return
-        }
-        let folded = foldScalar(scalar)
-        cache[scalar] = folded
-        out.append(contentsOf: folded)
-    }
-
-    private static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+    static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
         var result: [Unicode.Scalar] = []
         for lower in scalar.properties.lowercaseMapping.unicodeScalars {
             switch lower {

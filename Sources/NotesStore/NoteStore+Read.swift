@@ -42,8 +42,10 @@ extension NoteStore {
     }
 
     static func fetchNote(_ db: Database, id: UUID) throws -> Note? {
-        try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [id.uuidString.lowercased()])
-            .map(note(from:))
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.uuidString.lowercased()]
+        )
+        .map(note(from:))
     }
 
     static func note(from row: Row) -> Note {
@@ -130,18 +132,24 @@ extension NoteStore {
                     arguments: [lower, lower + "\u{7F}"])
             }
             ids += try String.fetchAll(
-                db, sql: "SELECT id FROM note WHERE title = ? ORDER BY id LIMIT 20", arguments: [trimmed])
+                db.cachedStatement(sql: "SELECT id FROM note WHERE title = ? ORDER BY id LIMIT 20"),
+                arguments: [trimmed])
             let unique = Array(Set(ids)).sorted()
             if unique.count == 1, let id = UUID(uuidString: unique[0]), let note = try Self.fetchNote(db, id: id) {
                 return note
             }
             let shown = TerminalSafeText.sanitize(trimmed)
-            if unique.isEmpty { throw StoreError(.notFound, "no note matches \"\(shown)\" (by id, id prefix or exact title)") }
+            if unique.isEmpty {
+                throw StoreError(.notFound, "no note matches \"\(shown)\" (by id, id prefix or exact title)")
+            }
             let candidates = try Row.fetchAll(
-                db, sql: "SELECT \(Self.summaryColumns) FROM note WHERE id IN (\(unique.map { _ in "?" }.joined(separator: ","))) ORDER BY modifiedAt DESC",
+                db,
+                sql:
+                    "SELECT \(Self.summaryColumns) FROM note WHERE id IN (\(unique.map { _ in "?" }.joined(separator: ","))) ORDER BY modifiedAt DESC",
                 arguments: StatementArguments(unique)
             ).map(Self.summary(from:))
-            throw StoreError(.ambiguous, "\"\(shown)\" matches \(unique.count) notes; use more of the id", candidates: candidates)
+            throw StoreError(
+                .ambiguous, "\"\(shown)\" matches \(unique.count) notes; use more of the id", candidates: candidates)
         }
     }
 
@@ -156,7 +164,8 @@ extension NoteStore {
     }
 
     static func revision(from row: Row) throws -> Revision {
-        let parents = try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
+        let parents =
+            try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
         let fields = try (row["fields"] as String?).map { try RevisionFields(json: JSONValue(parsing: Data($0.utf8))) }
         var revision = Revision(
             recordID: UUID(uuidString: row["recordID"])!, parents: parents, fields: fields,
@@ -181,16 +190,17 @@ extension NoteStore {
     /// Pending record zone changes, oldest first: what sync has yet to send.
     public func pendingChanges(limit: Int = 400) throws -> [PendingChange] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?", arguments: [limit]).map {
-                PendingChange(
-                    seq: $0["seq"], recordID: UUID(uuidString: $0["recordID"])!, zone: $0["zone"],
-                    revisionID: $0["revID"], kind: $0["kind"] == "delete" ? .delete : .save)
-            }
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?"), arguments: [limit])
+                .map {
+                    PendingChange(
+                        seq: $0["seq"], recordID: UUID(uuidString: $0["recordID"])!, zone: $0["zone"],
+                        revisionID: $0["revID"], kind: $0["kind"] == "delete" ? .delete : .save)
+                }
         }
     }
 
     public func pendingCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") ?? 0 }
+        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM outbox")) ?? 0 }
     }
 }
 

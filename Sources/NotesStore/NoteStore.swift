@@ -137,3 +137,10 @@ public enum DeviceID {
         id.count == 16 && id.allSatisfy { alphabet.contains($0) }
     }
 }
+
+extension Database {
+    /// Runs `sql` through the connection's statement cache: hot write paths prepare once.
+    func run(_ sql: String, _ arguments: StatementArguments = []) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+}

@@ -14,8 +14,10 @@ enum SearchIndex {
     /// Reindexes `note`; returns its searchRowid (nil when in the trash).
     static func update(note: Note, previous: Note?, _ db: Database) throws -> Int64? {
         let oldRowid = try Int64.fetchOne(
-            db, sql: "SELECT searchRowid FROM note WHERE id = ?", arguments: [note.idString])
-        if let previous, let oldRowid, !note.isTrashed, previous.title == note.title, previous.body == note.body,
+            db.cachedStatement(sql: "SELECT searchRowid FROM note WHERE id = ?"),
+            arguments: [note.idString])
+        if let previous, let oldRowid, !note.isTrashed, previous.title == note.title,
+            previous.body == note.body,
             previous.tags == note.tags, previous.modifiedAt == note.modifiedAt
         {
             return oldRowid
@@ -23,33 +25,42 @@ enum SearchIndex {
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, db)
-        try db.execute(
-            sql: "INSERT INTO note_fts(rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-            arguments: [
-                rowid, TextFolding.fold(note.title), TextFolding.fold(note.body),
+        let title = TextFolding.fold(note.title)
+        try db.run(
+            "INSERT INTO note_fts(rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+            [
+                rowid, title, TextFolding.fold(note.body),
                 TextFolding.fold(note.tags.joined(separator: "\n")),
             ])
-        try db.execute(
-            sql: "INSERT INTO search_title(rowid, title) VALUES (?, ?)",
-            arguments: [rowid, TextFolding.fold(note.title)])
+        try db.run(
+            "INSERT INTO search_title(rowid, title) VALUES (?, ?)",
+            [rowid, title])
         return rowid
     }
 
     static func remove(noteID: String, _ db: Database) throws {
-        if let rowid = try Int64.fetchOne(db, sql: "SELECT searchRowid FROM note WHERE id = ?", arguments: [noteID]) {
+        let statement = try db.cachedStatement(sql: "SELECT searchRowid FROM note WHERE id = ?")
+        if let rowid = try Int64.fetchOne(statement, arguments: [noteID]) {
             try remove(rowid: rowid, db)
         }
     }
 
     private static func remove(rowid: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM note_fts WHERE rowid = ?", arguments: [rowid])
-        try db.execute(sql: "DELETE FROM search_title WHERE rowid = ?", arguments: [rowid])
-        try db.execute(sql: "UPDATE note SET searchRowid = NULL WHERE searchRowid = ?", arguments: [rowid])
+        try db.run(
+            "DELETE FROM note_fts WHERE rowid = ?",
+            [rowid])
+        try db.run(
+            "DELETE FROM search_title WHERE rowid = ?",
+            [rowid])
+        try db.run(
+            "UPDATE note SET searchRowid = NULL WHERE searchRowid = ?",
+            [rowid])
     }
 
     private static func allocateRowid(modifiedAt: Int64, _ db: Database) throws -> Int64 {
         var rowid = modifiedAt &* 256
-        while try Bool.fetchOne(db, sql: "SELECT 1 FROM search_title WHERE rowid = ?", arguments: [rowid]) == true {
+        let taken = try db.cachedStatement(sql: "SELECT 1 FROM search_title WHERE rowid = ?")
+        while try Bool.fetchOne(taken, arguments: [rowid]) == true {
             rowid += 1
         }
         return rowid

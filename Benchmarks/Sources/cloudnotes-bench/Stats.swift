@@ -1,4 +1,5 @@
 import Foundation
+import NotesCore
 
 /// Timing helpers: monotonic clock, medians and percentiles.
 enum Stats {
@@ -11,6 +12,14 @@ enum Stats {
         let start = now()
         try body()
         return ms(start, now())
+    }
+
+    /// CPU time (user + system) of this process so far, in milliseconds.
+    static func cpuMs() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+        return ms(usage.ru_utime) + ms(usage.ru_stime)
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {

@@ -7,6 +7,8 @@ struct StoreBenchmark {
     let count: Int
     let work: String
     let corpusScript: String
+    var reuse = false
+    var importOnly = false
 
     /// Queries as a user types them: every prefix is one search.
     static let typed: [(kind: String, text: String)] = [
@@ -20,7 +22,7 @@ struct StoreBenchmark {
 
     func run() throws {
         let dir = "\(work)/\(count)"
-        try? FileManager.default.removeItem(atPath: dir + "/store")
+        if !reuse { try? FileManager.default.removeItem(atPath: dir + "/store") }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let jsonl = "\(dir)/notes.jsonl"
         if !FileManager.default.fileExists(atPath: jsonl) {
@@ -32,11 +34,13 @@ struct StoreBenchmark {
 
         // Import.
         let storeURL = URL(fileURLWithPath: dir + "/store")
+        let cpuBefore = Stats.cpuMs()
         let importMs = try Stats.time {
             let store = try NoteStore(directory: storeURL)
-            _ = try store.importNotes(notes)
+            if !reuse { _ = try store.importNotes(notes) }
         }
-        print("import: \(Stats.f(importMs / 1000, 2)) s, \(Int(Double(count) / (importMs / 1000))) notes/s")
+        if !reuse { print("import: \(Stats.f(importMs / 1000, 2)) s, \(Int(Double(count) / (importMs / 1000))) notes/s (CPU \(Stats.f((Stats.cpuMs() - cpuBefore) / 1000, 2)) s)") }
+        if importOnly { return }
 
         // Open + first 200 rows of the list (favorites then notes), fresh store each time.
         var openList: [Double] = []
@@ -81,18 +85,24 @@ struct StoreBenchmark {
         try compareWithRipgrep(dir: dir, store: store)
     }
 
+    struct CorpusNote: Decodable {
+        var id: UUID
+        var title: String
+        var body: String
+        var tags: [String]
+        var isFavorite: Bool
+        var createdAt: String
+        var modifiedAt: String
+    }
+
     func loadCorpus(_ path: String) throws -> [Note] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
+        let decoder = JSONDecoder()
         return try text.split(separator: "\n").map { line in
-            let v = try JSONValue(parsing: Data(line.utf8))
-            guard let id = v["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-                let created = v["createdAt"]?.stringValue.flatMap(ISODate.parse),
-                let modified = v["modifiedAt"]?.stringValue.flatMap(ISODate.parse)
-            else { throw JSONValueError.notCanonical("bad corpus line") }
+            let n = try decoder.decode(CorpusNote.self, from: Data(line.utf8))
             return Note(
-                id: id, title: v["title"]?.stringValue ?? "", body: v["body"]?.stringValue ?? "",
-                tags: v["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                isFavorite: v["isFavorite"]?.boolValue ?? false, createdAt: created, modifiedAt: modified)
+                id: n.id, title: n.title, body: n.body, tags: n.tags, isFavorite: n.isFavorite,
+                createdAt: ISODate.parse(n.createdAt)!, modifiedAt: ISODate.parse(n.modifiedAt)!)
         }
     }
 
