@@ -15,7 +15,7 @@ enum CLI {
         } catch let error as StoreError {
             var message = error.message
             if error.code == .ambiguous {
-                message += ":\n" + error.candidates.map { "  " + Format.row($0, width: 72) }.joined(separator: "\n")
+                message += ":\n" + error.candidates.map { "  " + Format.row($0, width: 72, styled: false) }.joined(separator: "\n")
             }
             fail(message, code: 1)
         } catch let error as ConfigError {
@@ -25,8 +25,7 @@ enum CLI {
             if code == .success {
                 CloudNotes.exit(withError: error)
             } else if code == .validationFailure || error is ValidationError {
-                FileHandle.standardError.write(Data((CloudNotes.fullMessage(for: error) + "\n").utf8))
-                exit(1)
+                fail(usageMessage(for: error), code: 1)
             } else if let exitCode = error as? ExitCode {
                 exit(exitCode.rawValue)
             } else {
@@ -38,8 +37,16 @@ enum CLI {
     static func fail(_ message: String, code: Int32) -> Never {
         let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalSafeText.sanitize(String($0)) }.joined(separator: "\n")
-        FileHandle.standardError.write(Data(("cloudnotes: " + safe + "\n").utf8))
+        Output.error("cloudnotes: " + safe)
         exit(code)
+    }
+
+    /// A command-line mistake in one line, with where to read more (the full usage is in --help).
+    static func usageMessage(for error: Error) -> String {
+        let message = CloudNotes.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        let names = CloudNotes.configuration.subcommands.map { $0._commandName }
+        let command = CommandLine.arguments.dropFirst().first { names.contains($0) }
+        return message + " (see 'cloudnotes \(command.map { $0 + " " } ?? "")--help')"
     }
 }
 

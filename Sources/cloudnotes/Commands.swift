@@ -116,9 +116,16 @@ struct Search: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The query.") var query: [String]
+    // Unrecognized options are query words: `-draft` excludes, it is not a flag.
+    @Argument(parsing: .allUnrecognized, help: "The query.") var query: [String]
     @Option(help: "At most this many results.") var limit: Int = 50
     @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        if query.isEmpty { throw ValidationError("give a query") }
+        // A mistyped option must not turn silently into a search word.
+        if let option = query.first(where: { $0.hasPrefix("--") }) { throw ValidationError("unknown option '\(option)'") }
+    }
 
     func run() throws {
         let store = try Context(global).openStore()

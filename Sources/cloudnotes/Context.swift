@@ -33,11 +33,25 @@ enum Output {
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
     static func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        raw(text + "\n")
     }
 
+    /// Writes to stdout; a failed write (disk full, closed file) is a one-line error, not a crash.
     static func raw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            CLI.fail("cannot write to standard output: \(reason(error))", code: 1)
+        }
+    }
+
+    /// The POSIX reason behind a Foundation file error ("No space left on device").
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedFailureReason ?? ns.localizedDescription
     }
 
     /// Note text for display: sanitized on a terminal, as stored otherwise.
@@ -46,21 +60,46 @@ enum Output {
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data(("cloudnotes: warning: " + TerminalSafeText.sanitize(text) + "\n").utf8))
+        error("cloudnotes: warning: " + TerminalSafeText.sanitize(text))
     }
 
     static func info(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalSafeText.sanitize(text) + "\n").utf8))
+        error(TerminalSafeText.sanitize(text))
+    }
+
+    /// Writes one line to stderr; if even that fails there is no one left to tell.
+    static func error(_ line: String) {
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     static func style(_ text: String, _ code: String) -> String {
         useColor ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text
     }
 
-    /// Pretty, sorted JSON of an Encodable value.
+    /// Pretty, sorted JSON of an Encodable value; on a terminal, escaped so that it is safe to show.
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        line(stdoutIsTerminal ? terminalSafeJSON(text) : text)
+    }
+
+    /// JSON with DEL, C1 controls, bidi controls and invisible format characters written as
+    /// `\uXXXX` escapes. JSONEncoder escapes only C0, and these reach the terminal raw otherwise;
+    /// they can only occur inside strings, where an escape means the same text.
+    static func terminalSafeJSON(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            let v = scalar.value
+            guard v == 0x7F || (0x80...0x9F).contains(v) || TerminalSafeText.isInvisibleFormat(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
+        }
+        return String(out)
     }
 }

@@ -39,20 +39,28 @@ struct Edit: ParsableCommand {
     private func editInteractively(_ note: Note, store: NoteStore, context: Context) throws {
         let original = EditorText.compose(title: note.title, body: note.body)
         let path = try EditorText.makeTempFile(contents: original, id: note.id)
-        let status = runEditor(command: editorCommand(context), path: path)
-        guard status == 0 else {
+        switch ExternalEditor.run(command: editorCommand(context), path: path) {
+        case .exited(0):
+            break
+        case .exited(let status):
             throw CLIError("the editor exited with status \(status); your text is kept in \(path)")
+        case .killed(let signal):
+            throw CLIError("the editor was killed by signal \(signal); your text is kept in \(path)")
+        case .notStarted(let reason):
+            throw CLIError("cannot start the editor (\(reason)); your text is kept in \(path)")
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw CLIError("cannot read the edited file \(path); it was kept")
+            throw CLIError("cannot read the edited file \(path): \(Output.reason(error))")
         }
         guard let edited = String(validating: data, as: UTF8.self) else {
             throw CLIError("the edited file is not valid UTF-8; nothing was saved and the file is kept in \(path)")
         }
-        if edited == original {
+        // Bytes, not String ==: String equality is canonical equivalence, so an edit that only
+        // changes Unicode normalization would otherwise count as "no changes".
+        if data == Data(original.utf8) {
             try? FileManager.default.removeItem(atPath: path)
             if Output.stdoutIsTerminal { Output.line("no changes") }
             return
@@ -82,21 +90,6 @@ struct Edit: ParsableCommand {
         }
         return "vi"
     }
-
-    /// Runs `command path` through /bin/sh so editor commands may carry arguments; the path is
-    /// passed as a positional parameter, never spliced into the command text.
-    private func runEditor(command: String, path: String) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " \"$1\"", "cloudnotes-editor", path]
-        do {
-            try process.run()
-        } catch {
-            return 127
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }
 
 /// The text an external editor sees: the title, a blank line, the body.
@@ -106,12 +99,13 @@ enum EditorText {
     }
 
     /// Splits edited text: the first line is the title; one blank line after it is dropped.
+    /// Works on scalars, since "\r\n" is one Character and a title may end in "\r".
     static func split(_ text: String) -> (title: String, body: String) {
-        guard let newline = text.firstIndex(of: "\n") else { return (text, "") }
-        let title = String(text[..<newline])
-        var rest = text[text.index(after: newline)...]
+        let scalars = text.unicodeScalars
+        guard let newline = scalars.firstIndex(of: "\n") else { return (text, "") }
+        var rest = scalars[scalars.index(after: newline)...]
         if rest.first == "\n" { rest = rest.dropFirst() }
-        return (title, String(rest))
+        return (String(scalars[..<newline]), String(rest))
     }
 
     /// Creates a 0600 temporary file (O_EXCL) named after the note's id, never its title.

@@ -33,19 +33,21 @@ enum Format {
     static func parseISO(_ text: String) -> Date? { ISODate.parse(text) }
 
     /// One list row: favorite star, short id, title, relative time, sync mark, tags.
-    static func row(_ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = []) -> String {
+    /// `styled: false` leaves out colour, for text that is not going to stdout (error messages).
+    static func row(_ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = [], styled: Bool = true) -> String {
+        func style(_ text: String, _ code: String) -> String { styled ? Output.style(text, code) : text }
         let star = note.isFavorite ? "★" : " "
         let title = note.title.isEmpty ? "(untitled)" : note.title
         let tags = note.tags.map { "#" + $0 }.joined(separator: " ")
         let titleWidth = max(16, min(48, width - 30))
         let shown = TerminalSafeText.sanitize(title)
         let clipped = TextWidth.clip(shown, to: titleWidth)
-        let highlighted = highlight(clipped, title == shown ? highlights : [])
+        let highlighted = styled ? highlight(clipped, title == shown ? highlights : []) : clipped
         let pad = String(repeating: " ", count: max(0, titleWidth - TextWidth.of(clipped)))
         let time = Format.relative(note.modifiedAt)
         let timePad = String(repeating: " ", count: max(0, 4 - time.count))
-        let tagText = tags.isEmpty ? "" : "  " + Output.style(TerminalSafeText.sanitize(tags), "2")
-        return "\(star) \(Output.style(shortID(note.id), "2"))  \(highlighted)\(pad)  \(timePad)\(time) \(syncMark(note.syncState))\(tagText)"
+        let tagText = tags.isEmpty ? "" : "  " + style(TerminalSafeText.sanitize(tags), "2")
+        return "\(star) \(style(shortID(note.id), "2"))  \(highlighted)\(pad)  \(timePad)\(time) \(syncMark(note.syncState))\(tagText)"
     }
 
     /// Marks `ranges` (character offsets) of `text` bold and underlined (when colour is on).

@@ -39,7 +39,7 @@ struct History: ParsableCommand {
             guard let fields = revision.fields else { return Output.line("(deleted)") }
             guard Output.stdoutIsTerminal else { return Output.raw(fields.body) }
             Output.line(Output.style(TerminalSafeText.sanitize(fields.title), "1"))
-            Output.line(Output.style("revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(revision.device)", "2"))
+            Output.line(Output.style("revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(TerminalSafeText.sanitize(revision.device))", "2"))
             Output.line()
             Output.line(TerminalSafeText.sanitize(fields.body, mode: .block))
             return
@@ -55,7 +55,8 @@ struct History: ParsableCommand {
             } else {
                 summary = "(deleted)"
             }
-            Output.line("\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(revision.device)  \(summary)")
+            // The device id comes from another device's revision: untrusted like note text.
+            Output.line("\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(TerminalSafeText.sanitize(revision.device))  \(summary)")
         }
     }
 
@@ -66,54 +67,5 @@ struct History: ParsableCommand {
             title: revision.fields?.title, body: includeBody ? revision.fields?.body : nil,
             tags: revision.fields?.tags, isFavorite: revision.fields?.isFavorite,
             inTrash: revision.fields.map { $0.deletedAt != nil })
-    }
-}
-
-struct ConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Show the effective configuration and where each value came from.")
-
-    @OptionGroup var global: GlobalOptions
-    @Flag(help: "Print JSON.") var json = false
-
-    func run() throws {
-        let context = try Context(global)
-        let loaded = context.loaded
-        let c = context.config
-        let file = loaded.source.path
-        func origin(_ key: String) -> String {
-            if key == "dataDirectory" && global.dataDirectory != nil { return "--data-dir" }
-            return loaded.keysFromFile.contains(key) ? (file ?? "file") : "default"
-        }
-        let entries: [(String, String)] = [
-            ("dataDirectory", context.dataDirectory),
-            ("cloudFolder", c.cloudFolder ?? "null (local only)"),
-            ("deviceName", c.deviceName),
-            ("conflictStrategy", c.conflictStrategy.rawValue),
-            ("syncDebounceSeconds", String(c.syncDebounceSeconds)),
-            ("pollIntervalSeconds", String(c.pollIntervalSeconds)),
-            ("editor", c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
-            ("theme", c.theme.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")),
-            ("keyBindings", c.keyBindings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")),
-        ]
-        let sourceText: String
-        switch loaded.source {
-        case .option(let p): sourceText = "\(p) (--config)"
-        case .environment(let p): sourceText = "\(p) ($CLOUDNOTES_CONFIG)"
-        case .xdg(let p): sourceText = "\(p) ($XDG_CONFIG_HOME)"
-        case .defaults: sourceText = "none: embedded defaults"
-        }
-        if json {
-            struct Entry: Encodable { var value: String; var origin: String }
-            struct Report: Encodable { var file: String?; var source: String; var values: [String: Entry]; var warnings: [String] }
-            return try Output.json(Report(
-                file: file, source: sourceText,
-                values: Dictionary(uniqueKeysWithValues: entries.map { ($0.0, Entry(value: $0.1, origin: origin($0.0))) }),
-                warnings: loaded.warnings))
-        }
-        Output.line("config file: \(TerminalSafeText.sanitize(sourceText))")
-        for (key, value) in entries {
-            Output.line("\(key.padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(value))  \(Output.style("(\(origin(key)))", "2"))")
-        }
     }
 }

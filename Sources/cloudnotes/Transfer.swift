@@ -106,7 +106,17 @@ struct Import: ParsableCommand {
             .sorted().map { path + "/" + $0 }
     }
 
+    /// The notes in one file, each checked as the store would check it, so that a bad file is
+    /// skipped alone instead of failing the whole import.
     private func read(_ file: String) throws -> [Note] {
+        let notes = try parse(file)
+        for note in notes where !NoteStore.isValidZone(note.zone) {
+            throw CLIError("note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')")
+        }
+        return notes
+    }
+
+    private func parse(_ file: String) throws -> [Note] {
         let text = try Input.read(file)
         let lower = file.lowercased()
         if lower.hasSuffix(".jsonl") {

@@ -13,9 +13,13 @@ struct CLIRunner {
     var dataDirectory: URL { home.appendingPathComponent("data") }
 
     init() throws {
+        Self.ignoreSIGPIPE
         home = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
+
+    /// A child that exits before reading its stdin must fail our write, not kill the test runner.
+    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// The binary SwiftPM built next to the test bundle.
     static var binary: URL {
@@ -30,8 +34,13 @@ struct CLIRunner {
 
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        try runProgram(Self.binary.path, arguments, stdin: stdin, environment: extra)
+    }
+
+    /// Runs any program with this runner's private environment.
+    func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("xdg-data").path,
@@ -46,14 +55,21 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        // Stdin is fed and stderr drained on other threads, so a child that writes a lot before
+        // reading, or exits without reading, can neither deadlock nor SIGPIPE the test runner.
+        let errData = Captured(), group = DispatchGroup()
+        let writer = input.fileHandleForWriting, errReader = err.fileHandleForReading
+        DispatchQueue.global().async(group: group) {
+            if let stdin { try? writer.write(contentsOf: stdin) }
+            try? writer.close()
+        }
+        DispatchQueue.global().async(group: group) { errData.data = errReader.readDataToEndOfFile() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+            stderr: String(decoding: errData.data, as: UTF8.self), stdoutData: outData)
     }
 
     /// Runs with `--data-dir` set to this runner's data directory.
@@ -65,4 +81,9 @@ struct CLIRunner {
     func cleanUp() {
         try? FileManager.default.removeItem(at: home)
     }
+}
+
+/// Bytes read on another thread; read only after that thread is done (DispatchGroup.wait).
+private final class Captured: @unchecked Sendable {
+    var data = Data()
 }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Show the effective configuration and where each value came from.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    /// A config value as `--json` prints it: typed, with null for "not set".
+    enum Value: Encodable {
+        case string(String), number(Double), null, map([String: String])
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let s): try container.encode(s)
+            case .number(let n): try container.encode(n)
+            case .null: try container.encodeNil()
+            case .map(let m): try container.encode(m)
+            }
+        }
+    }
+
+    func run() throws {
+        let context = try Context(global)
+        let loaded = context.loaded
+        let c = context.config
+        let file = loaded.source.path
+        func origin(_ key: String) -> String {
+            if key == "dataDirectory" && global.dataDirectory != nil { return "--data-dir" }
+            return loaded.keysFromFile.contains(key) ? (file ?? "file") : "default"
+        }
+        func pairs(_ map: [String: String]) -> String {
+            map.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        // Key, value, and how the value reads on screen.
+        let entries: [(String, Value, String)] = [
+            ("dataDirectory", .string(context.dataDirectory), context.dataDirectory),
+            ("cloudFolder", c.cloudFolder.map(Value.string) ?? .null, c.cloudFolder ?? "null (local only)"),
+            ("deviceName", .string(c.deviceName), c.deviceName),
+            ("conflictStrategy", .string(c.conflictStrategy.rawValue), c.conflictStrategy.rawValue),
+            ("syncDebounceSeconds", .number(c.syncDebounceSeconds), String(c.syncDebounceSeconds)),
+            ("pollIntervalSeconds", .number(c.pollIntervalSeconds), String(c.pollIntervalSeconds)),
+            ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
+            ("theme", .map(c.theme), pairs(c.theme)),
+            ("keyBindings", .map(c.keyBindings), pairs(c.keyBindings)),
+        ]
+        let sourceText: String
+        switch loaded.source {
+        case .option(let p): sourceText = "\(p) (--config)"
+        case .environment(let p): sourceText = "\(p) ($CLOUDNOTES_CONFIG)"
+        case .xdg(let p): sourceText = "\(p) ($XDG_CONFIG_HOME)"
+        case .defaults: sourceText = "none: embedded defaults"
+        }
+        if json {
+            struct Entry: Encodable { var value: Value; var origin: String }
+            struct Report: Encodable { var file: String?; var source: String; var values: [String: Entry]; var warnings: [String] }
+            return try Output.json(Report(
+                file: file, source: sourceText,
+                values: Dictionary(uniqueKeysWithValues: entries.map { ($0.0, Entry(value: $0.1, origin: origin($0.0))) }),
+                warnings: loaded.warnings))
+        }
+        Output.line("config file: \(TerminalSafeText.sanitize(sourceText))")
+        for (key, _, text) in entries {
+            Output.line("\(key.padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(text))  \(Output.style("(\(origin(key)))", "2"))")
+        }
+    }
+}

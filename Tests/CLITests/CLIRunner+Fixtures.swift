@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// Fixtures and views on output that several CLI test files share.
+extension CLIRunner {
+    /// A second data directory under this runner's home: another device on the same machine.
+    func device(_ name: String) -> URL { home.appendingPathComponent(name) }
+
+    /// Runs with `--data-dir` set to `directory`.
+    @discardableResult
+    func cn(at directory: URL, _ arguments: String..., stdin: String? = nil) throws -> Result {
+        try run(arguments + ["--data-dir", directory.path], stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Runs with raw bytes on stdin.
+    @discardableResult
+    func cn(_ arguments: [String], stdinBytes: Data, environment: [String: String] = [:]) throws -> Result {
+        try run(arguments + ["--data-dir", dataDirectory.path], stdin: stdinBytes, environment: environment)
+    }
+
+    /// Adds a note and returns its id; fails the test if `add` fails.
+    @discardableResult
+    func add(_ title: String, body: String = "", _ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(["add", title, "--body", body] + extra + ["--data-dir", dataDirectory.path])
+        #expect(result.status == 0, "add failed: \(result.stderr)", sourceLocation: sourceLocation)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stdout parsed as JSON; fails the test if the command fails or prints something else.
+    func json(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        try json(arguments, sourceLocation: sourceLocation)
+    }
+
+    func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        let result = try run(arguments + ["--data-dir", dataDirectory.path])
+        #expect(result.status == 0, "\(arguments) failed: \(result.stderr)", sourceLocation: sourceLocation)
+        return try JSONSerialization.jsonObject(with: result.stdoutData, options: [.fragmentsAllowed])
+    }
+
+    /// One note as `show --json` prints it.
+    func note(_ reference: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(try json("show", reference, "--json", sourceLocation: sourceLocation) as? [String: Any])
+    }
+
+    /// Imports notes given as export-format JSON objects (fixed ids and dates) into `directory`.
+    func seed(_ notes: [[String: Any]], into directory: URL? = nil) throws {
+        let file = home.appendingPathComponent("seed-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: notes).write(to: file)
+        let result = try run(["import", file.path, "--data-dir", (directory ?? dataDirectory).path])
+        #expect(result.status == 0, "seeding failed: \(result.stderr)")
+    }
+
+    /// A shell script in this runner's home, made executable; returns its path.
+    func script(_ name: String, _ text: String) throws -> String {
+        let url = home.appendingPathComponent(name)
+        try Data(("#!/bin/sh\n" + text + "\n").utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+        return url.path
+    }
+
+    /// Runs with stdout and stderr on a pseudo-terminal (util-linux `script`), merged as a user sees them.
+    func inTerminal(_ arguments: String..., environment: [String: String] = [:]) throws -> Result {
+        try inTerminal(arguments, environment: environment)
+    }
+
+    func inTerminal(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let words = [Self.binary.path] + arguments + ["--data-dir", dataDirectory.path]
+        let command = "exec " + words.map(Self.shellQuoted).joined(separator: " ")
+        return try runProgram("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: environment)
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The ids `list --json` prints, in its order (favorites first, then by modification).
+    func ids(trash: Bool = false) throws -> [String] {
+        let arguments = ["list", "--limit", "100000", "--json"] + (trash ? ["--trash"] : [])
+        let result = try run(arguments + ["--data-dir", dataDirectory.path])
+        #expect(result.status == 0, "list failed: \(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
+        return rows.compactMap { $0["id"] as? String }
+    }
+
+    static func fixture(
+        id: String, title: String, body: String = "", tags: [String] = [], isFavorite: Bool = false,
+        notebook: String = "notes", createdAt: String = "2025-01-01T10:00:00.000Z", modifiedAt: String? = nil,
+        deletedAt: String? = nil
+    ) -> [String: Any] {
+        var note: [String: Any] = [
+            "id": id, "title": title, "body": body, "tags": tags, "isFavorite": isFavorite, "notebook": notebook,
+            "createdAt": createdAt, "modifiedAt": modifiedAt ?? createdAt,
+        ]
+        if let deletedAt { note["deletedAt"] = deletedAt }
+        return note
+    }
+}
+
+extension CLIRunner.Result {
+    /// Stderr lines, without the empty one after the last newline.
+    var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `edit` with fake editors: shell scripts in the runner's home set as $EDITOR or $VISUAL.
+@Suite struct EditTests {
+    func revisions(_ cli: CLIRunner, _ id: String) throws -> Int {
+        try #require(try cli.json("history", id, "--json") as? [Any]).count
+    }
+
+    /// Temporary files `edit` left in the runner's TMPDIR.
+    func tempFiles(_ cli: CLIRunner) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: cli.home.path).filter { $0.hasPrefix("cloudnotes-") && $0.hasSuffix(".md") }
+    }
+
+    @Test func anEditorThatRewritesTheFileSavesANewRevision() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Draft", body: "old body\n")
+        let seen = cli.home.appendingPathComponent("seen")
+        let editor = try cli.script("rewrite.sh", """
+            stat -c %a "$1" > '\(seen.path)'
+            cat "$1" >> '\(seen.path)'
+            printf 'Final title\\n\\nnew body\\nsecond line\\n' > "$1"
+            """)
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: seen, encoding: .utf8) == "600\nDraft\n\nold body\n", "a private file with title, blank line, body")
+        let note = try cli.note(id)
+        #expect(note["title"] as? String == "Final title")
+        #expect(note["body"] as? String == "new body\nsecond line\n")
+        #expect(try revisions(cli, id) == 2)
+        #expect(try tempFiles(cli).isEmpty)
+    }
+
+    @Test func anEditorThatChangesNothingSavesNothing() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Same", body: "unchanged\n")
+        let editor = try cli.script("touch.sh", "touch \"$1\"")
+        let before = try cli.note(id)
+        let piped = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(piped.status == 0)
+        let terminal = try cli.inTerminal("edit", id, environment: ["EDITOR": editor])
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("no changes"))
+        #expect(try revisions(cli, id) == 1)
+        #expect(try cli.note(id)["modifiedAt"] as? String == before["modifiedAt"] as? String)
+        #expect(try tempFiles(cli).isEmpty)
+    }
+
+    @Test(arguments: ["exit 1", "kill -SEGV $$"])
+    func aFailingEditorKeepsThePrivateTempFileAndNamesIt(failure: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Precious", body: "keep me\n")
+        let editor = try cli.script("crash.sh", "printf 'Precious\\n\\nkeep me\\nand my new words\\n' > \"$1\"\n\(failure)")
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 1)
+        // The editor's own stderr (here the shell's "Segmentation fault") comes first; ours is one line.
+        #expect(result.stderrLines.filter { $0.hasPrefix("cloudnotes:") }.count == 1, "\(result.stderr)")
+        #expect(result.stderrLines.last?.contains("your text is kept in") == true)
+        let path = try #require(result.stderr.firstMatch(of: /\/\S*cloudnotes-[0-9a-f]{8}-\S+\.md/)).output
+        let attributes = try FileManager.default.attributesOfItem(atPath: String(path))
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try String(contentsOfFile: String(path), encoding: .utf8) == "Precious\n\nkeep me\nand my new words\n")
+        #expect(try cli.note(id)["body"] as? String == "keep me\n", "nothing is saved from a failed editor")
+        #expect(try revisions(cli, id) == 1)
+    }
+
+    @Test func visualTakesPrecedenceOverEditor() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Who", body: "nobody")
+        let visual = try cli.script("visual.sh", "printf 'Who\\n\\nvisual' > \"$1\"")
+        let editor = try cli.script("editor.sh", "printf 'Who\\n\\neditor' > \"$1\"")
+        let result = try cli.cn("edit", id, environment: ["VISUAL": visual, "EDITOR": editor])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try cli.note(id)["body"] as? String == "visual")
+        let onlyEditor = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(onlyEditor.status == 0)
+        #expect(try cli.note(id)["body"] as? String == "editor")
+    }
+
+    @Test func theEditorRunsInTheTerminalsForegroundProcessGroup() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Fg", body: "x")
+        // A full-screen editor outside the foreground group is stopped by SIGTTOU when it sets up the terminal.
+        let editor = try cli.script("fg.sh", """
+            set -- "$1" $(cut -d' ' -f5,8 /proc/$$/stat)
+            if [ "$2" = "$3" ]; then printf 'Fg\\n\\nforeground' > "$1"; else printf 'Fg\\n\\nbackground' > "$1"; fi
+            """)
+        let result = try cli.inTerminal("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(try cli.note(id)["body"] as? String == "foreground")
+    }
+
+    @Test func ctrlCWhileTheEditorRunsDoesNotLoseTheEdit() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Interrupted", body: "before")
+        // The terminal sends SIGINT to the whole foreground group: cloudnotes gets it too.
+        let editor = try cli.script("ctrlc.sh", """
+            p=$PPID
+            [ "$(cat /proc/$p/comm)" = cloudnotes ] || p=$(cut -d' ' -f4 /proc/$p/stat)
+            kill -INT "$p"
+            printf 'Interrupted\\n\\nafter' > "$1"
+            """)
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try cli.note(id)["body"] as? String == "after")
+    }
+
+    @Test func optionsSetTheTitleBodyOrNotebookWithoutAnEditor() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Opt", body: "one")
+        #expect(try cli.cn("edit", id, "--title", "Renamed").status == 0)
+        #expect(try cli.cn("edit", id, "--file", "-", stdin: "from stdin\n").status == 0)
+        #expect(try cli.cn("edit", id, "--notebook", "work").status == 0)
+        let note = try cli.note(id)
+        #expect(note["title"] as? String == "Renamed")
+        #expect(note["body"] as? String == "from stdin\n")
+        #expect(note["notebook"] as? String == "work")
+        #expect(try revisions(cli, id) == 4)
+        let same = try cli.cn("edit", id, "--body", "from stdin\n")
+        #expect(same.status == 0)
+        #expect(try revisions(cli, id) == 4, "setting the same body is no change")
+        let bad = try cli.cn(["edit", id, "--file", "-"], stdinBytes: Data([0xFF, 0xFE]))
+        #expect(bad.status == 1)
+        #expect(try cli.note(id)["body"] as? String == "from stdin\n")
+    }
+
+    @Test(.disabled("bug: NoteStore.update compares with String ==, which is canonical equivalence, so an edit that only changes Unicode normalization (NFC to NFD) is dropped as 'no change'"))
+    func anEditThatOnlyChangesNormalizationIsSaved() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Cafe", body: "caf\u{E9}")
+        let editor = try cli.script("nfd.sh", "printf 'Cafe\\n\\ncafe\\314\\201' > \"$1\"")
+        #expect(try cli.cn("edit", id, environment: ["EDITOR": editor]).status == 0)
+        #expect(try cli.cn("show", id).stdoutData == Data("cafe\u{301}".utf8))
+    }
+}

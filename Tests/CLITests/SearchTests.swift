@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@Suite struct SearchTests {
+    func seeded() throws -> CLIRunner {
+        let cli = try CLIRunner()
+        try cli.seed([
+            CLIRunner.fixture(id: "10000000-0000-4000-8000-000000000001", title: "Café plans", body: "Meet at the CAFÉ\nthen walk",
+                tags: ["travel"], isFavorite: true, createdAt: "2025-01-01T00:00:00.000Z"),
+            CLIRunner.fixture(id: "20000000-0000-4000-8000-000000000002", title: "Groceries", body: "coffee beans from the cafe",
+                tags: ["home"], createdAt: "2025-02-01T00:00:00.000Z"),
+            CLIRunner.fixture(id: "30000000-0000-4000-8000-000000000003", title: "東京 trip", body: "会議 in Tokyo",
+                createdAt: "2025-03-01T00:00:00.000Z"),
+        ])
+        return cli
+    }
+
+    func ids(_ cli: CLIRunner, _ query: String...) throws -> [String] {
+        let hits = try #require(try cli.json(["search"] + query + ["--json"]) as? [[String: Any]])
+        return hits.compactMap { ($0["note"] as? [String: Any])?["id"] as? String }.map { String($0.prefix(1)) }
+    }
+
+    @Test func caseAndDiacriticInsensitiveAndRankedByTitle() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        #expect(try ids(cli, "cafe") == ["1", "2"])
+        #expect(try ids(cli, "会議") == ["3"])
+        #expect(try ids(cli, "cafe", "-beans") == ["1"])
+        #expect(try ids(cli, "tag:home") == ["2"])
+        #expect(try ids(cli, "is:fav") == ["1"])
+        #expect(try ids(cli, "nothing-like-this").isEmpty)
+    }
+
+    @Test func jsonHitsCarryTheNoteTierSnippetAndMatches() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        let hits = try #require(try cli.json("search", "groceries", "--json") as? [[String: Any]])
+        #expect(hits.count == 1)
+        let hit = try #require(hits.first)
+        let note = try #require(hit["note"] as? [String: Any])
+        #expect(note["id"] as? String == "20000000-0000-4000-8000-000000000002")
+        #expect(note["title"] as? String == "Groceries")
+        #expect(note["tags"] as? [String] == ["home"])
+        #expect(note["createdAt"] as? String == "2025-02-01T00:00:00.000Z")
+        #expect(hit["tier"] is Int)
+        #expect(hit["snippet"] is String)
+        #expect(hit["titleMatches"] as? [[Int]] == [[0, 9]])
+        #expect(hit["snippetMatches"] is [[Int]])
+    }
+
+    @Test func textOutputShowsOneRowAndASnippetPerHit() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        let result = try cli.cn("search", "walk")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("10000000  Café plans") == true)
+        let none = try cli.cn("search", "zzz")
+        #expect(none.status == 0 && none.stdout.isEmpty)
+    }
+}
