@@ -70,6 +70,12 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-search-short-terms") { db in
+            // Sentinels at the end of indexed text, and the vocabulary that lists trigrams, so
+            // that rare one- and two-scalar terms are index lookups too (SearchPlan).
+            try db.execute(sql: "CREATE VIRTUAL TABLE note_fts_vocab USING fts5vocab(note_fts, 'row')")
+            try SearchIndex.rebuild(db)
+        }
         return migrator
     }
 }

@@ -10,7 +10,17 @@ import NotesCore
 /// modification time (`modifiedAt` ms × 256 + a tie-breaker): "most recent first" is then
 /// "rowid descending", which FTS5 streams without sorting, so a query stops after its first
 /// page instead of ranking every match. Notes in the trash are not indexed.
+///
+/// Each indexed column ends in two `sentinel` scalars, so that every occurrence of a one- or
+/// two-scalar term starts some trigram (`SearchPlan` finds rare short terms that way).
 enum SearchIndex {
+    /// U+FFFF, a noncharacter: never typed, and stripped from query terms.
+    static let sentinel = "\u{FFFF}"
+    static let ending = sentinel + sentinel
+
+    /// The folded text of one FTS column.
+    static func indexed(_ text: String) -> String { TextFolding.fold(text) + ending }
+
     /// Reindexes `note`; returns its searchRowid (nil when in the trash).
     static func update(note: Note, previous: Note?, _ db: Database) throws -> Int64? {
         let oldRowid = try Int64.fetchOne(
@@ -25,17 +35,30 @@ enum SearchIndex {
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, db)
-        let title = TextFolding.fold(note.title)
+        try insertRow(rowid: rowid, title: note.title, body: note.body, tags: note.tags, db)
+        return rowid
+    }
+
+    /// Adds one note's folded text to `note_fts` and `search_title`.
+    static func insertRow(rowid: Int64, title: String, body: String, tags: [String], _ db: Database) throws {
+        let foldedTitle = TextFolding.fold(title)
         try db.run(
             "INSERT INTO note_fts(rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-            [
-                rowid, title, TextFolding.fold(note.body),
-                TextFolding.fold(note.tags.joined(separator: "\n")),
-            ])
-        try db.run(
-            "INSERT INTO search_title(rowid, title) VALUES (?, ?)",
-            [rowid, title])
-        return rowid
+            [rowid, foldedTitle + ending, indexed(body), indexed(tags.joined(separator: "\n"))])
+        try db.run("INSERT INTO search_title(rowid, title) VALUES (?, ?)", [rowid, foldedTitle])
+    }
+
+    /// Rebuilds both tables from the notes (after a change to what is indexed).
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM note_fts; DELETE FROM search_title")
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT searchRowid, title, body, tags FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
+        while let row = try rows.next() {
+            try insertRow(
+                rowid: row["searchRowid"], title: row["title"], body: row["body"],
+                tags: NoteStore.decodeTags(row["tags"]), db)
+        }
     }
 
     static func remove(noteID: String, _ db: Database) throws {
