@@ -8,6 +8,7 @@ import NotesStore
 enum CLI {
     static func main() {
         do {
+            try Input.checkArguments()
             var command = try CloudNotes.parseAsRoot()
             try command.run()
         } catch let error as CLIError {

@@ -26,6 +26,17 @@ enum Input {
         return try decode(data, source: path == "-" ? "stdin" : path)
     }
 
+    /// Refuses command-line arguments that are not UTF-8: Swift would quietly replace the bad bytes
+    /// with U+FFFD, and a note would be saved with text the user never typed.
+    static func checkArguments() throws {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            let previous = index > 1 ? CommandLine.arguments[index - 1] : ""
+            _ = try decode(Data(bytes), source: "argument \(index)" + (previous.hasPrefix("-") ? " (after \(previous))" : ""))
+        }
+    }
+
     static func decode(_ data: Data, source: String) throws -> String {
         guard let text = String(validating: data, as: UTF8.self) else {
             let offset = firstInvalidUTF8Offset(data) ?? 0

@@ -100,4 +100,36 @@ import Testing
         #expect(result.stderr.contains("notebook"))
         #expect(try cli.ids().isEmpty)
     }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedNotRepaired() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.runProgram("/bin/sh", [
+            "-c", "exec \"$0\" add Title --body \"$(printf 'a\\377b')\" --data-dir \"$1\"", CLIRunner.binary.path, cli.dataDirectory.path,
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["cloudnotes: argument 4 (after --body) is not valid UTF-8 (first bad byte at offset 1); nothing was saved"])
+        #expect(try cli.ids().isEmpty)
+    }
+
+    @Test func concurrentWritersOnOneDataDirectoryAllLand() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try cli.add("First", body: "creates the database")
+        let statuses = Statuses(count: 12)
+        DispatchQueue.concurrentPerform(iterations: 12) { i in
+            statuses.set(i, (try? cli.cn("add", "Parallel \(i)", "--body", "body \(i)").status) ?? -1)
+        }
+        #expect(statuses.all == Array(repeating: 0, count: 12))
+        #expect(try cli.ids().count == 13)
+    }
+}
+
+/// Exit statuses collected from concurrent runs.
+private final class Statuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int32]
+    init(count: Int) { values = Array(repeating: -1, count: count) }
+    func set(_ index: Int, _ value: Int32) { lock.withLock { values[index] = value } }
+    var all: [Int32] { lock.withLock { values } }
 }

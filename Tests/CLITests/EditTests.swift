@@ -131,6 +131,35 @@ import Testing
         #expect(try cli.note(id)["body"] as? String == "from stdin\n")
     }
 
+    @Test func anEditorCommandMayCarryArguments() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Args", body: "x")
+        let editor = try cli.script("args.sh", "printf 'Args\\n\\n%s' \"$1\" > \"$2\"")
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor + " --wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try cli.note(id)["body"] as? String == "--wait")
+    }
+
+    @Test func aChangeMadeWhileEditingIsKeptInHistory() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Busy", body: "start")
+        // Another writer (the TUI, say) saves the note while the editor is open.
+        let editor = try cli.script("race.sh", """
+            '\(CLIRunner.binary.path)' edit \(id) --body 'other writer' --data-dir '\(cli.dataDirectory.path)'
+            printf 'Busy\\n\\nmine' > "$1"
+            """)
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("changed while you were editing"))
+        #expect(try cli.note(id)["body"] as? String == "mine")
+        let history = try #require(try cli.json("history", id, "--json") as? [[String: Any]])
+        #expect(history.count == 3)
+        let other = try #require(history.dropFirst().first?["id"] as? String)
+        #expect(try cli.cn("history", id, "--show", other).stdout == "other writer")
+    }
+
     @Test(.disabled("bug: NoteStore.update compares with String ==, which is canonical equivalence, so an edit that only changes Unicode normalization (NFC to NFD) is dropped as 'no change'"))
     func anEditThatOnlyChangesNormalizationIsSaved() throws {
         let cli = try CLIRunner()
