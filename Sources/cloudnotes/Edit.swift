@@ -58,6 +58,9 @@ struct Edit: ParsableCommand {
         guard let edited = String(validating: data, as: UTF8.self) else {
             throw CLIError("the edited file is not valid UTF-8; nothing was saved and the file is kept in \(path)")
         }
+        guard !data.contains(0) else {
+            throw CLIError("the edited file contains a NUL byte, which a note cannot hold; nothing was saved and the file is kept in \(path)")
+        }
         // Bytes, not String ==: String equality is canonical equivalence, so an edit that only
         // changes Unicode normalization would otherwise count as "no changes".
         if data == Data(original.utf8) {

@@ -42,7 +42,15 @@ enum Input {
             let offset = firstInvalidUTF8Offset(data) ?? 0
             throw CLIError("\(source) is not valid UTF-8 (first bad byte at offset \(offset)); nothing was saved")
         }
+        try refuseNUL(text, source: source)
         return text
+    }
+
+    /// Notes are text: a NUL byte would be cut off silently by SQLite's C strings, so it is refused.
+    static func refuseNUL(_ text: String, source: String) throws {
+        guard let nul = text.utf8.firstIndex(of: 0) else { return }
+        let offset = text.utf8.distance(from: text.utf8.startIndex, to: nul)
+        throw CLIError("\(source) contains a NUL byte (at offset \(offset)), which a note cannot hold; nothing was saved")
     }
 
     static func firstInvalidUTF8Offset(_ data: Data) -> Int? {

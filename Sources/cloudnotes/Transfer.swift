@@ -110,8 +110,11 @@ struct Import: ParsableCommand {
     /// skipped alone instead of failing the whole import.
     private func read(_ file: String) throws -> [Note] {
         let notes = try parse(file)
-        for note in notes where !NoteStore.isValidZone(note.zone) {
-            throw CLIError("note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')")
+        for note in notes {
+            guard NoteStore.isValidZone(note.zone) else {
+                throw CLIError("note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')")
+            }
+            try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
         }
         return notes
     }

@@ -78,6 +78,15 @@ import Testing
         #expect(try cli.ids().isEmpty)
     }
 
+    @Test func aNULByteIsRefusedRatherThanCutOff() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.cn(["add", "Nul"], stdinBytes: Data("before\u{0}after".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["cloudnotes: stdin contains a NUL byte (at offset 6), which a note cannot hold; nothing was saved"])
+        #expect(try cli.ids().isEmpty)
+    }
+
     @Test func aTenMegabyteBodyIsStoredByteForByte() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

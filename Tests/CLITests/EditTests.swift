@@ -48,6 +48,19 @@ import Testing
         #expect(try tempFiles(cli).isEmpty)
     }
 
+    @Test(arguments: ["printf 'T\\n\\n\\377' > \"$1\"", "printf 'T\\n\\na\\000b' > \"$1\""])
+    func anEditedFileThatIsNotTextIsKeptAndNothingSaved(write: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("T", body: "text")
+        let result = try cli.cn("edit", id, environment: ["EDITOR": try cli.script("binary.sh", write)])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("nothing was saved and the file is kept in"))
+        #expect(try cli.note(id)["body"] as? String == "text")
+        #expect(try tempFiles(cli).count == 1)
+    }
+
     @Test(arguments: ["exit 1", "kill -SEGV $$"])
     func aFailingEditorKeepsThePrivateTempFileAndNamesIt(failure: String) throws {
         let cli = try CLIRunner()
