@@ -84,4 +84,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(name: .customLong("data-dir"), help: "Data directory (overrides the config); one per device.")
     var dataDirectory: String?
+
+    func validate() throws {
+        // An empty path would mean the current directory, which opening the store chmods to 0700.
+        if dataDirectory?.isEmpty == true { throw ValidationError("--data-dir needs a path") }
+        if configPath?.isEmpty == true { throw ValidationError("--config needs a path") }
+    }
 }

@@ -18,9 +18,21 @@ struct Context {
         dataDirectory = global.dataDirectory ?? loaded.config.dataDirectory
     }
 
-    /// Opens the store in the data directory.
+    /// Opens the store in the data directory, which must not be inside the cloud folder: SQLite's
+    /// WAL does not survive being replicated or shared (DESIGN §7).
     func openStore() throws -> NoteStore {
-        try NoteStore(directory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+        let directory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
+        if let cloudFolder = config.cloudFolder, Self.path(directory, isInside: URL(fileURLWithPath: cloudFolder, isDirectory: true)) {
+            throw CLIError("the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder")
+        }
+        return try NoteStore(directory: directory)
+    }
+
+    /// Whether `path` is `folder` or below it, compared by path components after resolving symlinks.
+    static func path(_ path: URL, isInside folder: URL) -> Bool {
+        let inner = path.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let outer = folder.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        return inner.count >= outer.count && Array(inner.prefix(outer.count)) == outer
     }
 }
 

@@ -31,6 +31,31 @@ import Testing
         #expect(laptopDevice.first?["device"] as? String != desktopDevice.first?["device"] as? String, "each data directory is its own device")
     }
 
+    @Test func anEmptyDataDirIsRefusedRatherThanTakenAsTheCurrentDirectory() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["list", "--data-dir", ""])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("--data-dir needs a path"))
+    }
+
+    @Test func aDataDirectoryInsideTheCloudFolderIsRefused() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let cloud = cli.device("Sync")
+        let config = cli.home.appendingPathComponent("config.json")
+        try Data("{\"cloudFolder\": \"\(cloud.path)\"}".utf8).write(to: config)
+        let inside = cloud.appendingPathComponent("notes-db")
+        let result = try cli.run(["add", "T", "--body", "b", "--config", config.path, "--data-dir", inside.path])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("inside the cloud folder"))
+        #expect(!FileManager.default.fileExists(atPath: inside.path))
+        let sibling = cli.device("Sync-db")
+        #expect(try cli.run(["add", "T", "--body", "b", "--config", config.path, "--data-dir", sibling.path]).status == 0, "a name prefix is not a parent folder")
+    }
+
     @Test func theDataDirectoryAndDatabaseArePrivate() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
