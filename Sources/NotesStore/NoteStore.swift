@@ -34,7 +34,8 @@ public final class NoteStore: Sendable {
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 32 MB of page cache: imports and merges of a large index reread far fewer pages.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
         }
         do {
             pool = try DatabasePool(path: databaseURL.path, configuration: config)
