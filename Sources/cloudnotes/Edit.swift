@@ -68,7 +68,9 @@ struct Edit: ParsableCommand {
             if Output.stdoutIsTerminal { Output.line("no changes") }
             return
         }
-        let (title, body) = EditorText.split(edited)
+        var (title, body) = EditorText.split(edited)
+        // A title with line breaks is shown on one line; an untouched title line keeps the original.
+        if title == EditorText.titleLine(note.title) { title = note.title }
         do {
             let latest = try store.note(note.id)
             _ = try store.update(note.id) { n in
@@ -98,7 +100,12 @@ struct Edit: ParsableCommand {
 /// The text an external editor sees: the title, a blank line, the body.
 enum EditorText {
     static func compose(title: String, body: String) -> String {
-        title + "\n\n" + body
+        titleLine(title) + "\n\n" + body
+    }
+
+    /// The title on one line: CR and LF (which a synced or imported title may hold) become spaces.
+    static func titleLine(_ title: String) -> String {
+        String(String.UnicodeScalarView(title.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 }))
     }
 
     /// Splits edited text: the first line is the title; one blank line after it is dropped.

@@ -144,6 +144,21 @@ import Testing
         #expect(try cli.note(id)["body"] as? String == "from stdin\n")
     }
 
+    @Test func aTitleWithLineBreaksSurvivesAnEditOfTheBody() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = "7e000000-0000-4000-8000-000000000001"
+        try cli.seed([CLIRunner.fixture(id: id, title: "two\nlines\r", body: "old body")])
+        let seen = cli.home.appendingPathComponent("seen")
+        let editor = try cli.script("body.sh", "cp \"$1\" '\(seen.path)'; sed -i 's/old body/new body/' \"$1\"")
+        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: seen, encoding: .utf8) == "two lines \n\nold body", "the title is shown on one line")
+        let note = try cli.note(id)
+        #expect(note["title"] as? String == "two\nlines\r")
+        #expect(note["body"] as? String == "new body")
+    }
+
     @Test func anEditorCommandMayCarryArguments() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
