@@ -18,6 +18,9 @@ import Testing
             CLIRunner.fixture(
                 id: "0d000000-0000-4000-8000-000000000004", title: "Heading", body: "# Heading\n---\nnot: front matter\n---\n",
                 createdAt: "2025-07-07T07:07:07.070Z"),
+            CLIRunner.fixture(
+                id: "0e000000-0000-4000-8000-000000000005", title: "Cafe\u{301} ends in CR\r", body: "decomposed cafe\u{301}\r",
+                createdAt: "2025-08-08T08:08:08.808Z"),
         ]
     }
 
@@ -50,15 +53,19 @@ import Testing
         let target = cli.home.appendingPathComponent(format == "json" ? "export.json" : "export")
         let export = try cli.cn("export", target.path, "--format", format, "--include-trash")
         #expect(export.status == 0, "\(export.stderr)")
-        #expect(export.stderr.contains("exported 4 notes"))
+        #expect(export.stderr.contains("exported 5 notes"))
 
         let other = cli.device("other")
         let imported = try cli.cn(at: other, "import", target.path)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stderr.contains("imported 4 notes (4 new"))
+        #expect(imported.stderr.contains("imported 5 notes (5 new"))
         #expect(try snapshot(cli, other) == original)
         let show = try cli.cn(at: other, "show", "0a000000")
         #expect(show.stdoutData == Data("first\n\nlast line\n\n".utf8))
+        // Byte for byte, not up to canonical equivalence: NFD stays NFD, a final CR stays a CR.
+        #expect(try cli.cn(at: other, "show", "0e000000").stdoutData == Data("decomposed cafe\u{301}\r".utf8))
+        let title = try #require(try JSONSerialization.jsonObject(with: cli.cn(at: other, "show", "0e000000", "--json").stdoutData) as? [String: Any])["title"] as? String
+        #expect(title.map { Array($0.utf8) } == Array("Cafe\u{301} ends in CR\r".utf8))
     }
 
     @Test func withoutIncludeTrashTheTrashStaysBehind() throws {
@@ -68,7 +75,7 @@ import Testing
         let target = cli.home.appendingPathComponent("md")
         #expect(try cli.cn("export", target.path).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: target.path).sorted()
-        #expect(files == ["0a000000-0000-4000-8000-000000000001.md", "0c000000-0000-4000-8000-000000000003.md", "0d000000-0000-4000-8000-000000000004.md"])
+        #expect(files == ["0a000000-0000-4000-8000-000000000001.md", "0c000000-0000-4000-8000-000000000003.md", "0d000000-0000-4000-8000-000000000004.md", "0e000000-0000-4000-8000-000000000005.md"])
         let text = try String(contentsOf: target.appendingPathComponent(files[0]), encoding: .utf8)
         #expect(text.hasPrefix("---\nid: 0a000000-0000-4000-8000-000000000001\ntitle: \"Ünïcode 日本 🇯🇵 \\\"quoted\\\"\"\n"))
         #expect(text.contains("\nfavorite: true\n"))
@@ -98,6 +105,6 @@ import Testing
         let forced = try cli.cn("export", file.path, "--format", "json", "--force")
         #expect(forced.status == 0)
         let exported = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
-        #expect(exported.count == 3)
+        #expect(exported.count == 4)
     }
 }
