@@ -39,9 +39,12 @@ struct Edit: ParsableCommand {
     private func editInteractively(_ note: Note, store: NoteStore, context: Context) throws {
         let original = EditorText.compose(title: note.title, body: note.body)
         let path = try EditorText.makeTempFile(contents: original, id: note.id)
-        switch ExternalEditor.run(command: editorCommand(context), path: path) {
+        let command = editorCommand(context)
+        switch ExternalEditor.run(command: command, path: path) {
         case .exited(0):
             break
+        case .exited(127):
+            throw CLIError("the editor \"\(command)\" was not found (set $VISUAL or $EDITOR); your text is kept in \(path)")
         case .exited(let status):
             throw CLIError("the editor exited with status \(status); your text is kept in \(path)")
         case .killed(let signal):

@@ -92,6 +92,22 @@ import Testing
         let onlyEditor = try cli.cn("edit", id, environment: ["EDITOR": editor])
         #expect(onlyEditor.status == 0)
         #expect(try cli.note(id)["body"] as? String == "editor")
+        let configured = try cli.script("configured.sh", "printf 'Who\\n\\nconfig' > \"$1\"")
+        let config = cli.home.appendingPathComponent("config.json")
+        try Data("{\"editor\": \"\(configured)\"}".utf8).write(to: config)
+        let fromConfig = try cli.cn("edit", id, "--config", config.path, environment: ["VISUAL": visual, "EDITOR": editor])
+        #expect(fromConfig.status == 0)
+        #expect(try cli.note(id)["body"] as? String == "config", "the config's editor comes first")
+    }
+
+    @Test func aMissingEditorIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("Nobody", body: "x")
+        let result = try cli.cn("edit", id, environment: ["EDITOR": "/nonexistent/editor"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.last?.hasPrefix("cloudnotes: the editor \"/nonexistent/editor\" was not found") == true, "\(result.stderr)")
+        #expect(try cli.note(id)["body"] as? String == "x")
     }
 
     @Test func theEditorRunsInTheTerminalsForegroundProcessGroup() throws {
