@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesStore
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a note.",
+        discussion: "The body comes from --body, --file (- for stdin) or piped stdin. An empty title is taken from the first body line.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The title.") var title: String = ""
+    @Option(name: .shortAndLong, help: "The body text.") var body: String?
+    @Option(name: .shortAndLong, help: "Read the body from a file (- for stdin).") var file: String?
+    @Flag(help: "Mark as favorite.") var fav = false
+    @Option(name: .shortAndLong, help: "A tag (repeatable).") var tag: [String] = []
+    @Option(help: "The notebook (lowercase letters, digits, -).") var notebook: String = Note.defaultZone
+    @Flag(help: "Print the note as JSON.") var json = false
+
+    func run() throws {
+        let context = try Context(global)
+        let text = try Input.body(option: body, file: file) ?? ""
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !text.isEmpty else {
+            throw CLIError("nothing to add: give a title or a body")
+        }
+        let store = try context.openStore()
+        let note = try store.create(title: title, body: text, tags: tag, isFavorite: fav, zone: notebook)
+        if json {
+            try Output.json(NoteJSON(note))
+        } else {
+            Output.line(note.idString)
+        }
+    }
+}

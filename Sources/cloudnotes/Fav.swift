@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesStore
+
+struct Fav: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark notes as favorites.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Id, id prefix or exact title.") var notes: [String]
+
+    func run() throws { try setFavorite(global, notes, true) }
+}
+
+struct Unfav: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove notes from the favorites.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Id, id prefix or exact title.") var notes: [String]
+
+    func run() throws { try setFavorite(global, notes, false) }
+}
+
+private func setFavorite(_ global: GlobalOptions, _ references: [String], _ value: Bool) throws {
+    let store = try Context(global).openStore()
+    for reference in references {
+        let note = try store.resolve(reference)
+        _ = try store.setFavorite(note.id, value)
+        if Output.stdoutIsTerminal {
+            Output.line("\(value ? "★" : "☆") \(TerminalSafeText.sanitize(note.title))")
+        }
+    }
+}
