@@ -71,6 +71,16 @@ enum Machine {
         return nil
     }
 
+    /// Runs a command with this process's stdout and stderr; fails on a non-zero exit.
+    static func runInheritingOutput(_ executable: String, _ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        try p.run()
+        p.waitUntilExit()
+        if p.terminationStatus != 0 { throw CocoaError(.executableLoad) }
+    }
+
     /// Runs a command, discarding output; returns the exit status.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {

@@ -7,8 +7,9 @@ struct StoreBenchmark {
     let count: Int
     let work: String
     let corpusScript: String
-    var reuse = false
-    var importOnly = false
+
+    var directory: String { "\(work)/\(count)" }
+    var storeURL: URL { URL(fileURLWithPath: directory + "/store") }
 
     /// Queries as a user types them: every prefix is one search.
     static let typed: [(kind: String, text: String)] = [
@@ -20,28 +21,29 @@ struct StoreBenchmark {
         ("emoji", "🚀"),
     ]
 
-    func run() throws {
-        let dir = "\(work)/\(count)"
-        if !reuse { try? FileManager.default.removeItem(atPath: dir + "/store") }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let jsonl = "\(dir)/notes.jsonl"
+    /// Generates the corpus if needed and imports it into a new store.
+    func runImport() throws {
+        try? FileManager.default.removeItem(atPath: directory + "/store")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let jsonl = "\(directory)/notes.jsonl"
         if !FileManager.default.fileExists(atPath: jsonl) {
             try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl])
         }
         let notes = try loadCorpus(jsonl)
         let bytes = notes.reduce(0) { $0 + $1.body.utf8.count + $1.title.utf8.count }
-        print("\n== \(count) notes (corpus.py seed 1, \(bytes / 1_000_000) MB of text) ==")
-
-        // Import.
-        let storeURL = URL(fileURLWithPath: dir + "/store")
+        print("\n== \(count) notes (corpus.py --count \(count), seed 1: \(bytes / 1_000_000) MB of text) ==")
         let cpuBefore = Stats.cpuMs()
         let importMs = try Stats.time {
             let store = try NoteStore(directory: storeURL)
-            if !reuse { _ = try store.importNotes(notes) }
+            _ = try store.importNotes(notes)
         }
-        if !reuse { print("import: \(Stats.f(importMs / 1000, 2)) s, \(Int(Double(count) / (importMs / 1000))) notes/s (CPU \(Stats.f((Stats.cpuMs() - cpuBefore) / 1000, 2)) s)") }
-        if importOnly { return }
+        let cpu = (Stats.cpuMs() - cpuBefore) / 1000
+        let size = (try? FileManager.default.attributesOfItem(atPath: storeURL.path + "/notes.sqlite")[.size] as? Int) ?? 0
+        print("import (NoteStore.importNotes): \(Stats.f(importMs / 1000, 2)) s wall, \(Int(Double(count) / (importMs / 1000))) notes/s; CPU \(Stats.f(cpu, 2)) s = \(Int(Double(count) / cpu)) notes per CPU-second; database \(size / 1_000_000) MB")
+    }
 
+    /// Opens the imported store and measures listing and searching (a fresh process).
+    func runQueries() throws {
         // Open + first 200 rows of the list (favorites then notes), fresh store each time.
         var openList: [Double] = []
         for _ in 0..<15 {
@@ -81,8 +83,8 @@ struct StoreBenchmark {
             let v = byKind[kind]!
             print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms")
         }
-        print("peak RSS: \(Stats.f(Machine.peakRSSMB(), 0)) MB (whole run, corpus held in memory for import)")
-        try compareWithRipgrep(dir: dir, store: store)
+        print("peak RSS of this query process (open, list, 450 searches): \(Stats.f(Machine.peakRSSMB(), 0)) MB")
+        try compareWithRipgrep(dir: directory, store: store)
     }
 
     struct CorpusNote: Decodable {

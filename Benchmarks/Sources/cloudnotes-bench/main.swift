@@ -4,13 +4,14 @@ import NotesStore
 
 // Store benchmarks (issue: foundation): import throughput, open + first 200 list rows,
 // as-you-type search latency, peak RSS, and ripgrep over the same notes as Markdown files.
-// Usage: cloudnotes-bench [--count N]... [--work DIR] [--corpus PY] [--reuse]
-// --reuse keeps a store imported by an earlier run (for profiling search).
+//
+// Usage: cloudnotes-bench [--count N]... [--work DIR] [--corpus PY] [--phase all|import|query]
+// Each count runs the import in this process, then the queries in a fresh child process, so
+// the query phase's peak RSS is what an app that opens the store and searches would use.
 
 var counts: [Int] = []
 var work = "/tmp/cloudnotes-bench"
-nonisolated(unsafe) var reuseStore = false
-nonisolated(unsafe) var importOnly = false
+var phase = "all"
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -18,8 +19,7 @@ while let arg = args.popFirst() {
     switch arg {
     case "--count": counts.append(Int(args.popFirst() ?? "") ?? 10000)
     case "--work": work = args.popFirst() ?? work
-    case "--reuse": reuseStore = true
-    case "--import-only": importOnly = true
+    case "--phase": phase = args.popFirst() ?? phase
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -28,7 +28,16 @@ while let arg = args.popFirst() {
 }
 if counts.isEmpty { counts = [10_000, 100_000] }
 
-Machine.printHeader()
+
+if phase != "query" { Machine.printHeader() }
 for count in counts {
-    try StoreBenchmark(count: count, work: work, corpusScript: corpusScript, reuse: reuseStore, importOnly: importOnly).run()
+    let benchmark = StoreBenchmark(count: count, work: work, corpusScript: corpusScript)
+    if phase == "all" || phase == "import" { try benchmark.runImport() }
+    if phase == "query" { try benchmark.runQueries() }
+    if phase == "all" {
+        fflush(nil)
+        try Machine.runInheritingOutput(
+            CommandLine.arguments[0],
+            ["--phase", "query", "--count", String(count), "--work", work, "--corpus", corpusScript])
+    }
 }
