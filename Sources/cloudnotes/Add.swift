@@ -6,7 +6,9 @@ import NotesStore
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a note.",
-        discussion: "The body comes from --body, --file (- for stdin) or piped stdin. An empty title is taken from the first body line.")
+        discussion:
+            "The body comes from --body, --file (- for stdin) or piped stdin. An empty title is taken from the first body line."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The title.") var title: String = ""

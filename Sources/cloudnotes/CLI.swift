@@ -16,7 +16,9 @@ enum CLI {
         } catch let error as StoreError {
             var message = error.message
             if error.code == .ambiguous {
-                message += ":\n" + error.candidates.map { "  " + Format.row($0, width: 72, styled: false) }.joined(separator: "\n")
+                message +=
+                    ":\n"
+                    + error.candidates.map { "  " + Format.row($0, width: 72, styled: false) }.joined(separator: "\n")
             }
             fail(message, code: 1)
         } catch let error as ConfigError {
@@ -79,7 +81,9 @@ struct CloudNotes: ParsableCommand {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: "Config file (else $CLOUDNOTES_CONFIG, else $XDG_CONFIG_HOME/cloudnotes/config.json).")
+    @Option(
+        name: .customLong("config"),
+        help: "Config file (else $CLOUDNOTES_CONFIG, else $XDG_CONFIG_HOME/cloudnotes/config.json).")
     var configPath: String?
 
     @Option(name: .customLong("data-dir"), help: "Data directory (overrides the config); one per device.")

@@ -57,15 +57,21 @@ struct ConfigCommand: ParsableCommand {
         }
         if json {
             struct Entry: Encodable { var value: Value; var origin: String }
-            struct Report: Encodable { var file: String?; var source: String; var values: [String: Entry]; var warnings: [String] }
-            return try Output.json(Report(
-                file: file, source: sourceText,
-                values: Dictionary(uniqueKeysWithValues: entries.map { ($0.0, Entry(value: $0.1, origin: origin($0.0))) }),
-                warnings: loaded.warnings))
+            struct Report: Encodable {
+                var file: String?; var source: String; var values: [String: Entry]; var warnings: [String]
+            }
+            return try Output.json(
+                Report(
+                    file: file, source: sourceText,
+                    values: Dictionary(
+                        uniqueKeysWithValues: entries.map { ($0.0, Entry(value: $0.1, origin: origin($0.0))) }),
+                    warnings: loaded.warnings))
         }
         Output.line("config file: \(TerminalSafeText.sanitize(sourceText))")
         for (key, _, text) in entries {
-            Output.line("\(key.padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(text))  \(Output.style("(\(origin(key)))", "2"))")
+            Output.line(
+                "\(key.padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(text))  \(Output.style("(\(origin(key)))", "2"))"
+            )
         }
     }
 }

@@ -22,8 +22,12 @@ struct Context {
     /// WAL does not survive being replicated or shared (DESIGN §7).
     func openStore() throws -> NoteStore {
         let directory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
-        if let cloudFolder = config.cloudFolder, Self.path(directory, isInside: URL(fileURLWithPath: cloudFolder, isDirectory: true)) {
-            throw CLIError("the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder")
+        if let cloudFolder = config.cloudFolder,
+            Self.path(directory, isInside: URL(fileURLWithPath: cloudFolder, isDirectory: true))
+        {
+            throw CLIError(
+                "the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder"
+            )
         }
         return try NoteStore(directory: directory)
     }
@@ -41,7 +45,8 @@ enum Output {
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) != 0
     static let stdinIsTerminal = isatty(STDIN_FILENO) != 0
     /// ANSI styling only on a terminal and when NO_COLOR is not set.
-    static let useColor = stdoutIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    static let useColor =
+        stdoutIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
     static func line(_ text: String = "") {

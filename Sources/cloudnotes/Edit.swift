@@ -44,7 +44,8 @@ struct Edit: ParsableCommand {
         case .exited(0):
             break
         case .exited(127):
-            throw CLIError("the editor \"\(command)\" was not found (set $VISUAL or $EDITOR); your text is kept in \(path)")
+            throw CLIError(
+                "the editor \"\(command)\" was not found (set $VISUAL or $EDITOR); your text is kept in \(path)")
         case .exited(let status):
             throw CLIError("the editor exited with status \(status); your text is kept in \(path)")
         case .killed(let signal):
@@ -62,7 +63,9 @@ struct Edit: ParsableCommand {
             throw CLIError("the edited file is not valid UTF-8; nothing was saved and the file is kept in \(path)")
         }
         guard !data.contains(0) else {
-            throw CLIError("the edited file contains a NUL byte, which a note cannot hold; nothing was saved and the file is kept in \(path)")
+            throw CLIError(
+                "the edited file contains a NUL byte, which a note cannot hold; nothing was saved and the file is kept in \(path)"
+            )
         }
         // Bytes, not String ==: String equality is canonical equivalence, so an edit that only
         // changes Unicode normalization would otherwise count as "no changes".
@@ -82,7 +85,9 @@ struct Edit: ParsableCommand {
             }
             try? FileManager.default.removeItem(atPath: path)
             if let latest, latest.headRev != note.headRev {
-                Output.info("the note changed while you were editing; your text was saved and the other version is in `cloudnotes history`")
+                Output.info(
+                    "the note changed while you were editing; your text was saved and the other version is in `cloudnotes history`"
+                )
             } else if Output.stdoutIsTerminal {
                 Output.line("saved")
             }
@@ -94,7 +99,9 @@ struct Edit: ParsableCommand {
     private func editorCommand(_ context: Context) -> String {
         if let editor = context.config.editor { return editor }
         for key in ["VISUAL", "EDITOR"] {
-            if let value = context.environment[key], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+            if let value = context.environment[key], !value.trimmingCharacters(in: .whitespaces).isEmpty {
+                return value
+            }
         }
         return "vi"
     }
@@ -126,7 +133,9 @@ enum EditorText {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(dir)/cloudnotes-\(id.uuidString.lowercased().prefix(8))-XXXXXX.md".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
-        guard fd >= 0 else { throw CLIError("cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CLIError("cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")
+        }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fchmod(fd, 0o600)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)

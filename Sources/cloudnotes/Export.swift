@@ -25,7 +25,9 @@ struct Export: ParsableCommand {
         let fm = FileManager.default
         switch format {
         case .json:
-            if fm.fileExists(atPath: target) && !force { throw CLIError("\(target) exists; use --force to overwrite it") }
+            if fm.fileExists(atPath: target) && !force {
+                throw CLIError("\(target) exists; use --force to overwrite it")
+            }
             var notes: [NoteJSON] = []
             for summary in summaries {
                 if let note = try store.note(summary.id) { notes.append(NoteJSON(note)) }
@@ -36,12 +38,17 @@ struct Export: ParsableCommand {
         case .markdown:
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw CLIError("\(target) is a file; markdown export needs a folder") }
+                guard isDirectory.boolValue else {
+                    throw CLIError("\(target) is a file; markdown export needs a folder")
+                }
                 let contents = (try? fm.contentsOfDirectory(atPath: target)) ?? []
-                if !contents.isEmpty && !force { throw CLIError("\(target) is not empty; use --force to write into it") }
+                if !contents.isEmpty && !force {
+                    throw CLIError("\(target) is not empty; use --force to write into it")
+                }
             } else {
                 do {
-                    try fm.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    try fm.createDirectory(
+                        atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
                     throw CLIError("cannot create \(target): \(error.localizedDescription)")
                 }
@@ -58,7 +65,8 @@ struct Export: ParsableCommand {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIError("cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+            throw CLIError(
+                "cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
     }
 }

@@ -34,7 +34,8 @@ enum Format {
 
     /// One list row: favorite star, short id, title, relative time, sync mark, tags.
     /// `styled: false` leaves out colour, for text that is not going to stdout (error messages).
-    static func row(_ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = [], styled: Bool = true) -> String {
+    static func row(_ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = [], styled: Bool = true) -> String
+    {
         func style(_ text: String, _ code: String) -> String { styled ? Output.style(text, code) : text }
         let star = note.isFavorite ? "★" : " "
         let title = note.title.isEmpty ? "(untitled)" : note.title
@@ -47,7 +48,8 @@ enum Format {
         let time = Format.relative(note.modifiedAt)
         let timePad = String(repeating: " ", count: max(0, 4 - time.count))
         let tagText = tags.isEmpty ? "" : "  " + style(TerminalSafeText.sanitize(tags), "2")
-        return "\(star) \(style(shortID(note.id), "2"))  \(highlighted)\(pad)  \(timePad)\(time) \(syncMark(note.syncState))\(tagText)"
+        return
+            "\(star) \(style(shortID(note.id), "2"))  \(highlighted)\(pad)  \(timePad)\(time) \(syncMark(note.syncState))\(tagText)"
     }
 
     /// Marks `ranges` (character offsets) of `text` bold and underlined (when colour is on).

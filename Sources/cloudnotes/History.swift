@@ -33,13 +33,18 @@ struct History: ParsableCommand {
         if let show {
             let matches = revisions.filter { $0.id.hasPrefix(show.lowercased()) }
             guard matches.count == 1, let revision = matches.first else {
-                throw CLIError(matches.isEmpty ? "no revision \(show) in this note's history" : "revision prefix \(show) is ambiguous")
+                throw CLIError(
+                    matches.isEmpty
+                        ? "no revision \(show) in this note's history" : "revision prefix \(show) is ambiguous")
             }
             if json { return try Output.json(Self.encode(revision, includeBody: true)) }
             guard let fields = revision.fields else { return Output.line("(deleted)") }
             guard Output.stdoutIsTerminal else { return Output.raw(fields.body) }
             Output.line(Output.style(TerminalSafeText.sanitize(fields.title), "1"))
-            Output.line(Output.style("revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(TerminalSafeText.sanitize(revision.device))", "2"))
+            Output.line(
+                Output.style(
+                    "revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(TerminalSafeText.sanitize(revision.device))",
+                    "2"))
             Output.line()
             Output.line(TerminalSafeText.sanitize(fields.body, mode: .block))
             return
@@ -51,12 +56,16 @@ struct History: ParsableCommand {
             let summary: String
             if let fields = revision.fields {
                 let flags = (fields.isFavorite ? " ★" : "") + (fields.deletedAt != nil ? " (trash)" : "")
-                summary = TextWidth.clip(TerminalSafeText.sanitize(fields.title), to: 40) + flags + "  \(fields.body.utf8.count) bytes"
+                summary =
+                    TextWidth.clip(TerminalSafeText.sanitize(fields.title), to: 40) + flags
+                    + "  \(fields.body.utf8.count) bytes"
             } else {
                 summary = "(deleted)"
             }
             // The device id comes from another device's revision: untrusted like note text.
-            Output.line("\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(TerminalSafeText.sanitize(revision.device))  \(summary)")
+            Output.line(
+                "\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(TerminalSafeText.sanitize(revision.device))  \(summary)"
+            )
         }
     }
 

@@ -31,7 +31,9 @@ struct Import: ParsableCommand {
         }
         for (file, reason) in skipped { Output.warn("skipped \(file): \(reason)") }
         let counts = try store.importNotes(notes)
-        Output.info("imported \(notes.count) note\(notes.count == 1 ? "" : "s") (\(counts.created) new, \(counts.updated) updated, \(counts.unchanged) unchanged); skipped \(skipped.count) file\(skipped.count == 1 ? "" : "s")")
+        Output.info(
+            "imported \(notes.count) note\(notes.count == 1 ? "" : "s") (\(counts.created) new, \(counts.updated) updated, \(counts.unchanged) unchanged); skipped \(skipped.count) file\(skipped.count == 1 ? "" : "s")"
+        )
         if !skipped.isEmpty { throw ExitCode(1) }
     }
 
@@ -42,8 +44,11 @@ struct Import: ParsableCommand {
         }
         guard isDirectory.boolValue else { return [path] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { [".md", ".markdown", ".txt", ".json", ".jsonl"].contains(where: $0.lowercased().hasSuffix) && !$0.hasPrefix(".") }
-            .sorted().map { path + "/" + $0 }
+        return names.filter {
+            [".md", ".markdown", ".txt", ".json", ".jsonl"].contains(where: $0.lowercased().hasSuffix)
+                && !$0.hasPrefix(".")
+        }
+        .sorted().map { path + "/" + $0 }
     }
 
     /// The notes in one file, each checked as the store would check it, so that a bad file is
@@ -52,7 +57,9 @@ struct Import: ParsableCommand {
         let notes = try parse(file)
         for note in notes {
             guard NoteStore.isValidZone(note.zone) else {
-                throw CLIError("note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')")
+                throw CLIError(
+                    "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
+                )
             }
             try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
         }

@@ -20,7 +20,9 @@ enum Input {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw CLIError("cannot read \(path): \((error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")")
+                throw CLIError(
+                    "cannot read \(path): \((error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")"
+                )
             }
         }
         return try decode(data, source: path == "-" ? "stdin" : path)
@@ -31,9 +33,11 @@ enum Input {
     static func checkArguments() throws {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
             let previous = index > 1 ? CommandLine.arguments[index - 1] : ""
-            _ = try decode(Data(bytes), source: "argument \(index)" + (previous.hasPrefix("-") ? " (after \(previous))" : ""))
+            _ = try decode(
+                Data(bytes), source: "argument \(index)" + (previous.hasPrefix("-") ? " (after \(previous))" : ""))
         }
     }
 
@@ -50,7 +54,8 @@ enum Input {
     static func refuseNUL(_ text: String, source: String) throws {
         guard let nul = text.utf8.firstIndex(of: 0) else { return }
         let offset = text.utf8.distance(from: text.utf8.startIndex, to: nul)
-        throw CLIError("\(source) contains a NUL byte (at offset \(offset)), which a note cannot hold; nothing was saved")
+        throw CLIError(
+            "\(source) contains a NUL byte (at offset \(offset)), which a note cannot hold; nothing was saved")
     }
 
     static func firstInvalidUTF8Offset(_ data: Data) -> Int? {

@@ -43,7 +43,8 @@ struct List: ParsableCommand {
         if json {
             try Output.json(all.map(NoteJSON.init))
         } else if all.isEmpty && Output.stdoutIsTerminal {
-            Output.line(trash ? "The trash is empty." : "No notes yet. Add one with: cloudnotes add \"Title\" --body \"text\"")
+            Output.line(
+                trash ? "The trash is empty." : "No notes yet. Add one with: cloudnotes add \"Title\" --body \"text\"")
         }
     }
 }

@@ -6,7 +6,8 @@ import NotesStore
 struct Purge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete notes in the trash for good.",
-        discussion: "Only notes in the trash can be purged (use rm first, or --force). --empty-trash purges the whole trash.")
+        discussion:
+            "Only notes in the trash can be purged (use rm first, or --force). --empty-trash purges the whole trash.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String] = []
@@ -23,7 +24,9 @@ struct Purge: ParsableCommand {
         for reference in notes {
             let note = try store.resolve(reference)
             guard note.isTrashed || force else {
-                throw CLIError("\(Format.shortID(note.id)) is not in the trash; move it there with `cloudnotes rm` first, or use --force")
+                throw CLIError(
+                    "\(Format.shortID(note.id)) is not in the trash; move it there with `cloudnotes rm` first, or use --force"
+                )
             }
             try store.purge(note.id)
             purged += 1

@@ -4,7 +4,8 @@ import NotesCore
 import NotesStore
 
 struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Move notes to the trash (restore brings them back).")
+    static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Move notes to the trash (restore brings them back).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String]
 
@@ -13,7 +14,9 @@ struct Remove: ParsableCommand {
         for reference in notes {
             let note = try store.resolve(reference)
             _ = try store.trash(note.id)
-            if Output.stdoutIsTerminal { Output.line("moved to trash: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))") }
+            if Output.stdoutIsTerminal {
+                Output.line("moved to trash: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))")
+            }
         }
     }
 }

@@ -14,7 +14,9 @@ struct Restore: ParsableCommand {
             let note = try store.resolve(reference)
             guard note.isTrashed else { throw CLIError("\(Format.shortID(note.id)) is not in the trash") }
             _ = try store.restore(note.id)
-            if Output.stdoutIsTerminal { Output.line("restored: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))") }
+            if Output.stdoutIsTerminal {
+                Output.line("restored: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))")
+            }
         }
     }
 }

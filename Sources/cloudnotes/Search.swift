@@ -21,7 +21,9 @@ struct Search: ParsableCommand {
     func validate() throws {
         if query.isEmpty { throw ValidationError("give a query") }
         // A mistyped option must not turn silently into a search word.
-        if let option = query.first(where: { $0.hasPrefix("--") }) { throw ValidationError("unknown option '\(option)'") }
+        if let option = query.first(where: { $0.hasPrefix("--") }) {
+            throw ValidationError("unknown option '\(option)'")
+        }
     }
 
     func run() throws {
@@ -36,11 +38,13 @@ struct Search: ParsableCommand {
                 var titleMatches: [[Int]]
                 var snippetMatches: [[Int]]
             }
-            return try Output.json(page.hits.map {
-                Hit(note: NoteJSON($0.note), tier: $0.tier, snippet: $0.snippet,
-                    titleMatches: $0.titleMatches.map { [$0.lowerBound, $0.upperBound] },
-                    snippetMatches: $0.snippetMatches.map { [$0.lowerBound, $0.upperBound] })
-            })
+            return try Output.json(
+                page.hits.map {
+                    Hit(
+                        note: NoteJSON($0.note), tier: $0.tier, snippet: $0.snippet,
+                        titleMatches: $0.titleMatches.map { [$0.lowerBound, $0.upperBound] },
+                        snippetMatches: $0.snippetMatches.map { [$0.lowerBound, $0.upperBound] })
+                })
         }
         if page.hits.isEmpty {
             if Output.stdoutIsTerminal { Output.line("No notes match.") }

@@ -6,7 +6,9 @@ import NotesStore
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a note.",
-        discussion: "On a terminal, prints the title, details and body made safe for display. When piped, writes the stored body bytes unchanged.")
+        discussion:
+            "On a terminal, prints the title, details and body made safe for display. When piped, writes the stored body bytes unchanged."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String
@@ -18,11 +20,16 @@ struct Show: ParsableCommand {
         if json { return try Output.json(NoteJSON(note)) }
         guard Output.stdoutIsTerminal else { return Output.raw(note.body) }
         Output.line(Output.style(TerminalSafeText.sanitize(note.title.isEmpty ? "(untitled)" : note.title), "1"))
-        var details = ["id \(note.idString)", "notebook \(note.zone)", "\(Format.syncMark(note.syncState)) \(note.syncState.rawValue)"]
+        var details = [
+            "id \(note.idString)", "notebook \(note.zone)",
+            "\(Format.syncMark(note.syncState)) \(note.syncState.rawValue)",
+        ]
         if note.isFavorite { details.append("★ favorite") }
         if note.isTrashed { details.append("in trash") }
         Output.line(Output.style(TerminalSafeText.sanitize(details.joined(separator: "  ")), "2"))
-        if !note.tags.isEmpty { Output.line(Output.style(TerminalSafeText.sanitize(note.tags.map { "#" + $0 }.joined(separator: " ")), "2")) }
+        if !note.tags.isEmpty {
+            Output.line(Output.style(TerminalSafeText.sanitize(note.tags.map { "#" + $0 }.joined(separator: " ")), "2"))
+        }
         Output.line(Output.style("created \(Format.iso(note.createdAt))  modified \(Format.iso(note.modifiedAt))", "2"))
         Output.line()
         Output.line(TerminalSafeText.sanitize(note.body, mode: .block))

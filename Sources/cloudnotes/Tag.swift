@@ -6,7 +6,8 @@ import NotesStore
 struct Tag: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show, add or remove a note's tags.",
-        discussion: "cloudnotes tag NOTE work ideas    adds tags; --remove TAG removes one; with neither, prints the tags.")
+        discussion:
+            "cloudnotes tag NOTE work ideas    adds tags; --remove TAG removes one; with neither, prints the tags.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String

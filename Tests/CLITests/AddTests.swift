@@ -83,7 +83,10 @@ import Testing
         defer { cli.cleanUp() }
         let result = try cli.cn(["add", "Nul"], stdinBytes: Data("before\u{0}after".utf8))
         #expect(result.status == 1)
-        #expect(result.stderrLines == ["cloudnotes: stdin contains a NUL byte (at offset 6), which a note cannot hold; nothing was saved"])
+        #expect(
+            result.stderrLines == [
+                "cloudnotes: stdin contains a NUL byte (at offset 6), which a note cannot hold; nothing was saved"
+            ])
         #expect(try cli.ids().isEmpty)
     }
 
@@ -113,11 +116,17 @@ import Testing
     @Test func anArgumentThatIsNotUTF8IsRefusedNotRepaired() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.runProgram("/bin/sh", [
-            "-c", "exec \"$0\" add Title --body \"$(printf 'a\\377b')\" --data-dir \"$1\"", CLIRunner.binary.path, cli.dataDirectory.path,
-        ])
+        let result = try cli.runProgram(
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" add Title --body \"$(printf 'a\\377b')\" --data-dir \"$1\"", CLIRunner.binary.path,
+                cli.dataDirectory.path,
+            ])
         #expect(result.status == 1)
-        #expect(result.stderrLines == ["cloudnotes: argument 4 (after --body) is not valid UTF-8 (first bad byte at offset 1); nothing was saved"])
+        #expect(
+            result.stderrLines == [
+                "cloudnotes: argument 4 (after --body) is not valid UTF-8 (first bad byte at offset 1); nothing was saved"
+            ])
         #expect(try cli.ids().isEmpty)
     }
 

@@ -25,7 +25,10 @@ import Testing
         #expect(result.stderr.contains("no note matches"))
     }
 
-    @Test(arguments: [["show"], ["list", "--sort", "size"], ["add", "--bogus"], ["frobnicate", "x"], ["purge"], ["export", "x", "--format", "pdf"]])
+    @Test(arguments: [
+        ["show"], ["list", "--sort", "size"], ["add", "--bogus"], ["frobnicate", "x"], ["purge"],
+        ["export", "x", "--format", "pdf"],
+    ])
     func commandLineMistakesAreOneLineUserErrors(arguments: [String]) throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -59,9 +62,12 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let id = try cli.add("Big", body: String(repeating: "x", count: 100_000))
-        let result = try cli.runProgram("/bin/sh", [
-            "-c", "exec \"$@\" > /dev/full", "sh", CLIRunner.binary.path, "show", id, "--data-dir", cli.dataDirectory.path,
-        ])
+        let result = try cli.runProgram(
+            "/bin/sh",
+            [
+                "-c", "exec \"$@\" > /dev/full", "sh", CLIRunner.binary.path, "show", id, "--data-dir",
+                cli.dataDirectory.path,
+            ])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["cloudnotes: cannot write to standard output: No space left on device"])
     }

@@ -20,7 +20,9 @@ extension CLIRunner {
 
     /// Adds a note and returns its id; fails the test if `add` fails.
     @discardableResult
-    func add(_ title: String, body: String = "", _ extra: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func add(_ title: String, body: String = "", _ extra: String..., sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> String
+    {
         let result = try run(["add", title, "--body", body] + extra + ["--data-dir", dataDirectory.path])
         #expect(result.status == 0, "add failed: \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

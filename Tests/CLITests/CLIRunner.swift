@@ -38,7 +38,9 @@ struct CLIRunner {
     }
 
     /// Runs any program with this runner's private environment.
-    func runProgram(_ path: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    func runProgram(
+        _ path: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -75,7 +77,9 @@ struct CLIRunner {
     /// Runs with `--data-dir` set to this runner's data directory.
     @discardableResult
     func cn(_ arguments: String..., stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
-        try run(arguments + ["--data-dir", dataDirectory.path], stdin: stdin.map { Data($0.utf8) }, environment: environment)
+        try run(
+            arguments + ["--data-dir", dataDirectory.path], stdin: stdin.map { Data($0.utf8) }, environment: environment
+        )
     }
 
     func cleanUp() {

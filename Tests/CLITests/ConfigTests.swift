@@ -9,7 +9,9 @@ import Testing
         return url.path
     }
 
-    func report(_ cli: CLIRunner, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> [String: Any] {
+    func report(_ cli: CLIRunner, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> [String:
+        Any]
+    {
         let result = try cli.run(["config", "--json"] + arguments, environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
@@ -74,17 +76,24 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let bad = try write(cli, #"{"deviceName": "ok", "syncDebounceSeconds": "fast"}"#, to: "bad.json")
-        for arguments in [["list", "--config", bad], ["config", "--config", bad], ["add", "T", "--body", "b", "--config", bad]] {
+        for arguments in [
+            ["list", "--config", bad], ["config", "--config", bad], ["add", "T", "--body", "b", "--config", bad],
+        ] {
             let result = try cli.run(arguments + ["--data-dir", cli.dataDirectory.path])
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderrLines == ["cloudnotes: config \(bad): key \"syncDebounceSeconds\": expected seconds between 0 and 3600, got \"fast\""])
+            #expect(
+                result.stderrLines == [
+                    "cloudnotes: config \(bad): key \"syncDebounceSeconds\": expected seconds between 0 and 3600, got \"fast\""
+                ])
         }
         #expect(try cli.ids().isEmpty)
         let theme = try write(cli, #"{"theme": {"accent": "purple"}}"#, to: "theme.json")
         let themeResult = try cli.run(["list", "--config", theme])
         #expect(themeResult.status == 1)
-        #expect(themeResult.stderr.contains(theme) && themeResult.stderr.contains("\"theme.accent\"") && themeResult.stderr.contains("expected a colour"))
+        #expect(
+            themeResult.stderr.contains(theme) && themeResult.stderr.contains("\"theme.accent\"")
+                && themeResult.stderr.contains("expected a colour"))
         let notJSON = try write(cli, "{nope", to: "broken.json")
         let notJSONResult = try cli.run(["list", "--config", notJSON])
         #expect(notJSONResult.status == 1)
@@ -98,7 +107,9 @@ import Testing
     @Test func unknownKeysAreReportedOnStderrAndOtherwiseIgnored() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let file = try write(cli, #"{"colour": "red", "theme": {"bogus": "red"}, "deviceName": "d"}"#, to: "xdg-config/cloudnotes/config.json")
+        let file = try write(
+            cli, #"{"colour": "red", "theme": {"bogus": "red"}, "deviceName": "d"}"#,
+            to: "xdg-config/cloudnotes/config.json")
         let result = try cli.cn("list")
         #expect(result.status == 0)
         #expect(result.stderrLines.count == 2, "\(result.stderr)")

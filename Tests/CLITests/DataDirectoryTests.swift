@@ -25,10 +25,16 @@ import Testing
         #expect(try cli.cn(at: laptop, "show", "Shared title").stdout == "laptop edit")
         #expect(try cli.cn(at: desktop, "show", "Shared title").stdout == "desktop text")
         #expect(try cli.cn(at: desktop, "show", a.stdout.trimmingCharacters(in: .newlines)).status == 1)
-        let laptopDevice = try #require(try JSONSerialization.jsonObject(with: cli.cn(at: laptop, "history", "Shared title", "--json").stdoutData) as? [[String: Any]])
-        let desktopDevice = try #require(try JSONSerialization.jsonObject(with: cli.cn(at: desktop, "history", "Shared title", "--json").stdoutData) as? [[String: Any]])
+        let laptopDevice = try #require(
+            try JSONSerialization.jsonObject(with: cli.cn(at: laptop, "history", "Shared title", "--json").stdoutData)
+                as? [[String: Any]])
+        let desktopDevice = try #require(
+            try JSONSerialization.jsonObject(with: cli.cn(at: desktop, "history", "Shared title", "--json").stdoutData)
+                as? [[String: Any]])
         #expect(laptopDevice.count == 2 && desktopDevice.count == 1)
-        #expect(laptopDevice.first?["device"] as? String != desktopDevice.first?["device"] as? String, "each data directory is its own device")
+        #expect(
+            laptopDevice.first?["device"] as? String != desktopDevice.first?["device"] as? String,
+            "each data directory is its own device")
     }
 
     @Test func anEmptyDataDirIsRefusedRatherThanTakenAsTheCurrentDirectory() throws {
@@ -53,7 +59,9 @@ import Testing
         #expect(result.stderr.contains("inside the cloud folder"))
         #expect(!FileManager.default.fileExists(atPath: inside.path))
         let sibling = cli.device("Sync-db")
-        #expect(try cli.run(["add", "T", "--body", "b", "--config", config.path, "--data-dir", sibling.path]).status == 0, "a name prefix is not a parent folder")
+        #expect(
+            try cli.run(["add", "T", "--body", "b", "--config", config.path, "--data-dir", sibling.path]).status == 0,
+            "a name prefix is not a parent folder")
     }
 
     @Test func theDataDirectoryAndDatabaseArePrivate() throws {
@@ -61,9 +69,13 @@ import Testing
         defer { cli.cleanUp() }
         try cli.add("Private", body: "p")
         let fm = FileManager.default
-        #expect((try fm.attributesOfItem(atPath: cli.dataDirectory.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        #expect(
+            (try fm.attributesOfItem(atPath: cli.dataDirectory.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700
+        )
         for name in try fm.contentsOfDirectory(atPath: cli.dataDirectory.path) {
-            let mode = try fm.attributesOfItem(atPath: cli.dataDirectory.appendingPathComponent(name).path)[.posixPermissions] as? NSNumber
+            let mode =
+                try fm.attributesOfItem(atPath: cli.dataDirectory.appendingPathComponent(name).path)[.posixPermissions]
+                as? NSNumber
             #expect(mode?.intValue == 0o600, "\(name)")
         }
     }
@@ -77,10 +89,12 @@ import Testing
             try FileManager.default.createDirectory(at: cli.dataDirectory, withIntermediateDirectories: true)
             try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }).write(to: database)
         } else {
-            try cli.seed((0..<50).map { i in
-                CLIRunner.fixture(id: String(format: "%08x-0000-4000-8000-000000000000", i), title: "Note \(i)",
-                    body: String(repeating: "text \(i) ", count: 200))
-            })
+            try cli.seed(
+                (0..<50).map { i in
+                    CLIRunner.fixture(
+                        id: String(format: "%08x-0000-4000-8000-000000000000", i), title: "Note \(i)",
+                        body: String(repeating: "text \(i) ", count: 200))
+                })
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
             let whole = try Data(contentsOf: database)
             try whole.prefix(whole.count / 2).write(to: database)
@@ -99,10 +113,12 @@ import Testing
 
     /// Runs the binary with the data directory bind-mounted read-only in a private mount namespace.
     func readOnly(_ cli: CLIRunner, _ arguments: String...) throws -> CLIRunner.Result {
-        try cli.runProgram("/usr/bin/unshare", [
-            "-m", "/bin/sh", "-c", "mount --bind -o ro \"$1\" \"$1\" && shift && exec \"$@\"", "sh",
-            cli.dataDirectory.path, CLIRunner.binary.path,
-        ] + arguments + ["--data-dir", cli.dataDirectory.path])
+        try cli.runProgram(
+            "/usr/bin/unshare",
+            [
+                "-m", "/bin/sh", "-c", "mount --bind -o ro \"$1\" \"$1\" && shift && exec \"$@\"", "sh",
+                cli.dataDirectory.path, CLIRunner.binary.path,
+            ] + arguments + ["--data-dir", cli.dataDirectory.path])
     }
 
     @Test(.enabled(if: canMountReadOnly, "needs root and unshare(1) to bind-mount the data directory read-only"))
@@ -123,7 +139,9 @@ import Testing
 
     @Test(
         .enabled(if: canMountReadOnly, "needs root and unshare(1) to bind-mount the data directory read-only"),
-        .disabled("bug: NoteStore always opens a writable WAL DatabasePool; on a read-only directory without -wal/-shm files even `show` fails with \"cannot write the database: unable to open database file\""))
+        .disabled(
+            "bug: NoteStore always opens a writable WAL DatabasePool; on a read-only directory without -wal/-shm files even `show` fails with \"cannot write the database: unable to open database file\""
+        ))
     func aReadOnlyDataDirectoryCanStillBeRead() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -133,7 +151,10 @@ import Testing
         #expect(show.stdout == "still here")
     }
 
-    @Test(.disabled("bug: NoteStore.prepareDirectory chmods an existing data directory to 0700, so a directory the user made read-only (0500) becomes writable and the write goes through"))
+    @Test(
+        .disabled(
+            "bug: NoteStore.prepareDirectory chmods an existing data directory to 0700, so a directory the user made read-only (0500) becomes writable and the write goes through"
+        ))
     func aDirectoryMadeReadOnlyWithChmodStaysReadOnly() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -141,24 +162,34 @@ import Testing
         let nobody = "65534"
         _ = try cli.runProgram("/bin/chown", ["-R", "\(nobody):\(nobody)", cli.home.path])
         _ = try cli.runProgram("/bin/chmod", ["0500", cli.dataDirectory.path])
-        let add = try cli.runProgram("/usr/bin/setpriv", [
-            "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", CLIRunner.binary.path,
-            "add", "New", "--body", "x", "--data-dir", cli.dataDirectory.path,
-        ])
+        let add = try cli.runProgram(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", CLIRunner.binary.path,
+                "add", "New", "--body", "x", "--data-dir", cli.dataDirectory.path,
+            ])
         #expect(add.status == 1)
-        let mode = try FileManager.default.attributesOfItem(atPath: cli.dataDirectory.path)[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: cli.dataDirectory.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o500)
     }
 
-    @Test(.disabled("bug: NoteStore runs its migrations on any SQLite file named notes.sqlite, so another program's database is modified instead of refused"))
+    @Test(
+        .disabled(
+            "bug: NoteStore runs its migrations on any SQLite file named notes.sqlite, so another program's database is modified instead of refused"
+        ))
     func aForeignSQLiteDatabaseIsRefusedAndLeftUntouched() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         try FileManager.default.createDirectory(at: cli.dataDirectory, withIntermediateDirectories: true)
         let database = cli.dataDirectory.appendingPathComponent("notes.sqlite")
-        let python = try cli.runProgram("/usr/bin/env", [
-            "python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table other(x)'); c.commit()", database.path,
-        ])
+        let python = try cli.runProgram(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table other(x)'); c.commit()",
+                database.path,
+            ])
         try #require(python.status == 0, "\(python.stderr)")
         let before = try Data(contentsOf: database)
         let result = try cli.cn("list")
@@ -169,10 +200,13 @@ import Testing
 
     /// Runs SQL on the runner's database with python3's sqlite3 (a damaged row, as a bug or a bad disk would leave it).
     func damage(_ cli: CLIRunner, _ sql: String) throws {
-        let python = try cli.runProgram("/usr/bin/env", [
-            "python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-            cli.dataDirectory.appendingPathComponent("notes.sqlite").path, sql,
-        ])
+        let python = try cli.runProgram(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                cli.dataDirectory.appendingPathComponent("notes.sqlite").path, sql,
+            ])
         try #require(python.status == 0, "\(python.stderr)")
     }
 
@@ -187,7 +221,10 @@ import Testing
         #expect(result.stderr.hasPrefix("cloudnotes: internal error: "))
     }
 
-    @Test(.disabled("bug: NoteStore.note(from:) and summary(from:) force-unwrap UUID(uuidString:), so one note row with a damaged id crashes every listing (SIGILL, exit 132) instead of a clear error"))
+    @Test(
+        .disabled(
+            "bug: NoteStore.note(from:) and summary(from:) force-unwrap UUID(uuidString:), so one note row with a damaged id crashes every listing (SIGILL, exit 132) instead of a clear error"
+        ))
     func aDamagedNoteIdIsAnErrorNotACrash() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

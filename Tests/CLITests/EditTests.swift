@@ -9,7 +9,9 @@ import Testing
 
     /// Temporary files `edit` left in the runner's TMPDIR.
     func tempFiles(_ cli: CLIRunner) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: cli.home.path).filter { $0.hasPrefix("cloudnotes-") && $0.hasSuffix(".md") }
+        try FileManager.default.contentsOfDirectory(atPath: cli.home.path).filter {
+            $0.hasPrefix("cloudnotes-") && $0.hasSuffix(".md")
+        }
     }
 
     @Test func anEditorThatRewritesTheFileSavesANewRevision() throws {
@@ -17,14 +19,18 @@ import Testing
         defer { cli.cleanUp() }
         let id = try cli.add("Draft", body: "old body\n")
         let seen = cli.home.appendingPathComponent("seen")
-        let editor = try cli.script("rewrite.sh", """
+        let editor = try cli.script(
+            "rewrite.sh",
+            """
             stat -c %a "$1" > '\(seen.path)'
             cat "$1" >> '\(seen.path)'
             printf 'Final title\\n\\nnew body\\nsecond line\\n' > "$1"
             """)
         let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try String(contentsOf: seen, encoding: .utf8) == "600\nDraft\n\nold body\n", "a private file with title, blank line, body")
+        #expect(
+            try String(contentsOf: seen, encoding: .utf8) == "600\nDraft\n\nold body\n",
+            "a private file with title, blank line, body")
         let note = try cli.note(id)
         #expect(note["title"] as? String == "Final title")
         #expect(note["body"] as? String == "new body\nsecond line\n")
@@ -66,7 +72,8 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let id = try cli.add("Precious", body: "keep me\n")
-        let editor = try cli.script("crash.sh", "printf 'Precious\\n\\nkeep me\\nand my new words\\n' > \"$1\"\n\(failure)")
+        let editor = try cli.script(
+            "crash.sh", "printf 'Precious\\n\\nkeep me\\nand my new words\\n' > \"$1\"\n\(failure)")
         let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
         #expect(result.status == 1)
         // The editor's own stderr (here the shell's "Segmentation fault") comes first; ours is one line.
@@ -95,7 +102,8 @@ import Testing
         let configured = try cli.script("configured.sh", "printf 'Who\\n\\nconfig' > \"$1\"")
         let config = cli.home.appendingPathComponent("config.json")
         try Data("{\"editor\": \"\(configured)\"}".utf8).write(to: config)
-        let fromConfig = try cli.cn("edit", id, "--config", config.path, environment: ["VISUAL": visual, "EDITOR": editor])
+        let fromConfig = try cli.cn(
+            "edit", id, "--config", config.path, environment: ["VISUAL": visual, "EDITOR": editor])
         #expect(fromConfig.status == 0)
         #expect(try cli.note(id)["body"] as? String == "config", "the config's editor comes first")
     }
@@ -106,7 +114,9 @@ import Testing
         let id = try cli.add("Nobody", body: "x")
         let result = try cli.cn("edit", id, environment: ["EDITOR": "/nonexistent/editor"])
         #expect(result.status == 1)
-        #expect(result.stderrLines.last?.hasPrefix("cloudnotes: the editor \"/nonexistent/editor\" was not found") == true, "\(result.stderr)")
+        #expect(
+            result.stderrLines.last?.hasPrefix("cloudnotes: the editor \"/nonexistent/editor\" was not found") == true,
+            "\(result.stderr)")
         #expect(try cli.note(id)["body"] as? String == "x")
     }
 
@@ -115,7 +125,9 @@ import Testing
         defer { cli.cleanUp() }
         let id = try cli.add("Fg", body: "x")
         // A full-screen editor outside the foreground group is stopped by SIGTTOU when it sets up the terminal.
-        let editor = try cli.script("fg.sh", """
+        let editor = try cli.script(
+            "fg.sh",
+            """
             set -- "$1" $(cut -d' ' -f5,8 /proc/$$/stat)
             if [ "$2" = "$3" ]; then printf 'Fg\\n\\nforeground' > "$1"; else printf 'Fg\\n\\nbackground' > "$1"; fi
             """)
@@ -129,7 +141,9 @@ import Testing
         defer { cli.cleanUp() }
         let id = try cli.add("Interrupted", body: "before")
         // The terminal sends SIGINT to the whole foreground group: cloudnotes gets it too.
-        let editor = try cli.script("ctrlc.sh", """
+        let editor = try cli.script(
+            "ctrlc.sh",
+            """
             p=$PPID
             [ "$(cat /proc/$p/comm)" = cloudnotes ] || p=$(cut -d' ' -f4 /proc/$p/stat)
             kill -INT "$p"
@@ -169,7 +183,8 @@ import Testing
         let editor = try cli.script("body.sh", "cp \"$1\" '\(seen.path)'; sed -i 's/old body/new body/' \"$1\"")
         let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try String(contentsOf: seen, encoding: .utf8) == "two lines \n\nold body", "the title is shown on one line")
+        #expect(
+            try String(contentsOf: seen, encoding: .utf8) == "two lines \n\nold body", "the title is shown on one line")
         let note = try cli.note(id)
         #expect(note["title"] as? String == "two\nlines\r")
         #expect(note["body"] as? String == "new body")
@@ -190,7 +205,9 @@ import Testing
         defer { cli.cleanUp() }
         let id = try cli.add("Busy", body: "start")
         // Another writer (the TUI, say) saves the note while the editor is open.
-        let editor = try cli.script("race.sh", """
+        let editor = try cli.script(
+            "race.sh",
+            """
             '\(CLIRunner.binary.path)' edit \(id) --body 'other writer' --data-dir '\(cli.dataDirectory.path)'
             printf 'Busy\\n\\nmine' > "$1"
             """)
@@ -204,7 +221,10 @@ import Testing
         #expect(try cli.cn("history", id, "--show", other).stdout == "other writer")
     }
 
-    @Test(.disabled("bug: NoteStore.update compares with String ==, which is canonical equivalence, so an edit that only changes Unicode normalization (NFC to NFD) is dropped as 'no change'"))
+    @Test(
+        .disabled(
+            "bug: NoteStore.update compares with String ==, which is canonical equivalence, so an edit that only changes Unicode normalization (NFC to NFD) is dropped as 'no change'"
+        ))
     func anEditThatOnlyChangesNormalizationIsSaved() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

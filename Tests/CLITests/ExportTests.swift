@@ -7,24 +7,30 @@ import Testing
     static var notes: [[String: Any]] {
         [
             CLIRunner.fixture(
-                id: "0a000000-0000-4000-8000-000000000001", title: "Ünïcode 日本 🇯🇵 \"quoted\"", body: "first\n\nlast line\n\n",
+                id: "0a000000-0000-4000-8000-000000000001", title: "Ünïcode 日本 🇯🇵 \"quoted\"",
+                body: "first\n\nlast line\n\n",
                 tags: ["café", "work"], isFavorite: true, notebook: "work-2025",
                 createdAt: "2024-02-29T23:59:59.999Z", modifiedAt: "2025-01-02T03:04:05.678Z"),
             CLIRunner.fixture(
-                id: "0b000000-0000-4000-8000-000000000002", title: "Trashed", body: "\n leading blank\r\nCRLF line\ttab",
+                id: "0b000000-0000-4000-8000-000000000002", title: "Trashed",
+                body: "\n leading blank\r\nCRLF line\ttab",
                 tags: ["old"], createdAt: "2023-03-03T03:03:03.003Z", modifiedAt: "2023-04-04T04:04:04.004Z",
                 deletedAt: "2025-06-01T00:00:00.001Z"),
             CLIRunner.fixture(id: "0c000000-0000-4000-8000-000000000003", title: "Only a title", body: ""),
             CLIRunner.fixture(
-                id: "0d000000-0000-4000-8000-000000000004", title: "Heading", body: "# Heading\n---\nnot: front matter\n---\n",
+                id: "0d000000-0000-4000-8000-000000000004", title: "Heading",
+                body: "# Heading\n---\nnot: front matter\n---\n",
                 createdAt: "2025-07-07T07:07:07.070Z"),
             CLIRunner.fixture(
-                id: "0e000000-0000-4000-8000-000000000005", title: "Cafe\u{301} ends in CR\r", body: "decomposed cafe\u{301}\r",
+                id: "0e000000-0000-4000-8000-000000000005", title: "Cafe\u{301} ends in CR\r",
+                body: "decomposed cafe\u{301}\r",
                 createdAt: "2025-08-08T08:08:08.808Z"),
         ]
     }
 
-    static let comparedFields = ["id", "title", "body", "tags", "isFavorite", "notebook", "createdAt", "modifiedAt", "deletedAt"]
+    static let comparedFields = [
+        "id", "title", "body", "tags", "isFavorite", "notebook", "createdAt", "modifiedAt", "deletedAt",
+    ]
 
     /// Every exported field of every note in `directory`, by id (as `show --json` prints them).
     func snapshot(_ cli: CLIRunner, _ directory: URL) throws -> [String: NSDictionary] {
@@ -64,7 +70,10 @@ import Testing
         #expect(show.stdoutData == Data("first\n\nlast line\n\n".utf8))
         // Byte for byte, not up to canonical equivalence: NFD stays NFD, a final CR stays a CR.
         #expect(try cli.cn(at: other, "show", "0e000000").stdoutData == Data("decomposed cafe\u{301}\r".utf8))
-        let title = try #require(try JSONSerialization.jsonObject(with: cli.cn(at: other, "show", "0e000000", "--json").stdoutData) as? [String: Any])["title"] as? String
+        let title =
+            try #require(
+                try JSONSerialization.jsonObject(with: cli.cn(at: other, "show", "0e000000", "--json").stdoutData)
+                    as? [String: Any])["title"] as? String
         #expect(title.map { Array($0.utf8) } == Array("Cafe\u{301} ends in CR\r".utf8))
     }
 
@@ -75,9 +84,14 @@ import Testing
         let target = cli.home.appendingPathComponent("md")
         #expect(try cli.cn("export", target.path).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: target.path).sorted()
-        #expect(files == ["0a000000-0000-4000-8000-000000000001.md", "0c000000-0000-4000-8000-000000000003.md", "0d000000-0000-4000-8000-000000000004.md", "0e000000-0000-4000-8000-000000000005.md"])
+        #expect(
+            files == [
+                "0a000000-0000-4000-8000-000000000001.md", "0c000000-0000-4000-8000-000000000003.md",
+                "0d000000-0000-4000-8000-000000000004.md", "0e000000-0000-4000-8000-000000000005.md",
+            ])
         let text = try String(contentsOf: target.appendingPathComponent(files[0]), encoding: .utf8)
-        #expect(text.hasPrefix("---\nid: 0a000000-0000-4000-8000-000000000001\ntitle: \"Ünïcode 日本 🇯🇵 \\\"quoted\\\"\"\n"))
+        #expect(
+            text.hasPrefix("---\nid: 0a000000-0000-4000-8000-000000000001\ntitle: \"Ünïcode 日本 🇯🇵 \\\"quoted\\\"\"\n"))
         #expect(text.contains("\nfavorite: true\n"))
         #expect(text.contains("\nnotebook: work-2025\n"))
         #expect(text.contains("\ncreated: 2024-02-29T23:59:59.999Z\n"))

@@ -5,14 +5,18 @@ import Testing
     /// Runs shared/bench/corpus.py (count 200) into the runner's home.
     func corpus(_ cli: CLIRunner, _ flag: String, _ name: String) throws -> URL {
         let target = cli.home.appendingPathComponent(name)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/bench/corpus.py").standardized
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../shared/bench/corpus.py"
+        ).standardized
         let python = try cli.runProgram("/usr/bin/env", ["python3", script.path, "--count", "200", flag, target.path])
         try #require(python.status == 0, "corpus.py failed: \(python.stderr)")
         return target
     }
 
     static let corpusAvailable = FileManager.default.fileExists(
-        atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/bench/corpus.py").standardized.path)
+        atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../shared/bench/corpus.py"
+        ).standardized.path)
 
     @Test(.enabled(if: corpusAvailable), arguments: ["--jsonl", "--markdown"])
     func theBenchmarkCorpusImportsAsTwoHundredNotes(flag: String) throws {
@@ -44,9 +48,10 @@ import Testing
         #expect(try cli.cn(at: fromMarkdown, "export", b.path, "--format", "json").status == 0)
         func notes(_ url: URL) throws -> [String: NSDictionary] {
             let all = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]])
-            return Dictionary(uniqueKeysWithValues: all.map {
-                ($0["id"] as? String ?? "", $0.filter { $0.key != "headRev" } as NSDictionary)
-            })
+            return Dictionary(
+                uniqueKeysWithValues: all.map {
+                    ($0["id"] as? String ?? "", $0.filter { $0.key != "headRev" } as NSDictionary)
+                })
         }
         let left = try notes(a), right = try notes(b)
         #expect(left.count == 200)
@@ -60,11 +65,15 @@ import Testing
         defer { cli.cleanUp() }
         let folder = cli.home.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("---\nid: 11111111-0000-4000-8000-000000000001\ntitle: \"Good\"\ntags: [\"a\"]\n---\n# Good\n\ngood body\n".utf8)
-            .write(to: folder.appendingPathComponent("good.md"))
+        try Data(
+            "---\nid: 11111111-0000-4000-8000-000000000001\ntitle: \"Good\"\ntags: [\"a\"]\n---\n# Good\n\ngood body\n"
+                .utf8
+        )
+        .write(to: folder.appendingPathComponent("good.md"))
         try Data("---\nid: 22222222-0000-4000-8000-000000000002\ntitle: \"Broken\"\nfavorite: maybe\n---\nbody\n".utf8)
             .write(to: folder.appendingPathComponent("broken.md"))
-        try Data("---\ntitle: \"No end\"\nbody without a closing line\n".utf8).write(to: folder.appendingPathComponent("unclosed.md"))
+        try Data("---\ntitle: \"No end\"\nbody without a closing line\n".utf8).write(
+            to: folder.appendingPathComponent("unclosed.md"))
         try Data("# Plain\n\nno front matter at all\n".utf8).write(to: folder.appendingPathComponent("plain.md"))
         try Data("ignored".utf8).write(to: folder.appendingPathComponent("picture.png"))
         let result = try cli.cn("import", folder.path)
@@ -102,10 +111,16 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let lines = cli.home.appendingPathComponent("notes.jsonl")
-        try Data(#"{"id":"33333333-0000-4000-8000-000000000003","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"}"#.utf8 + [0x0A]
-            + #"{"id":"nope","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"}"#.utf8).write(to: lines)
+        try Data(
+            #"{"id":"33333333-0000-4000-8000-000000000003","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"}"#
+                .utf8 + [0x0A]
+                + #"{"id":"nope","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"}"#.utf8
+        ).write(to: lines)
         let nul = cli.home.appendingPathComponent("nul.json")
-        try Data(#"{"id":"44444444-0000-4000-8000-000000000004","title":"T","body":"a\u0000b","createdAt":"2025-01-01T00:00:00Z"}"#.utf8).write(to: nul)
+        try Data(
+            #"{"id":"44444444-0000-4000-8000-000000000004","title":"T","body":"a\u0000b","createdAt":"2025-01-01T00:00:00Z"}"#
+                .utf8
+        ).write(to: nul)
         let binary = cli.home.appendingPathComponent("binary.md")
         try Data([0x23, 0x20, 0xFF, 0x0A]).write(to: binary)
         let result = try cli.cn("import", lines.path, nul.path, binary.path)

@@ -11,12 +11,15 @@ import Testing
     func seeded() throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.seed([
-            CLIRunner.fixture(id: Self.a, title: "Zebra facts", body: "Zebra facts\nstripes", tags: ["animals"],
+            CLIRunner.fixture(
+                id: Self.a, title: "Zebra facts", body: "Zebra facts\nstripes", tags: ["animals"],
                 isFavorite: true, createdAt: "2025-01-01T00:00:00.000Z", modifiedAt: "2025-01-02T00:00:00.000Z"),
-            CLIRunner.fixture(id: Self.b, title: "apple pie", body: "flour\nbutter", notebook: "recipes",
+            CLIRunner.fixture(
+                id: Self.b, title: "apple pie", body: "flour\nbutter", notebook: "recipes",
                 createdAt: "2025-02-01T00:00:00.000Z", modifiedAt: "2025-03-01T12:34:56.789Z"),
             CLIRunner.fixture(id: Self.c, title: "Meeting", body: "agenda", createdAt: "2025-01-15T00:00:00.000Z"),
-            CLIRunner.fixture(id: Self.d, title: "Old", body: "gone", createdAt: "2024-01-01T00:00:00.000Z",
+            CLIRunner.fixture(
+                id: Self.d, title: "Old", body: "gone", createdAt: "2024-01-01T00:00:00.000Z",
                 deletedAt: "2025-04-01T00:00:00.000Z"),
         ])
         return cli

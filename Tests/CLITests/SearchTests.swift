@@ -5,11 +5,14 @@ import Testing
     func seeded() throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.seed([
-            CLIRunner.fixture(id: "10000000-0000-4000-8000-000000000001", title: "Café plans", body: "Meet at the CAFÉ\nthen walk",
+            CLIRunner.fixture(
+                id: "10000000-0000-4000-8000-000000000001", title: "Café plans", body: "Meet at the CAFÉ\nthen walk",
                 tags: ["travel"], isFavorite: true, createdAt: "2025-01-01T00:00:00.000Z"),
-            CLIRunner.fixture(id: "20000000-0000-4000-8000-000000000002", title: "Groceries", body: "coffee beans from the cafe",
+            CLIRunner.fixture(
+                id: "20000000-0000-4000-8000-000000000002", title: "Groceries", body: "coffee beans from the cafe",
                 tags: ["home"], createdAt: "2025-02-01T00:00:00.000Z"),
-            CLIRunner.fixture(id: "30000000-0000-4000-8000-000000000003", title: "東京 trip", body: "会議 in Tokyo",
+            CLIRunner.fixture(
+                id: "30000000-0000-4000-8000-000000000003", title: "東京 trip", body: "会議 in Tokyo",
                 createdAt: "2025-03-01T00:00:00.000Z"),
         ])
         return cli

@@ -9,7 +9,8 @@ import Testing
     func seeded() throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.seed([
-            CLIRunner.fixture(id: Self.first, title: "Twin", body: "first twin\n", tags: ["a", "b"], isFavorite: true,
+            CLIRunner.fixture(
+                id: Self.first, title: "Twin", body: "first twin\n", tags: ["a", "b"], isFavorite: true,
                 notebook: "home", createdAt: "2025-05-05T05:05:05.005Z", modifiedAt: "2025-06-06T06:06:06.006Z"),
             CLIRunner.fixture(id: Self.second, title: "Twin", body: "second twin"),
             CLIRunner.fixture(id: Self.third, title: "Unique", body: "\tbytes \u{1B}[31m as stored\r\n\n"),

@@ -9,7 +9,9 @@ import Testing
     static let evilTag = "t\u{1B}[5m\u{202E}"
 
     /// Raw sequences from the note that must never reach the terminal.
-    static let forbidden = ["\u{1B}[31m", "\u{1B}]0;", "\u{1B}[2J", "\u{1B}[5m", "\u{202E}", "\u{9B}", "\u{200B}", "\u{07}"]
+    static let forbidden = [
+        "\u{1B}[31m", "\u{1B}]0;", "\u{1B}[2J", "\u{1B}[5m", "\u{202E}", "\u{9B}", "\u{200B}", "\u{07}",
+    ]
 
     func seeded() throws -> (CLIRunner, String) {
         let cli = try CLIRunner()
@@ -38,10 +40,14 @@ import Testing
             #expect(result.status == 0, "\(arguments): \(result.stdout)")
             #expect(!result.stdout.isEmpty, "\(arguments) printed nothing")
             for sequence in Self.forbidden {
-                #expect(!result.stdout.contains(sequence), "\(arguments) \(colour) let \(sequence.debugDescription) through")
+                #expect(
+                    !result.stdout.contains(sequence), "\(arguments) \(colour) let \(sequence.debugDescription) through"
+                )
             }
             if !colour.isEmpty || arguments.contains("--json") {
-                #expect(!result.stdout.unicodeScalars.contains("\u{1B}"), "\(arguments) \(colour): no escape sequences at all")
+                #expect(
+                    !result.stdout.unicodeScalars.contains("\u{1B}"),
+                    "\(arguments) \(colour): no escape sequences at all")
             }
         }
     }
@@ -60,7 +66,8 @@ import Testing
         let (cli, id) = try seeded()
         defer { cli.cleanUp() }
         let result = try cli.inTerminal("show", id, environment: ["NO_COLOR": "1"])
-        let lines = result.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = result.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "Evil␛[31m red <U+202E>rtl<U+009B>2J")
         #expect(lines.contains { $0.hasPrefix("id \(id)  notebook notes") })
         #expect(lines.contains("line␛]0;pwned␇"))
