@@ -79,6 +79,15 @@ import Testing
         #expect(limitZero.status == 0 && limitZero.stdout.isEmpty)
     }
 
+    @Test func onATerminalAnEmptyListSaysHowToStart() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let empty = try cli.inTerminal("list")
+        #expect(empty.stdout.contains("No notes yet. Add one with: cloudnotes add"))
+        let trash = try cli.inTerminal("list", "--trash")
+        #expect(trash.stdout.contains("The trash is empty."))
+    }
+
     @Test func anEmptyStoreListsNothingWhenPiped() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

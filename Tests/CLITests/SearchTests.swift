@@ -62,4 +62,23 @@ import Testing
         let none = try cli.cn("search", "zzz")
         #expect(none.status == 0 && none.stdout.isEmpty)
     }
+
+    @Test func onATerminalNoHitsSaysSo() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        let result = try cli.inTerminal("search", "zzz")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("No notes match."))
+    }
+
+    @Test func dashWordsAreExclusionsButMistypedLongOptionsAreErrors() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        #expect(try ids(cli, "-beans", "cafe") == ["1"])
+        #expect(try ids(cli, "cafe", "-tag:home") == ["1"])
+        let typo = try cli.cn("search", "cafe", "--limt", "3")
+        #expect(typo.status == 1)
+        #expect(typo.stderrLines.count == 1)
+        #expect(typo.stderr.contains("--limt"))
+    }
 }
