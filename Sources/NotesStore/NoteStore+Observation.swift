@@ -1,9 +1,11 @@
+import Foundation
 import GRDB
 import NotesCore
 
 extension NoteStore {
     /// Observes one page of a list: the value is fetched again whenever a write touches the
-    /// notes it depends on, and delivered where `onChange` is scheduled (GRDB ValueObservation).
+    /// notes it depends on, and delivered in order on a serial queue of its own (GRDB
+    /// ValueObservation; a concurrent queue could deliver an older value after a newer one).
     public func observeList(
         _ request: ListRequest, onError: @escaping @Sendable (Error) -> Void = { _ in },
         onChange: @escaping @Sendable ([NoteSummary]) -> Void
@@ -11,17 +13,19 @@ extension NoteStore {
         ValueObservation
             .tracking { db in try Self.fetchList(db, request) }
             .removeDuplicates()
-            .start(in: pool, scheduling: .async(onQueue: .global()), onError: onError, onChange: onChange)
+            .start(in: pool, scheduling: Self.observationQueue(), onError: onError, onChange: onChange)
     }
 
-    /// Calls `onChange` after every committed transaction that changed notes, in this process
-    /// or another one that shares the database (the runtime then refetches what it shows).
+    /// Calls `onChange` once at start and after every committed transaction of this process
+    /// that changed notes (the runtime then refetches what it shows). SQLite does not notify
+    /// of another process's commits.
     public func observeNoteChanges(
         onError: @escaping @Sendable (Error) -> Void = { _ in }, onChange: @escaping @Sendable () -> Void
     ) -> AnyDatabaseCancellable {
+        // The region is explicit: the fetch reads no table, so a tracked fetch would observe nothing.
         ValueObservation
-            .tracking { db in try Int.fetchOne(db, sql: "SELECT total_changes()") ?? 0 }
-            .start(in: pool, scheduling: .async(onQueue: .global()), onError: onError) { _ in onChange() }
+            .tracking(region: Table("note"), fetch: { _ in () })
+            .start(in: pool, scheduling: Self.observationQueue(), onError: onError) { _ in onChange() }
     }
 
     /// Observes the counts of each section, for headers and the status bar.
@@ -36,6 +40,11 @@ extension NoteStore {
                 return counts
             }
             .removeDuplicates()
-            .start(in: pool, scheduling: .async(onQueue: .global()), onError: onError, onChange: onChange)
+            .start(in: pool, scheduling: Self.observationQueue(), onError: onError, onChange: onChange)
+    }
+
+    /// A serial queue per observation, so values arrive in the order they were fetched.
+    static func observationQueue() -> AsyncValueObservationScheduler {
+        .async(onQueue: DispatchQueue(label: "cloudnotes.store.observation"))
     }
 }

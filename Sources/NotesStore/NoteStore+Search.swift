@@ -41,18 +41,23 @@ extension NoteStore {
             var rowids: [(Int64, Int)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
-            while tier <= 2, rowids.count < limit {
+            // One row more than the page shows tells whether another page exists.
+            while tier <= 2, rowids.count <= limit {
                 if let sql = plan.sql(tier: tier, after: after) {
                     var args = sql.arguments
-                    _ = args.append(contentsOf: [limit - rowids.count])
+                    _ = args.append(contentsOf: [limit + 1 - rowids.count])
                     let found = try Int64.fetchAll(db, sql: sql.text, arguments: args)
                     rowids += found.map { ($0, tier) }
-                    if rowids.count >= limit { break }
+                    if rowids.count > limit { break }
                 }
                 tier += 1
                 after = nil
             }
-            let next = rowids.count >= limit ? rowids.last.map { SearchCursor(tier: $0.1, rowid: $0.0) } : nil
+            var next: SearchCursor?
+            if rowids.count > limit {
+                rowids.removeLast(rowids.count - limit)
+                next = rowids.last.map { SearchCursor(tier: $0.1, rowid: $0.0) }
+            }
             return SearchPage(hits: try hits(for: rowids, plan: plan, db), next: next)
         }
     }

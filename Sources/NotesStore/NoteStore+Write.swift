@@ -155,6 +155,7 @@ extension NoteStore {
     /// caller's transaction.
     @discardableResult
     func save(_ note: Note, previous: Note?, _ db: Database) throws -> Note {
+        try Self.checkStorable(note)
         var note = note
         let revision = Revision(
             recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [],

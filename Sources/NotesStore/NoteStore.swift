@@ -55,7 +55,11 @@ public final class NoteStore: Sendable {
             guard isDirectory.boolValue else {
                 throw StoreError(.io, "the data directory \(directory.path) is a file, not a directory")
             }
-            _ = chmod(directory.path, 0o700)
+            // Take group and other access away; never add any (a read-only directory stays so).
+            var info = stat()
+            if stat(directory.path, &info) == 0, info.st_mode & 0o077 != 0 {
+                _ = chmod(directory.path, info.st_mode & 0o700)
+            }
         } else {
             do {
                 try fm.createDirectory(

@@ -77,7 +77,9 @@ struct SearchPlan {
             db.cachedStatement(sql: "SELECT term FROM note_fts_vocab WHERE term >= ? AND term < ?"),
             arguments: [term, term + "\u{10FFFF}"])
         while let trigram = try rows.next() {
-            guard trigram.hasPrefix(term) else { continue }
+            // By scalar: String.hasPrefix compares Characters, and "👍🏽" or the Hangul syllable
+            // "한" (jamo) do not start with the Character "👍" or "하" although their scalars do.
+            guard trigram.unicodeScalars.starts(with: term.unicodeScalars) else { continue }
             continuations.append(quoted(trigram))
             if continuations.count > maxContinuations { return .some(nil) }
         }

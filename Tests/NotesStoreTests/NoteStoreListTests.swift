@@ -1,0 +1,84 @@
+import Foundation
+import NotesCore
+import Testing
+@testable import NotesStore
+
+@Suite struct NoteStoreListTests {
+    /// Five notes a minute apart: b and d favorites, e in the trash.
+    func fixture() throws -> (TestStore, [String: Note]) {
+        let t = try TestStore()
+        var notes: [String: Note] = [:]
+        for (title, fav) in [("delta", false), ("Bravo", true), ("alpha", false), ("Écho", true), ("charlie", false)] {
+            t.advance(60)
+            notes[title] = try t.store.create(title: title, body: "", isFavorite: fav)
+        }
+        t.advance(60)
+        _ = try t.store.trash(notes["charlie"]!.id)
+        return (t, notes)
+    }
+
+    func titles(_ t: TestStore, _ section: ListSection, _ sort: ListSort = .modified, offset: Int = 0, limit: Int = 200) throws -> [String] {
+        try t.store.list(ListRequest(section: section, sort: sort, offset: offset, limit: limit)).map(\.title)
+    }
+
+    @Test func sectionsAndSortOrders() throws {
+        let (t, _) = try fixture()
+        #expect(try titles(t, .all) == ["Écho", "alpha", "Bravo", "delta"])
+        #expect(try titles(t, .favorites) == ["Écho", "Bravo"])
+        #expect(try titles(t, .others) == ["alpha", "delta"])
+        #expect(try titles(t, .trash) == ["charlie"])
+        // Title order is by folded title: case and accents do not split the alphabet.
+        #expect(try titles(t, .all, .title) == ["alpha", "Bravo", "delta", "Écho"])
+        #expect(try titles(t, .favorites, .title) == ["Bravo", "Écho"])
+    }
+
+    @Test func pagesAreOffsetAndLimit() throws {
+        let (t, _) = try fixture()
+        #expect(try titles(t, .all, limit: 2) == ["Écho", "alpha"])
+        #expect(try titles(t, .all, offset: 2, limit: 2) == ["Bravo", "delta"])
+        #expect(try titles(t, .all, offset: 4, limit: 2).isEmpty)
+        #expect(try titles(t, .all, .title, offset: 1, limit: 2) == ["Bravo", "delta"])
+    }
+
+    @Test func counts() throws {
+        let (t, _) = try fixture()
+        #expect(try ListSection.allCases.map { try t.store.count($0) } == [2, 2, 4, 1])
+    }
+
+    @Test func summariesCarryAPreviewAndTheBodyLength() throws {
+        let t = try TestStore()
+        let body = "Title line\n\nsecond line é\n" + String(repeating: "x", count: 500)
+        try t.store.create(title: "Title line", body: body, tags: ["b", "a"])
+        let summary = try #require(try t.store.list(ListRequest(section: .all)).first)
+        #expect(summary.preview.count == NoteSummary.previewLength)
+        #expect(summary.snippet == "second line é")
+        #expect(summary.bodyLength == body.utf8.count && summary.tags == ["a", "b"])
+    }
+
+    @Test func resolveByIDPrefixOrExactTitle() throws {
+        let t = try TestStore()
+        let a = try t.store.create(title: "Plan", body: "", id: UUID(uuidString: "aaaa1111-0000-4000-8000-000000000001")!)
+        let b = try t.store.create(title: "Plan", body: "", id: UUID(uuidString: "aaaa2222-0000-4000-8000-000000000002")!)
+        let c = try t.store.create(title: "Diary", body: "", id: UUID(uuidString: "bbbb0000-0000-4000-8000-000000000003")!)
+        #expect(try t.store.resolve(a.idString).id == a.id)
+        #expect(try t.store.resolve(a.id.uuidString).id == a.id)
+        #expect(try t.store.resolve("aaaa1").id == a.id)
+        #expect(try t.store.resolve(" AAAA2 ").id == b.id)
+        #expect(try t.store.resolve("Diary").id == c.id)
+        _ = try t.store.trash(c.id)
+        #expect(try t.store.resolve("bbbb").id == c.id, "the trash can be resolved, to restore")
+
+        let ambiguous = #expect(throws: StoreError.self) { try t.store.resolve("aaaa") }
+        #expect(ambiguous?.code == .ambiguous)
+        #expect(Set(ambiguous?.candidates.map(\.id) ?? []) == [a.id, b.id])
+        #expect(ambiguous?.message.contains("matches 2 notes") == true)
+        let byTitle = #expect(throws: StoreError.self) { try t.store.resolve("Plan") }
+        #expect(byTitle?.code == .ambiguous && byTitle?.candidates.count == 2)
+
+        for missing in ["cccc", "plan", "", "Nope", "\u{1B}[2J"] {
+            let error = #expect(throws: StoreError.self) { try t.store.resolve(missing) }
+            #expect(error?.code == .notFound, "\(missing)")
+            #expect(error?.message.contains("\u{1B}") == false)
+        }
+    }
+}
