@@ -21,8 +21,7 @@ struct Unfav: ParsableCommand {
 
 private func setFavorite(_ global: GlobalOptions, _ references: [String], _ value: Bool) throws {
     let store = try Context(global).openStore()
-    for reference in references {
-        let note = try store.resolve(reference)
+    for note in try store.resolveAll(references) {
         _ = try store.setFavorite(note.id, value)
         if Output.stdoutIsTerminal {
             Output.line("\(value ? "★" : "☆") \(TerminalSafeText.sanitize(note.title))")

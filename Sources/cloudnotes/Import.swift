@@ -79,10 +79,20 @@ struct Import: ParsableCommand {
             }
         }
         if lower.hasSuffix(".json") {
-            if let many = try? JSONDecoder().decode([ImportedNote].self, from: Data(text.utf8)) {
-                return try many.map { try $0.note() }
+            guard text.drop(while: \.isWhitespace).first == "[" else { return [try decodeNote(Data(text.utf8))] }
+            let many: [ImportedNote]
+            do {
+                many = try JSONDecoder().decode([ImportedNote].self, from: Data(text.utf8))
+            } catch let error as DecodingError {
+                throw CLIError("not a list of notes: \(error.shortDescription)")
             }
-            return [try decodeNote(Data(text.utf8))]
+            return try many.enumerated().map { index, note in
+                do {
+                    return try note.note()
+                } catch let error as CLIError {
+                    throw CLIError("note \(index + 1): \(error.message)")
+                }
+            }
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
         do {

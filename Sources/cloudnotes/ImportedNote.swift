@@ -35,13 +35,21 @@ struct ImportedNote: Decodable {
 }
 
 extension DecodingError {
+    /// One line saying what is wrong and where: `note 3: missing "title"`.
     var shortDescription: String {
         switch self {
-        case .keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case .keyNotFound(let key, let c): return Self.location(c.codingPath) + "missing \"\(key.stringValue)\""
         case .typeMismatch(_, let c), .valueNotFound(_, let c):
-            return "\"\(c.codingPath.map(\.stringValue).joined(separator: "."))\": \(c.debugDescription)"
-        case .dataCorrupted(let c): return c.debugDescription
+            return Self.location(c.codingPath.dropLast())
+                + "\"\(c.codingPath.last?.stringValue ?? "")\": \(c.debugDescription)"
+        case .dataCorrupted(let c): return Self.location(c.codingPath) + c.debugDescription
         @unknown default: return "\(self)"
         }
+    }
+
+    /// "note 3: " for an array index (counted from 1), "" at the top level.
+    private static func location<Path: Collection<CodingKey>>(_ path: Path) -> String {
+        guard let index = path.first?.intValue else { return "" }
+        return "note \(index + 1): "
     }
 }

@@ -21,13 +21,13 @@ struct Purge: ParsableCommand {
     func run() throws {
         let store = try Context(global).openStore()
         var purged = 0
-        for reference in notes {
-            let note = try store.resolve(reference)
-            guard note.isTrashed || force else {
-                throw CLIError(
-                    "\(Format.shortID(note.id)) is not in the trash; move it there with `cloudnotes rm` first, or use --force"
-                )
-            }
+        let resolved = try store.resolveAll(notes)
+        if !force, let note = resolved.first(where: { !$0.isTrashed }) {
+            throw CLIError(
+                "\(Format.shortID(note.id)) is not in the trash; nothing was purged (move it there with `cloudnotes rm` first, or use --force)"
+            )
+        }
+        for note in resolved {
             try store.purge(note.id)
             purged += 1
         }

@@ -11,8 +11,7 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let store = try Context(global).openStore()
-        for reference in notes {
-            let note = try store.resolve(reference)
+        for note in try store.resolveAll(notes) {
             _ = try store.trash(note.id)
             if Output.stdoutIsTerminal {
                 Output.line("moved to trash: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))")

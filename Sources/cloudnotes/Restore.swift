@@ -10,9 +10,11 @@ struct Restore: ParsableCommand {
 
     func run() throws {
         let store = try Context(global).openStore()
-        for reference in notes {
-            let note = try store.resolve(reference)
-            guard note.isTrashed else { throw CLIError("\(Format.shortID(note.id)) is not in the trash") }
+        let resolved = try store.resolveAll(notes)
+        if let note = resolved.first(where: { !$0.isTrashed }) {
+            throw CLIError("\(Format.shortID(note.id)) is not in the trash; nothing was restored")
+        }
+        for note in resolved {
             _ = try store.restore(note.id)
             if Output.stdoutIsTerminal {
                 Output.line("restored: \(Format.shortID(note.id)) \(TerminalSafeText.sanitize(note.title))")

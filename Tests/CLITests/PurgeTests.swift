@@ -44,4 +44,21 @@ import Testing
         #expect(nothing.status == 1, "naming nothing is a usage error")
         #expect(nothing.stderrLines.count == 1)
     }
+
+    @Test func oneNoteNotInTheTrashStopsThePurgeBeforeAnythingIsDeleted() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let trashed = try cli.add("Trashed", body: "t")
+        let alive = try cli.add("Alive", body: "a")
+        #expect(try cli.cn("rm", trashed).status == 0)
+        let result = try cli.cn("purge", trashed, alive)
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("nothing was purged"))
+        #expect(try cli.ids(trash: true) == [trashed])
+        #expect(try cli.ids() == [alive])
+        let twice = try cli.cn("purge", trashed, "Trashed")
+        #expect(twice.status == 0, "a note named twice is purged once: \(twice.stderr)")
+        #expect(try cli.ids(trash: true).isEmpty)
+    }
 }

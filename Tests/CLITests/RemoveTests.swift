@@ -26,4 +26,14 @@ import Testing
         #expect(result.stderrLines.count == 1)
         #expect(try cli.ids() == [keep])
     }
+
+    @Test func anUnknownNoteInTheListStopsRmBeforeAnythingMoves() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let first = try cli.add("First", body: "1")
+        let result = try cli.cn("rm", first, "Nope")
+        #expect(result.status == 1)
+        #expect(try cli.ids() == [first])
+        #expect(try cli.ids(trash: true).isEmpty)
+    }
 }

@@ -26,4 +26,16 @@ import Testing
         #expect(result.stderr.contains("not in the trash"))
         #expect(try (cli.json("history", id, "--json") as? [Any])?.count == 1)
     }
+
+    @Test func oneNoteNotInTheTrashStopsTheRestoreBeforeAnythingChanges() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let trashed = try cli.add("Trashed", body: "t")
+        let alive = try cli.add("Alive", body: "a")
+        #expect(try cli.cn("rm", trashed).status == 0)
+        let result = try cli.cn("restore", trashed, alive)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("nothing was restored"))
+        #expect(try cli.ids(trash: true) == [trashed])
+    }
 }
