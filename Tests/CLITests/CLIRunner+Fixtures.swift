@@ -52,6 +52,18 @@ extension CLIRunner {
         #expect(result.status == 0, "seeding failed: \(result.stderr)")
     }
 
+    /// Runs SQL on the runner's database with python3's sqlite3 (a damaged row, as a bug or a bad disk would leave it).
+    func damage(_ sql: String) throws {
+        let python = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                dataDirectory.appendingPathComponent("notes.sqlite").path, sql,
+            ])
+        try #require(python.status == 0, "\(python.stderr)")
+    }
+
     /// A shell script in this runner's home, made executable; returns its path.
     func script(_ name: String, _ text: String) throws -> String {
         let url = home.appendingPathComponent(name)

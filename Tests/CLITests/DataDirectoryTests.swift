@@ -198,23 +198,11 @@ import Testing
         #expect(try Data(contentsOf: database) == before)
     }
 
-    /// Runs SQL on the runner's database with python3's sqlite3 (a damaged row, as a bug or a bad disk would leave it).
-    func damage(_ cli: CLIRunner, _ sql: String) throws {
-        let python = try cli.runProgram(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-                cli.dataDirectory.appendingPathComponent("notes.sqlite").path, sql,
-            ])
-        try #require(python.status == 0, "\(python.stderr)")
-    }
-
     @Test func anUnreadableRevisionIsAnInternalErrorInOneLine() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let id = try cli.add("Damaged", body: "b")
-        try damage(cli, "UPDATE revision SET fields = '{oops'")
+        try cli.damage("UPDATE revision SET fields = '{oops'")
         let result = try cli.cn("history", id)
         #expect(result.status == 2)
         #expect(result.stderrLines.count == 1)
@@ -229,7 +217,7 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         try cli.add("Damaged", body: "b")
-        try damage(cli, "UPDATE note SET id = 'not-a-uuid'")
+        try cli.damage("UPDATE note SET id = 'not-a-uuid'")
         let result = try cli.cn("list")
         #expect(result.status == 1 || result.status == 2)
         #expect(result.stderrLines.count == 1)

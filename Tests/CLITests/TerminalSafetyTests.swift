@@ -92,4 +92,14 @@ import Testing
         #expect(try cli.cn("edit", id, "--title", "T\u{1B}[1m").status == 0)
         #expect(try cli.note(id)["title"] as? String == "T\u{1B}[1m", "storage stays byte-identical")
     }
+
+    @Test func aDeviceIdFromAnotherDeviceIsShownSafely() throws {
+        let (cli, id) = try seeded()
+        defer { cli.cleanUp() }
+        try cli.damage("UPDATE revision SET device = 'dev' || char(27) || '[31m' || char(8238)")
+        let result = try cli.inTerminal("history", id, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("dev␛[31m<U+202E>"))
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
 }
