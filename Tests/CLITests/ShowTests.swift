@@ -88,4 +88,21 @@ import Testing
             #expect(result.stderr.hasPrefix("cloudnotes: no note matches"))
         }
     }
+
+    @Test func onATerminalShowPrintsTitleDetailsAndBody() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        #expect(try cli.cn("rm", Self.first).status == 0)
+        let result = try cli.inTerminal("show", Self.first, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count >= 6, "\(lines)")
+        guard lines.count >= 6 else { return }
+        #expect(lines[0] == "Twin")
+        #expect(lines[1] == "id \(Self.first)  notebook home  ↻ pending  ★ favorite  in trash")
+        #expect(lines[2] == "#a #b")
+        #expect(lines[3].hasPrefix("created 2025-05-05T05:05:05.005Z  modified "))
+        #expect(lines[4] == "")
+        #expect(lines[5] == "first twin")
+    }
 }
