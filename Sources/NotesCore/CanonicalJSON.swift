@@ -13,67 +13,83 @@ public indirect enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// The canonical serialization.
-    public var canonicalData: Data { Data(canonicalString.utf8) }
+    public var canonicalData: Data { Data(canonicalBytes) }
 
-    public var canonicalString: String {
-        var out = ""
+    public var canonicalString: String { String(decoding: canonicalBytes, as: UTF8.self) }
+
+    /// The canonical UTF-8 bytes, written byte by byte (strings are copied through as UTF-8
+    /// except for the characters JSON must escape).
+    public var canonicalBytes: [UInt8] {
+        var out: [UInt8] = []
         write(to: &out)
         return out
     }
 
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out += Array("null".utf8)
+        case .bool(let b): out += Array((b ? "true" : "false").utf8)
+        case .int(let i): out += Array(String(i).utf8)
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let dict):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             let keys = dict.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (i, key) in keys.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 dict[key]!.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            out.reserveCapacity(out.count + bytes.count + 2)
+            out.append(UInt8(ascii: "\""))
+            var start = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out.append(contentsOf: bytes[start..<i])
+                appendEscape(byte, to: &out)
+                start = i + 1
             }
+            out.append(contentsOf: bytes[start...])
+            out.append(UInt8(ascii: "\""))
         }
-        out += "\""
+        if s.utf8.withContiguousStorageIfAvailable(write) == nil {
+            Array(s.utf8).withUnsafeBufferPointer(write)
+        }
+    }
+
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        let backslash = UInt8(ascii: "\\")
+        switch byte {
+        case 0x22: out += [backslash, 0x22]
+        case 0x5C: out += [backslash, backslash]
+        case 0x0A: out += [backslash, UInt8(ascii: "n")]
+        case 0x0D: out += [backslash, UInt8(ascii: "r")]
+        case 0x09: out += [backslash, UInt8(ascii: "t")]
+        case 0x08: out += [backslash, UInt8(ascii: "b")]
+        case 0x0C: out += [backslash, UInt8(ascii: "f")]
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            out += [backslash, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        }
     }
 
     /// Parses JSON text; floats are rejected because the canonical form has none.
     public init(parsing data: Data) throws {
         if let number = Self.firstNonIntegerNumber(in: data) {
-            throw JSONValueError.notCanonical("\(number) is not an integer; the canonical form has no fractions or exponents")
+            throw JSONValueError.notCanonical(
+                "\(number) is not an integer; the canonical form has no fractions or exponents")
         }
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -90,7 +106,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         var token: [UInt8] = []
         func finish() -> String? {
             defer { token.removeAll() }
-            return token.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+            return token.contains(where: {
+                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            })
                 ? String(decoding: token, as: UTF8.self) : nil
         }
         for byte in data {
@@ -162,6 +180,8 @@ extension JSONValue: Decodable {
 public enum JSONValueError: Error, Equatable, CustomStringConvertible {
     case notCanonical(String)
     public var description: String {
-        switch self { case .notCanonical(let m): return "invalid JSON value: \(m)" }
+        switch self {
+        case .notCanonical(let m): return "invalid JSON value: \(m)"
+        }
     }
 }

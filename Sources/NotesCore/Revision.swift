@@ -80,22 +80,46 @@ public struct Revision: Sendable, Equatable, Identifiable {
         self.fields = fields
         self.hlc = hlc
         self.device = device
-        self.id = Revision.computeID(recordID: recordID, parents: parents, fields: fields)
+        self.id = Revision.computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.json.canonicalBytes)
+    }
+
+    /// Like `init(recordID:parents:fields:hlc:device:)` for a caller that already holds the
+    /// canonical JSON of `fields` (`fields.json.canonicalBytes`), so it is not built twice.
+    public init(
+        recordID: UUID, parents: [String], fields: RevisionFields, canonicalFields: [UInt8], hlc: HLC, device: String
+    ) {
+        self.recordID = recordID
+        self.parents = parents.sorted()
+        self.fields = fields
+        self.hlc = hlc
+        self.device = device
+        self.id = Revision.computeID(recordID: recordID, parents: parents, fieldsJSON: canonicalFields)
     }
 
     public var isTombstone: Bool { fields == nil }
 
     public static func computeID(recordID: UUID, parents: [String], fields: RevisionFields?) -> String {
-        var content: [String: JSONValue] = [
-            "recordID": .string(recordID.uuidString.lowercased()),
-            "parents": .array(parents.sorted().map(JSONValue.string)),
-        ]
-        if let fields {
-            content["fields"] = fields.json
+        computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.json.canonicalBytes)
+    }
+
+    /// The id from the canonical bytes of the fields (nil for a tombstone). The hashed object
+    /// is `{"deleted":true | "fields":F, "parents":[…], "recordID":"…"}`, keys in canonical
+    /// order, assembled around F so the fields (often the whole body) are serialized once.
+    static func computeID(recordID: UUID, parents: [String], fieldsJSON: [UInt8]?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((fieldsJSON?.count ?? 0) + 200)
+        if let fieldsJSON {
+            bytes += Array("{\"fields\":".utf8)
+            bytes += fieldsJSON
         } else {
-            content["deleted"] = .bool(true)
+            bytes += Array("{\"deleted\":true".utf8)
         }
-        let digest = SHA256.hash(data: JSONValue.object(content).canonicalData)
+        bytes += Array(",\"parents\":".utf8)
+        bytes += JSONValue.array(parents.sorted().map(JSONValue.string)).canonicalBytes
+        bytes += Array(",\"recordID\":".utf8)
+        bytes += JSONValue.string(recordID.uuidString.lowercased()).canonicalBytes
+        bytes.append(UInt8(ascii: "}"))
+        let digest = SHA256.hash(data: bytes)
         let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)

@@ -157,10 +157,12 @@ extension NoteStore {
     func save(_ note: Note, previous: Note?, _ db: Database) throws -> Note {
         try Self.checkStorable(note)
         var note = note
+        let fields = RevisionFields(note: note)
+        let canonicalFields = fields.json.canonicalBytes
         let revision = Revision(
-            recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [],
-            fields: RevisionFields(note: note), hlc: try nextHLC(db), device: deviceID)
-        try insert(revision, db)
+            recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [], fields: fields,
+            canonicalFields: canonicalFields, hlc: try nextHLC(db), device: deviceID)
+        try insert(revision, canonicalFields: String(decoding: canonicalFields, as: UTF8.self), db)
         note.headRev = revision.id
         note.syncState = .pending
         let searchRowid = try SearchIndex.update(note: note, previous: previous, db)
@@ -169,7 +171,7 @@ extension NoteStore {
         return note
     }
 
-    func insert(_ revision: Revision, _ db: Database) throws {
+    func insert(_ revision: Revision, canonicalFields: String? = nil, _ db: Database) throws {
         let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
         try db.run(
             """
@@ -178,7 +180,7 @@ extension NoteStore {
             """,
             [
                 revision.id, revision.recordID.uuidString.lowercased(), parents,
-                revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
+                canonicalFields ?? revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
             ])
     }
 
