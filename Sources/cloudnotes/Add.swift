@@ -12,7 +12,7 @@ struct Add: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The title.") var title: String = ""
-    @Option(name: .shortAndLong, help: "The body text.") var body: String?
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "The body text (may start with -).") var body: String?
     @Option(name: .shortAndLong, help: "Read the body from a file (- for stdin).") var file: String?
     @Flag(help: "Mark as favorite.") var fav = false
     @Option(name: .shortAndLong, help: "A tag (repeatable).") var tag: [String] = []

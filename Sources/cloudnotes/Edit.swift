@@ -14,8 +14,8 @@ struct Edit: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String
-    @Option(help: "Set the title.") var title: String?
-    @Option(name: .shortAndLong, help: "Set the body.") var body: String?
+    @Option(parsing: .unconditional, help: "Set the title (may start with -).") var title: String?
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Set the body (may start with -).") var body: String?
     @Option(name: .shortAndLong, help: "Set the body from a file (- for stdin).") var file: String?
     @Option(help: "Move to this notebook.") var notebook: String?
 

@@ -27,6 +27,21 @@ import Testing
         #expect(dash["tags"] as? [String] == [])
     }
 
+    @Test func aBodyOrTitleStartingWithADashIsText() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let list = "- tag v1.2\n- update the changelog"
+        let added = try cli.cn("add", "Release", "--body", list, "--fav")
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.stdout.trimmingCharacters(in: .newlines)
+        #expect(try cli.note(id)["body"] as? String == list)
+        #expect(try cli.note(id)["isFavorite"] as? Bool == true)
+        let edited = try cli.cn("edit", id, "--title", "-draft-", "--body", "-x")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(try cli.note(id)["title"] as? String == "-draft-")
+        #expect(try cli.note(id)["body"] as? String == "-x")
+    }
+
     @Test func jsonPrintsTheNewNote() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
