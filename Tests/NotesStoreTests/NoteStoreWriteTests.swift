@@ -152,6 +152,22 @@ import Testing
         #expect(try t.store.count(.all) == 1)
     }
 
+    @Test func storedRevisionIDsAreTheContentAddressOfTheirFields() throws {
+        let t = try TestStore()
+        let note = try t.store.create(title: "Ünïcode \"q\"", body: "e\u{301}\n🎉", tags: ["b", "a"], zone: "work")
+        t.advance(1)
+        let edited = try t.store.update(note.id) { $0.body += "!" }
+        let history = try t.store.history(note.id)
+        #expect(history.count == 2)
+        for (revision, (parents, state)) in zip(history, zip([[note.headRev!], []], [edited, note])) {
+            let fields = RevisionFields(note: state)
+            #expect(revision.fields == fields)
+            #expect(revision.parents == parents)
+            #expect(revision.id == Revision.computeID(recordID: note.id, parents: parents, fields: fields))
+            #expect(revision.id == state.headRev)
+        }
+    }
+
     @Test func creatingAnExistingIDIsRefused() throws {
         let t = try TestStore()
         let note = try t.store.create(title: "a", body: "")
