@@ -51,7 +51,8 @@ public enum SearchHighlighter {
         return merged
     }
 
-    /// Line `number` (counting from 0, split at LF only) of `text`, found on its UTF-8 bytes.
+    /// Line `number` (counting from 0, split at LF only, without a CR before the LF) of `text`,
+    /// found on its UTF-8 bytes.
     static func line(_ number: Int, of text: String) -> String {
         let utf8 = text.utf8
         var start = utf8.startIndex
@@ -60,7 +61,9 @@ public enum SearchHighlighter {
             start = utf8.index(after: newline)
             remaining -= 1
         }
-        let end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
+        var end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
+        // A CRLF line ends before its CR: a snippet must not show a carriage return.
+        if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
         return String(Substring(utf8[start..<end]))
     }
 

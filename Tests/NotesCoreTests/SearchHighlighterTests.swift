@@ -42,6 +42,14 @@ import Testing
         #expect(SearchHighlighter.snippet(of: body, terms: ["nowhere"]) == nil)
     }
 
+    @Test func snippetsOfCRLFTextEndWithoutTheCarriageReturn() throws {
+        let body = "first\r\nsecond Café\r\nthird"
+        let snippet = try #require(SearchHighlighter.snippet(of: body, terms: ["cafe"]))
+        #expect(snippet.text == "second Café")
+        #expect(snippet.matches == [7..<11])
+        #expect(SearchHighlighter.snippet(of: "a\r\nb\r\nzz", terms: ["zz"])?.text == "zz")
+    }
+
     @Test func aLongLineIsCutWithEllipsesAndTheRangesFollowTheCut() throws {
         let line = String(repeating: "lorem ipsum ", count: 20) + "Zürich" + String(repeating: " dolor sit", count: 20)
         let snippet = try #require(SearchHighlighter.snippet(of: line, terms: ["zurich"], width: 40))
