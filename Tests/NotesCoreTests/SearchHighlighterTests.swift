@@ -67,4 +67,64 @@ import Testing
         #expect(Array(snippet.text).count == 21)
         #expect(String(Array(snippet.text)[snippet.matches[0]]) == "東京")
     }
+
+    /// The reference: fold each Character, search the scalars, map back to Character offsets.
+    static func referenceRanges(_ terms: [String], _ text: String) -> [Range<Int>] {
+        var scalars: [Unicode.Scalar] = []
+        var owner: [Int] = []
+        for (i, ch) in text.enumerated() {
+            let folded = Array(TextFolding.fold(String(ch)).unicodeScalars)
+            scalars += folded
+            owner += Array(repeating: i, count: folded.count)
+        }
+        var found: [Range<Int>] = []
+        for term in terms {
+            let needle = Array(term.unicodeScalars)
+            guard !needle.isEmpty, needle.count <= scalars.count else { continue }
+            var i = 0
+            while i + needle.count <= scalars.count {
+                if Array(scalars[i..<(i + needle.count)]) == needle {
+                    found.append(owner[i]..<(owner[i + needle.count - 1] + 1))
+                    i += needle.count
+                } else {
+                    i += 1
+                }
+            }
+        }
+        var merged: [Range<Int>] = []
+        for r in found.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
+
+    @Test func rangesAndSnippetsAgreeWithAReferenceOnRandomText() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SeededRandom(seed: seed)
+        let ascii = Array("abAB \n\r\t-".unicodeScalars)
+        let mixed = ascii + Array("éÉ\u{301}日🎉ß".unicodeScalars)
+        for round in 0..<1500 {
+            let alphabet = round % 2 == 0 ? ascii : mixed
+            let text = rng.string(from: alphabet, count: Int.random(in: 0...30, using: &rng))
+            let terms = (0..<Int.random(in: 1...2, using: &rng)).map { _ in
+                TextFolding.fold(rng.string(from: Array("abé日ß ".unicodeScalars), count: Int.random(in: 1...3, using: &rng)))
+            }
+            let context = "seed \(seed): \(text.debugDescription) \(terms)"
+            #expect(SearchHighlighter.ranges(of: terms, in: text) == Self.referenceRanges(terms, text), "\(context)")
+            // The snippet is the first LF-separated line (without its CR) that has a match.
+            let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...]))
+            }
+            let expected = lines.first { !Self.referenceRanges(terms, $0).isEmpty }
+            let snippet = SearchHighlighter.snippet(of: text, terms: terms, width: 1000)
+            #expect(snippet?.text == expected, "\(context)")
+            if let snippet, let expected {
+                #expect(snippet.matches == Self.referenceRanges(terms, expected), "\(context)")
+            }
+        }
+    }
 }
