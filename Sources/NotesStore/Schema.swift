@@ -80,6 +80,10 @@ enum Schema {
             try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('crisismerge', 64)")
             try SearchIndex.rebuild(db)
         }
+        migrator.registerMigration("v3-search-rowid-slots") { db in
+            // searchRowid went from 256 to SearchIndex.slotsPerMillisecond rowids per millisecond.
+            try SearchIndex.renumber(db)
+        }
         return migrator
     }
 }

@@ -7,9 +7,9 @@ import NotesCore
 /// because the text is already folded), so any substring of three or more scalars is an index
 /// lookup. `search_title` is a narrow copy of the folded titles for the short queries the
 /// trigram index cannot answer. Both are keyed by the note's `searchRowid`, which is ordered by
-/// modification time (`modifiedAt` ms × 256 + a tie-breaker): "most recent first" is then
-/// "rowid descending", which FTS5 streams without sorting, so a query stops after its first
-/// page instead of ranking every match. Notes in the trash are not indexed.
+/// modification time (`modifiedAt` ms × `slotsPerMillisecond` + a tie-breaker): "most recent
+/// first" is then "rowid descending", which FTS5 streams without sorting, so a query stops
+/// after its first page instead of ranking every match. Notes in the trash are not indexed.
 ///
 /// Each indexed column ends in two `sentinel` scalars, so that every occurrence of a one- or
 /// two-scalar term starts some trigram (`SearchPlan` finds rare short terms that way).
@@ -80,8 +80,34 @@ enum SearchIndex {
             [rowid])
     }
 
+    /// Rowids per millisecond of `modifiedAt`: notes of one millisecond take consecutive ones.
+    /// (It was 256, and the 257th note of a millisecond took the next one's rowids, ranking
+    /// above newer notes; an import of a zip with 2-second file dates can have that many.)
+    static let slotsPerMillisecond: Int64 = 4096
+
+    /// The first rowid of `modifiedAt`'s slots; dates beyond ±70,000 years share the last slots.
+    static func baseRowid(modifiedAt: Int64) -> Int64 {
+        let limit = Int64.max / slotsPerMillisecond - 1
+        return min(max(modifiedAt, -limit), limit) * slotsPerMillisecond
+    }
+
+    /// Gives every indexed note a rowid under the current `slotsPerMillisecond`, keeping their
+    /// order, then rebuilds the index (a migration).
+    static func renumber(_ db: Database) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, modifiedAt FROM note WHERE searchRowid IS NOT NULL ORDER BY modifiedAt, searchRowid")
+        try db.execute(sql: "UPDATE note SET searchRowid = NULL WHERE searchRowid IS NOT NULL")
+        var previous = Int64.min
+        for row in rows {
+            let rowid = max(baseRowid(modifiedAt: row["modifiedAt"]), previous &+ 1)
+            try db.execute(sql: "UPDATE note SET searchRowid = ? WHERE id = ?", arguments: [rowid, row["id"] as String])
+            previous = rowid
+        }
+        try rebuild(db)
+    }
+
     private static func allocateRowid(modifiedAt: Int64, _ db: Database) throws -> Int64 {
-        var rowid = modifiedAt &* 256
+        var rowid = baseRowid(modifiedAt: modifiedAt)
         let taken = try db.cachedStatement(sql: "SELECT 1 FROM search_title WHERE rowid = ?")
         while try Bool.fetchOne(taken, arguments: [rowid]) == true {
             rowid += 1

@@ -1,11 +1,12 @@
 import Foundation
+import GRDB
 import NotesCore
 import Testing
 @testable import NotesStore
 
 @Suite struct SearchRankingTests {
-    /// searchRowid is modifiedAt × 256 plus a tie-breaker: the 257th note of one millisecond
-    /// spills into the next millisecond's rowids and ranks above a note that is newer.
+    /// searchRowid is modifiedAt × slotsPerMillisecond plus a tie-breaker. With 256 slots the
+    /// 257th note of one millisecond spilled into the next millisecond and outranked newer notes.
     @Test func manyNotesOfOneMillisecondDoNotOutrankANewerNote() throws {
         let t = try TestStore()
         let t0: Int64 = 1_700_000_000_000
@@ -13,9 +14,51 @@ import Testing
         _ = try t.store.importNotes([newer])
         let batch = (0..<300).map { i in Note(title: "old \(i)", body: "same", createdAt: Date(millisecondsSince1970: t0)) }
         _ = try t.store.importNotes(batch)
-        let hits = try t.store.search("same", limit: 5).hits
-        withKnownIssue("searchRowid has 256 slots per millisecond; see SearchIndex.allocateRowid") {
-            #expect(hits.first?.note.id == newer.id)
+        let hits = try t.store.search("same", limit: 500).hits
+        #expect(hits.count == 301)
+        #expect(hits.first?.note.id == newer.id)
+    }
+
+    @Test func extremeDatesStillIndexAndRank() throws {
+        let t = try TestStore()
+        let dates: [Int64] = [-62_135_596_800_000, 0, 1_700_000_000_000, 253_402_300_799_000, .max / 1000]
+        let notes = dates.map { Note(title: "d", body: "x", createdAt: Date(millisecondsSince1970: $0)) }
+        _ = try t.store.importNotes(notes)
+        let hits = try t.store.search("x").hits.map(\.note.modifiedAt.millisecondsSince1970)
+        #expect(hits.count == dates.count)
+        #expect(hits == hits.sorted(by: >))
+    }
+
+    /// Migration v3: a database indexed with 256 slots per millisecond is renumbered in order.
+    @Test func renumberingOldRowidsKeepsOrderAndEveryHit() throws {
+        let t = try TestStore()
+        var ids: [UUID] = []
+        for i in 0..<20 {
+            t.advance(i % 4 == 0 ? 0 : 1)
+            ids.append(try t.store.create(title: "n\(i)", body: "common \(i)").id)
         }
+        _ = try t.store.trash(ids[3])
+        try t.store.pool.write { db in
+            // The old numbering, as an older build wrote it.
+            let rows = try Row.fetchAll(db, sql: "SELECT id, modifiedAt FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
+            try db.execute(sql: "UPDATE note SET searchRowid = NULL")
+            for (i, row) in rows.enumerated() {
+                try db.execute(
+                    sql: "UPDATE note SET searchRowid = ? WHERE id = ?",
+                    arguments: [(row["modifiedAt"] as Int64) * 256 + Int64(i % 3), row["id"] as String])
+            }
+            try SearchIndex.rebuild(db)
+            try SearchIndex.renumber(db)
+        }
+        let hits = try t.store.search("common").hits
+        #expect(Set(hits.map(\.note.id)) == Set(ids).subtracting([ids[3]]))
+        let times = hits.map(\.note.modifiedAt)
+        #expect(times == times.sorted(by: >))
+        let rowids = try t.store.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT modifiedAt, searchRowid FROM note WHERE searchRowid IS NOT NULL")
+        }
+        #expect(rowids.allSatisfy { ($0["searchRowid"] as Int64) / SearchIndex.slotsPerMillisecond == $0["modifiedAt"] as Int64 })
+        #expect(try t.store.search("n1").hits.count == 11)
+        #expect(try t.store.integrityCheck() == "ok")
     }
 }
