@@ -80,7 +80,8 @@ public struct SearchQuery: Sendable, Equatable {
                 favoritesOnly = true
                 return
             case ("in", false) where !negated:
-                notebook = value
+                // Notebook ids are lowercase (DESIGN §3), so `in:Work` means the notebook "work".
+                notebook = value.lowercased()
                 return
             default: break
             }

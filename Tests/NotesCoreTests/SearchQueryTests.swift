@@ -38,6 +38,7 @@ import Testing
             #expect(SearchQuery(parsing: "is:\(word)") == SearchQuery(favoritesOnly: true))
         }
         #expect(SearchQuery(parsing: "in:work-2 report") == SearchQuery(terms: ["report"], notebook: "work-2"))
+        #expect(SearchQuery(parsing: "IN:Work") == SearchQuery(notebook: "work"))
         #expect(SearchQuery(parsing: "Tag:日本") == SearchQuery(tags: ["日本"]))
     }
 
