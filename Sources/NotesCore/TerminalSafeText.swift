@@ -33,10 +33,11 @@ public enum TerminalSafeText {
                 continue
             }
             var marks = 0
-            let isEmoji = character.unicodeScalars.first!.properties.isEmoji
+            let isFlag = character.unicodeScalars.first == "\u{1F3F4}"
             for (i, scalar) in character.unicodeScalars.enumerated() {
-                // Tag characters (format, so invisible) spell subdivision flags such as 🏴 + "gbsct".
-                if i > 0, isEmoji, (0xE0020...0xE007F).contains(scalar.value) {
+                // Tag characters (format, so invisible) spell subdivision flags: 🏴 + "gbsct" + end.
+                // Only after 🏴: elsewhere they would be invisible text.
+                if i > 0, isFlag, (0xE0020...0xE007F).contains(scalar.value) {
                     out.append(scalar)
                     continue
                 }

@@ -49,6 +49,8 @@ import Testing
         #expect(block("flag " + scotland) == "flag " + scotland)
         // A tag character that is not part of an emoji is still shown.
         #expect(line("a\u{E0041}") == "a<U+E0041>")
+        #expect(line("1\u{E0041}") == "1<U+E0041>")
+        #expect(block("🎉\u{E0041}x") == "🎉x")
     }
 
     @Test func combiningMarksAreCappedPerCharacter() {
