@@ -2,7 +2,8 @@ import Foundation
 
 /// Case and diacritic folding, the normal form search compares in (DESIGN §5).
 ///
-/// The fold works scalar by scalar: lowercase (full mapping, `ß` → `ss`, `ς` → `σ`), then
+/// The fold works scalar by scalar: lowercase (full mapping, `ß` → `ss`, `ς` → `σ`, `ſ` → `s`,
+/// ligatures such as `ﬁ` → `fi`), then
 /// canonical decomposition with nonspacing marks (accents, U+FE0F) dropped. Being
 /// context-free, `fold(a + b) == fold(a) + fold(b)`, so a match in folded text maps back to
 /// the original characters for highlighting, and the index and a brute-force scan agree.
@@ -75,6 +76,11 @@ public enum TextFolding {
     }
 
     static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        // Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ, Armenian ﬓ-ﬗ), common in text pasted from a PDF,
+        // fold to their letters, as case folding does: "finance" finds "ﬁnance".
+        if (0xFB00...0xFB06).contains(scalar.value) || (0xFB13...0xFB17).contains(scalar.value) {
+            return String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.flatMap(foldScalar)
+        }
         var result: [Unicode.Scalar] = []
         for lower in scalar.properties.lowercaseMapping.unicodeScalars {
             switch lower {
@@ -83,6 +89,9 @@ public enum TextFolding {
                 continue
             case "ς":
                 result.append("σ")
+                continue
+            case "ſ":
+                result.append("s")
                 continue
             default: break
             }

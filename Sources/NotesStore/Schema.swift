@@ -84,6 +84,10 @@ enum Schema {
             // searchRowid went from 256 to SearchIndex.slotsPerMillisecond rowids per millisecond.
             try SearchIndex.renumber(db)
         }
+        migrator.registerMigration("v4-fold-ligatures") { db in
+            // TextFolding now folds ligatures (ﬁ → fi) and ſ.
+            try SearchIndex.refold(db)
+        }
         return migrator
     }
 }

@@ -91,6 +91,22 @@ enum SearchIndex {
         return min(max(modifiedAt, -limit), limit) * slotsPerMillisecond
     }
 
+    /// Folds the stored folded forms again (sort titles, tags, the index) after a change to
+    /// `TextFolding` (a migration).
+    static func refold(_ db: Database) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT id, title FROM note") {
+            try db.execute(
+                sql: "UPDATE note SET sortTitle = ? WHERE id = ?",
+                arguments: [TextFolding.fold(row["title"]), row["id"] as String])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT noteID, tag FROM note_tag") {
+            try db.execute(
+                sql: "UPDATE note_tag SET foldedTag = ? WHERE noteID = ? AND tag = ?",
+                arguments: [TextFolding.fold(row["tag"]), row["noteID"] as String, row["tag"] as String])
+        }
+        try rebuild(db)
+    }
+
     /// Gives every indexed note a rowid under the current `slotsPerMillisecond`, keeping their
     /// order, then rebuilds the index (a migration).
     static func renumber(_ db: Database) throws {

@@ -11,6 +11,7 @@ import Testing
         ("Ångström", "angstrom"), ("ÅNGSTRÖM", "angstrom"), ("Straße", "strasse"), ("STRASSE", "strasse"),
         ("ΟΔΟΣ", "οδοσ"), ("οδός", "οδοσ"), ("Dvořák", "dvorak"), ("crème brûlée", "creme brulee"),
         ("naïve", "naive"), ("İstanbul", "istanbul"), ("ÇA", "ca"), ("Hello World", "hello world"),
+        ("ﬁnance", "finance"), ("Eﬀort ﬂow ﬃ ﬄ", "effort flow ffi ffl"), ("ﬅ ﬆ ſ", "st st s"),
     ])
     func caseAndDiacriticsFold(_ input: String, _ expected: String) {
         #expect(scalars(TextFolding.fold(input)) == scalars(expected))

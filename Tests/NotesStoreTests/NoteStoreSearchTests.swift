@@ -56,6 +56,16 @@ import Testing
         #expect(try t.store.search("-👍").hits.map(\.note.id).contains(thumbs.id) == false)
     }
 
+    @Test func textPastedFromAPDFWithLigaturesIsFound() throws {
+        let t = try TestStore()
+        let note = try t.store.create(title: "Quarterly ﬁnance", body: "the oﬃce ﬂow", tags: ["ﬁn"])
+        for query in ["finance", "fi", "office", "flow", "tag:fin", "ﬁnance"] {
+            #expect(try t.store.search(query).hits.map(\.note.id) == [note.id], "\(query)")
+        }
+        let hit = try #require(try t.store.search("finance").hits.first)
+        #expect(hit.titleMatches == [10..<16])
+    }
+
     @Test func termsWithQuotesAndQuerySyntaxAreMatchedLiterally() throws {
         let t = try TestStore()
         let a = try t.store.create(title: "say \"hi\" AND NOT *", body: "col: title : x")

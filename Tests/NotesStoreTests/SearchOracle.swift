@@ -73,7 +73,7 @@ enum SearchCorpus {
         """.split(separator: " ").map(String.init)
     static let accented = [
         "café", "naïve", "Zürich", "Straße", "Ångström", "Dvořák", "crème", "brûlée", "CAFÉ", "cafe\u{301}",
-        "São", "Kraków", "déjà", "Mädchen", "ΣΟΦΟΣ", "σοφός", "İstanbul",
+        "São", "Kraków", "déjà", "Mädchen", "ΣΟΦΟΣ", "σοφός", "İstanbul", "ﬁnance", "ﬂow", "oﬃce",
     ]
     static let cjk = ["日本語", "会議", "東京", "中文", "笔记", "한국어", "메모", "メモ", "日本", "会", "語"]
     static let emoji = ["🎉", "✅", "👍🏽", "👍", "🇯🇵", "❤️", "❤", "⚠️", "🔥", "👨‍👩‍👧"]
