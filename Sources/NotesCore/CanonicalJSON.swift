@@ -85,54 +85,15 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Parses JSON text; floats are rejected because the canonical form has none.
+    /// Parses JSON text; floats, trailing commas and repeated keys are rejected (see
+    /// `strictnessProblem`).
     public init(parsing data: Data) throws {
-        if let number = Self.firstNonIntegerNumber(in: data) {
-            throw JSONValueError.notCanonical(
-                "\(number) is not an integer; the canonical form has no fractions or exponents")
-        }
+        if let problem = Self.strictnessProblem(in: data) { throw JSONValueError.notCanonical(problem) }
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let error as DecodingError {
             throw JSONValueError.notCanonical(Self.describe(error))
         }
-    }
-
-    /// The first number token outside strings that has a fraction or an exponent (`1.0`, `1e2`):
-    /// JSONDecoder would quietly turn those into integers.
-    private static func firstNonIntegerNumber(in data: Data) -> String? {
-        var inString = false
-        var escaped = false
-        var token: [UInt8] = []
-        func finish() -> String? {
-            defer { token.removeAll() }
-            return token.contains(where: {
-                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-            })
-                ? String(decoding: token, as: UTF8.self) : nil
-        }
-        for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-                token.append(byte)
-            case UInt8(ascii: "e") where !token.isEmpty, UInt8(ascii: "E") where !token.isEmpty:
-                token.append(byte)
-            default:
-                if let number = finish() { return number }
-                if byte == UInt8(ascii: "\"") { inString = true }
-            }
-        }
-        return finish()
     }
 
     private static func describe(_ error: DecodingError) -> String {

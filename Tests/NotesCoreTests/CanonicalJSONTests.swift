@@ -81,6 +81,20 @@ import Testing
         #expect(try JSONValue(parsing: Data(#""a\"1.5""#.utf8)) == .string("a\"1.5"))
     }
 
+    @Test func trailingCommasAndRepeatedKeysAreRejected() {
+        let cases = [
+            ("[1,]", "a trailing comma before ]"), ("{\"a\":1 , }", "a trailing comma before }"),
+            (#"{"a":1,"a":2}"#, "the key \"a\" appears twice in one object"),
+            (#"{"x":{"a":1,"\u0061":2}}"#, "the key \"a\" appears twice in one object"),
+            (#"{"é":1,"e\u0301":2}"#, "the key \"é\" appears twice in one object"),
+        ]
+        for (text, message) in cases {
+            #expect(throws: JSONValueError.notCanonical(message), "\(text)") { try JSONValue(parsing: Data(text.utf8)) }
+        }
+        // The same key in different objects, and keys that only look alike as values, are fine.
+        #expect(throws: Never.self) { try JSONValue(parsing: Data(#"[{"a":1},{"a":2,"b":"a"},{"c":[","]}]"#.utf8)) }
+    }
+
     @Test func malformedTextIsAnErrorNotAGuess() {
         for text in ["", "{", "99999999999999999999", "{\"a\" 1}", "nul"] {
             #expect(throws: JSONValueError.self, "\(text)") { try JSONValue(parsing: Data(text.utf8)) }
