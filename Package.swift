@@ -28,6 +28,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "CloudFolder",
+            dependencies: ["NotesCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "cloudnotes",
             dependencies: [
@@ -43,6 +47,7 @@ let package = Package(
             dependencies: ["NotesCore", "NotesStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
+        .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,7 @@ allowed() {
     case "$1" in
         NotesCore) echo "Foundation Crypto" ;;
         NotesStore) echo "Foundation NotesCore GRDB Logging" ;;
+        CloudFolder) echo "Foundation Glibc Crypto NotesCore" ;;
         cloudnotes) echo "Foundation NotesCore NotesStore ArgumentParser Logging Glibc" ;;
         *) echo "" ;;
     esac

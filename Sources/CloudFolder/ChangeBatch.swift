@@ -1,0 +1,64 @@
+import NotesCore
+
+/// One `RecordZoneChangeBatch`: the body of a log file, atomic by zone (DESIGN §3 rule 3).
+///
+/// The body is a JSON array of `ChangeRecord`s, at most 400 records and 2 MB of canonical bytes.
+public struct ChangeBatch: Sendable, Equatable {
+    public static let maxRecords = 400
+    public static let maxBodyBytes = 2 * 1_048_576
+
+    public var records: [ChangeRecord]
+
+    public init(records: [ChangeRecord]) { self.records = records }
+
+    public var revisions: [Revision] { records.map(\.revision) }
+
+    /// The body as it goes into an envelope.
+    public func body() throws -> JSONValue { .array(try records.map { try $0.json() }) }
+
+    /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet).
+    public init(body: JSONValue) throws {
+        guard let items = body.arrayValue else { throw CloudError(.invalidArguments, "a change batch is not a list") }
+        guard items.count <= Self.maxRecords else {
+            throw CloudError(.limitExceeded, "a change batch holds \(items.count) records, over \(Self.maxRecords)")
+        }
+        self.init(records: try items.map(ChangeRecord.init(json:)))
+    }
+
+    /// A split of revisions into batches; records refused by the 1 MB limit are listed apart
+    /// (they stay local, the others go out: a partial failure, not a failed send).
+    public struct Plan: Sendable {
+        public var batches: [ChangeBatch] = []
+        public var rejected: [(revision: Revision, error: CloudError)] = []
+    }
+
+    /// Splits revisions, in order, into batches of at most 400 records and 2 MB of body.
+    public static func plan(_ revisions: [Revision]) -> Plan {
+        var plan = Plan()
+        var current: [ChangeRecord] = []
+        var size = 2  // "[" and "]"
+        for revision in revisions {
+            let record = ChangeRecord(revision)
+            let bytes: Int
+            do {
+                bytes = try record.json().canonicalBytes.count
+            } catch let error as CloudError {
+                plan.rejected.append((revision, error))
+                continue
+            } catch {
+                plan.rejected.append((revision, CloudError(.internalError, "\(error)")))
+                continue
+            }
+            let added = bytes + (current.isEmpty ? 0 : 1)  // a comma between records
+            if !current.isEmpty && (current.count == maxRecords || size + added > maxBodyBytes) {
+                plan.batches.append(ChangeBatch(records: current))
+                current = []
+                size = 2
+            }
+            size += bytes + (current.isEmpty ? 0 : 1)
+            current.append(record)
+        }
+        if !current.isEmpty { plan.batches.append(ChangeBatch(records: current)) }
+        return plan
+    }
+}

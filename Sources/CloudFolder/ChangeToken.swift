@@ -1,0 +1,40 @@
+import NotesCore
+
+/// A zone's change token: the highest contiguous seq read from each device (DESIGN §3 rule 4).
+///
+/// A version vector, so fetch probes `seq + 1` per device and costs what changed. A device
+/// absent from the vector has been read up to 0 (nothing).
+public struct ChangeToken: Sendable, Equatable, Hashable {
+    public var seqByDevice: [DeviceID: Int64]
+
+    public init(_ seqByDevice: [DeviceID: Int64] = [:]) { self.seqByDevice = seqByDevice }
+
+    public static let empty = ChangeToken()
+
+    public subscript(device: DeviceID) -> Int64 {
+        get { seqByDevice[device] ?? 0 }
+        set { seqByDevice[device] = newValue }
+    }
+
+    /// True when this token has read at least everything `other` has.
+    public func covers(_ other: ChangeToken) -> Bool {
+        other.seqByDevice.allSatisfy { self[$0.key] >= $0.value }
+    }
+
+    /// `{"<dev>": seq, ...}`, for the engine's state serialization and device files.
+    public var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: seqByDevice.map { ($0.key.rawValue, JSONValue.int($0.value)) }))
+    }
+
+    public init(json: JSONValue) throws {
+        guard case .object(let object) = json else { throw CloudError(.invalidArguments, "a change token is not an object") }
+        var vector: [DeviceID: Int64] = [:]
+        for (key, value) in object {
+            guard let device = DeviceID(key), let seq = value.intValue, seq >= 0 else {
+                throw CloudError(.invalidArguments, "a change token entry is malformed")
+            }
+            vector[device] = seq
+        }
+        self.init(vector)
+    }
+}

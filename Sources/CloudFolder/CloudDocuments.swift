@@ -1,0 +1,83 @@
+import Foundation
+import NotesCore
+
+/// The body of `container.json`: which cloud account a folder is (DESIGN §3 rule 12).
+public struct ContainerInfo: Sendable, Equatable {
+    public var containerID: String
+    public var version: Int64
+
+    public init(containerID: String, version: Int64 = Envelope.currentFormat) {
+        self.containerID = containerID
+        self.version = version
+    }
+
+    public var json: JSONValue { .object(["containerID": .string(containerID), "version": .int(version)]) }
+
+    public init(json: JSONValue) throws {
+        guard let id = json["containerID"]?.stringValue, !id.isEmpty, let version = json["version"]?.intValue else {
+            throw CloudError(.badContainer, "container.json has no containerID")
+        }
+        self.init(containerID: id, version: version)
+    }
+
+    /// A new random container id (a lowercase UUID).
+    public static func random() -> ContainerInfo { ContainerInfo(containerID: UUID().uuidString.lowercased()) }
+}
+
+/// The body of `private/devices/<dev>.json`, the one file its owner rewrites.
+public struct DeviceInfo: Sendable, Equatable {
+    public var name: String
+    /// Milliseconds since 1970.
+    public var lastSeen: Int64
+    /// Per zone, the change token this device has read and applied.
+    public var acknowledged: [ZoneID: ChangeToken]
+
+    public init(name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:]) {
+        self.name = name
+        self.lastSeen = lastSeen
+        self.acknowledged = acknowledged
+    }
+
+    public var json: JSONValue {
+        .object([
+            "name": .string(name), "lastSeen": .int(lastSeen),
+            "acknowledged": .object(Dictionary(uniqueKeysWithValues: acknowledged.map { ($0.key.rawValue, $0.value.json) })),
+        ])
+    }
+
+    public init(json: JSONValue) throws {
+        guard let name = json["name"]?.stringValue, let lastSeen = json["lastSeen"]?.intValue,
+            case .object(let tokens)? = json["acknowledged"]
+        else { throw CloudError(.invalidArguments, "a device file is malformed") }
+        var acknowledged: [ZoneID: ChangeToken] = [:]
+        for (key, value) in tokens {
+            guard let zone = ZoneID(key) else { throw CloudError(.invalidArguments, "a device file names a bad zone") }
+            acknowledged[zone] = try ChangeToken(json: value)
+        }
+        self.init(name: name, lastSeen: lastSeen, acknowledged: acknowledged)
+    }
+}
+
+/// The body of `zone.json`.
+public struct ZoneInfo: Sendable, Equatable {
+    public var zone: ZoneID
+    public var displayName: String
+    public var createdBy: DeviceID
+
+    public init(zone: ZoneID, displayName: String, createdBy: DeviceID) {
+        self.zone = zone
+        self.displayName = displayName
+        self.createdBy = createdBy
+    }
+
+    public var json: JSONValue {
+        .object(["zone": .string(zone.rawValue), "displayName": .string(displayName), "createdBy": .string(createdBy.rawValue)])
+    }
+
+    public init(json: JSONValue) throws {
+        guard let zone = json["zone"]?.stringValue.flatMap(ZoneID.init), let name = json["displayName"]?.stringValue,
+            let createdBy = json["createdBy"]?.stringValue.flatMap(DeviceID.init)
+        else { throw CloudError(.invalidArguments, "zone.json is malformed") }
+        self.init(zone: zone, displayName: name, createdBy: createdBy)
+    }
+}

@@ -1,0 +1,101 @@
+import NotesCore
+
+/// The storage side of sync: a cloud folder in format v1 (DESIGN §3), as the engine sees it.
+///
+/// The analog of a CloudKit database: containers, zones, and per-device change logs read
+/// with change tokens. Every call is synchronous and may block on the file system; the sync
+/// engine calls it off the UI. Errors are `CloudError`s.
+public protocol CloudFolder: Sendable {
+    /// Creates `container.json` with a random containerID; only in an empty folder (rule 12).
+    func createContainer(device: DeviceID, hlc: HLC) throws -> ContainerInfo
+    /// Reads `container.json`. When the local store is bound (`boundTo` is its containerID) and
+    /// the file is missing, throws `accountTemporarilyUnavailable` and creates nothing (rule 12).
+    /// A different containerID is returned as is: the caller treats it as `switchAccounts`.
+    func openContainer(boundTo: String?) throws -> ContainerInfo
+
+    /// Publishes a batch as `log/<dev>/<seg>/<seq>.json`, atomically (rules 1–3).
+    func publish(_ batch: ChangeBatch, zone: ZoneID, device: DeviceID, seq: Int64, hlc: HLC) throws -> PublishOutcome
+    /// Reads what changed in a zone since `token` (rule 4).
+    func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges
+    /// Finds renamed copies of log files whose envelopes check out (rule 9).
+    func salvageScan(zone: ZoneID) throws -> SalvageReport
+
+    func zones() throws -> Listing<ZoneID>
+    func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus
+    /// Creates a zone folder and its write-once `zone.json`; returns the zone as the folder has it.
+    func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo
+    /// Writes `deleted/<dev>-<hlc>.json`: the zone was deleted on purpose (rule 12).
+    func markZoneDeleted(_ zone: ZoneID, device: DeviceID, hlc: HLC) throws
+
+    func devices() throws -> Listing<DeviceID>
+    /// A device's file, or nil when it is missing or has not fully arrived.
+    func readDevice(_ device: DeviceID) throws -> DeviceInfo?
+    /// Rewrites our own device file (temp + rename); the only file ever rewritten (rule 1).
+    func writeDevice(_ info: DeviceInfo, device: DeviceID, hlc: HLC) throws
+}
+
+/// What a publication did.
+public enum PublishOutcome: Sendable, Equatable {
+    case published
+    /// The file was already there with identical bytes (a retry after a crash): harmless.
+    case alreadyPublished
+}
+
+/// Names found in a folder: the valid ones, and everything else (ignored, counted).
+public struct Listing<Item: Sendable & Equatable>: Sendable, Equatable {
+    public var items: [Item]
+    public var ignored: [String]
+
+    public init(items: [Item], ignored: [String]) {
+        self.items = items
+        self.ignored = ignored
+    }
+}
+
+/// One log file read by a fetch.
+public struct FetchedBatch: Sendable, Equatable {
+    public var device: DeviceID
+    public var seq: Int64
+    public var hlc: HLC
+    public var batch: ChangeBatch
+}
+
+/// A log file that exists but does not check out yet: the stream of its device stops there.
+public struct NotArrivedFile: Sendable, Equatable {
+    public var device: DeviceID
+    public var seq: Int64
+    public var path: String
+    public var reason: String
+}
+
+/// The result of `fetchChanges`.
+public struct FetchedChanges: Sendable, Equatable {
+    /// In order per device; devices one after another.
+    public var batches: [FetchedBatch] = []
+    /// The token after these batches: apply them and save it in one transaction.
+    public var token: ChangeToken
+    /// Files that stopped a device's stream (torn, corrupt, refused): waited for, counted.
+    public var notArrived: [NotArrivedFile] = []
+    /// Names under `log/` that are not device folders (relative to the zone): ignored, counted.
+    public var ignored: [String] = []
+    /// True when `maxBatches` stopped the fetch before every stream was read.
+    public var moreComing = false
+}
+
+/// What a salvage scan found.
+public struct SalvageReport: Sendable, Equatable {
+    /// Renamed copies whose envelope checks out against the name they copy.
+    public var salvaged: [FetchedBatch] = []
+    /// Names (relative to the zone) that are not ours: ignored, counted.
+    public var ignored: [String] = []
+}
+
+/// The state of a zone in the folder (rule 12).
+public enum ZoneStatus: Sendable, Equatable {
+    /// The zone folder exists; `info` is nil while `zone.json` has not arrived.
+    case present(ZoneInfo?)
+    /// A deletion marker exists: the zone was deleted on purpose.
+    case deleted(by: [DeviceID])
+    /// No zone folder. For a zone the engine has synced before, that is `userDeletedZone`.
+    case missing
+}

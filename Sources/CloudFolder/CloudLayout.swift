@@ -1,0 +1,69 @@
+import NotesCore
+
+/// Where each file of the cloud folder lives (the layout of DESIGN §3, format v1).
+///
+/// ```
+/// container.json
+/// private/devices/<dev>.json
+/// private/zones/<zone>/zone.json
+/// private/zones/<zone>/deleted/<dev>-<hlc>.json
+/// private/zones/<zone>/log/<dev>/<seg>/<seq>.json      seg = seq / 1024
+/// private/zones/<zone>/snapshots/<dev>-<seq>.json
+/// ```
+/// Numbers are zero-padded to 12 digits so name order is numeric order. Paths are built only
+/// from validated ids (`DeviceID`, `ZoneID`) and numbers; names read back are parsed by
+/// `CloudName`.
+public struct CloudLayout: Sendable, Equatable {
+    public static let segmentSize: Int64 = 1024
+    public static let numberWidth = 12
+
+    /// The cloud folder, an absolute path without a trailing slash.
+    public let root: String
+
+    public init(root: String) {
+        var root = root
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        self.root = root
+    }
+
+    public var containerFile: String { root + "/container.json" }
+    public var privateDirectory: String { root + "/private" }
+    public var devicesDirectory: String { privateDirectory + "/devices" }
+    public var zonesDirectory: String { privateDirectory + "/zones" }
+
+    public func deviceFile(_ device: DeviceID) -> String { devicesDirectory + "/\(device).json" }
+    public func zoneDirectory(_ zone: ZoneID) -> String { zonesDirectory + "/\(zone)" }
+    public func zoneFile(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/zone.json" }
+    public func deletedDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/deleted" }
+    public func deletedMarker(_ zone: ZoneID, device: DeviceID, hlc: HLC) -> String {
+        deletedDirectory(zone) + "/\(device)-\(hlc).json"
+    }
+    public func logDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/log" }
+    public func deviceLogDirectory(_ zone: ZoneID, device: DeviceID) -> String { logDirectory(zone) + "/\(device)" }
+    public func segmentDirectory(_ zone: ZoneID, device: DeviceID, seq: Int64) -> String {
+        deviceLogDirectory(zone, device: device) + "/" + Self.padded(Self.segment(of: seq))
+    }
+    public func logFile(_ zone: ZoneID, device: DeviceID, seq: Int64) -> String {
+        segmentDirectory(zone, device: device, seq: seq) + "/" + Self.padded(seq) + ".json"
+    }
+    public func snapshotsDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/snapshots" }
+    public func snapshotFile(_ zone: ZoneID, device: DeviceID, seq: Int64) -> String {
+        snapshotsDirectory(zone) + "/\(device)-\(Self.padded(seq)).json"
+    }
+
+    /// The segment folder a seq lives in.
+    public static func segment(of seq: Int64) -> Int64 { seq / segmentSize }
+
+    /// A number zero-padded to 12 digits.
+    public static func padded(_ number: Int64) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, numberWidth - digits.count)) + digits
+    }
+
+    /// The temp name of DESIGN §3 rule 2: `.<name>.tmp-<dev>-<random>`, in the target folder.
+    public static func temporaryName(for name: String, device: DeviceID) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = String(generator.next() as UInt64, radix: 16)
+        return ".\(name).tmp-\(device)-\(random)"
+    }
+}

@@ -1,0 +1,140 @@
+import NotesCore
+
+/// Incremental fetch and salvage: DESIGN §3 rules 4 (change tokens, probe-next, gaps are
+/// waited for) and 9 (salvage of renamed copies, unknown files ignored and counted).
+extension DirectoryCloudFolder {
+    public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int = .max) throws -> FetchedChanges {
+        try requireContainer()
+        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+            throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
+        }
+        var result = FetchedChanges(token: token)
+        let listing = Self.parse(try io.listIfPresent(layout.logDirectory(zone)), as: DeviceID.init)
+        result.ignored = listing.ignored.map { "log/" + $0 }
+        for device in listing.items {
+            // A device folder must be a real folder: a planted symlink is never followed.
+            guard try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory else {
+                result.ignored.append("log/\(device)")
+                continue
+            }
+            var seq = token[device]
+            var checkedSegment: Int64?
+            while true {
+                if result.batches.count >= maxBatches {
+                    result.moreComing = true
+                    break
+                }
+                let next = seq + 1
+                let segment = CloudLayout.segment(of: next)
+                if checkedSegment != segment {
+                    let folder = layout.segmentDirectory(zone, device: device, seq: next)
+                    let kind = try io.kind(folder)
+                    if kind == nil { break }
+                    guard kind == .directory else {
+                        result.notArrived.append(
+                            NotArrivedFile(device: device, seq: next, path: folder, reason: "segment is not a folder"))
+                        break
+                    }
+                    checkedSegment = segment
+                }
+                let path = layout.logFile(zone, device: device, seq: next)
+                guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result) else {
+                    break
+                }
+                result.batches.append(fetched)
+                seq = next
+            }
+            result.token[device] = seq
+            if result.moreComing { break }
+        }
+        return result
+    }
+
+    /// One probe: the batch, or nil when the file is missing (a gap: wait) or does not check
+    /// out (recorded in `notArrived`, the device's stream stops; never skipped past).
+    private func readLogFile(
+        at path: String, zone: ZoneID, device: DeviceID, seq: Int64, into result: inout FetchedChanges
+    ) throws -> FetchedBatch? {
+        let outcome = try readVerified(path: path, zone: zone, device: device, seq: seq)
+        switch outcome {
+        case .missing: return nil
+        case .notArrived(let reason):
+            result.notArrived.append(NotArrivedFile(device: device, seq: seq, path: path, reason: reason))
+            return nil
+        case .batch(let fetched): return fetched
+        }
+    }
+
+    enum LogFileRead {
+        case missing
+        case notArrived(String)
+        case batch(FetchedBatch)
+    }
+
+    /// Reads and checks a log file against the path it is expected at. Errors that concern this
+    /// one file (a symlink, not a regular file, over the cap, unreadable) make it "not arrived";
+    /// errors that concern the folder (I/O, unmounted) are thrown.
+    func readVerified(path: String, zone: ZoneID, device: DeviceID, seq: Int64) throws -> LogFileRead {
+        let bytes: [UInt8]
+        do {
+            guard let read = try io.readIfPresent(path, maxBytes: Self.maxLogFileBytes) else { return .missing }
+            bytes = read
+        } catch let error as CloudError
+            where [.invalidArguments, .limitExceeded, .permissionFailure, .zoneBusy].contains(error.code)
+        {
+            return .notArrived(error.message)
+        }
+        let expected = Envelope.Expectation(kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq)
+        switch Envelope.verify(bytes, expecting: expected) {
+        case .notArrivedYet(let reason): return .notArrived(reason)
+        case .unsupportedFormat(let format): return .notArrived("written in format \(format), newer than this build")
+        case .valid(let envelope):
+            do {
+                let batch = try ChangeBatch(body: envelope.body)
+                return .batch(FetchedBatch(device: device, seq: seq, hlc: envelope.hlc, batch: batch))
+            } catch {
+                return .notArrived("batch body does not decode: \(error)")
+            }
+        }
+    }
+
+    /// Walks every log folder of a zone for files a replicator renamed (rule 9). Valid log names
+    /// are skipped; renamed copies whose envelope checks out against
+    /// the name they copy are returned; everything else is ignored and counted.
+    public func salvageScan(zone: ZoneID) throws -> SalvageReport {
+        try requireContainer()
+        var report = SalvageReport()
+        let logFolder = layout.logDirectory(zone)
+        for deviceName in try io.listIfPresent(logFolder).sorted() {
+            guard let device = DeviceID(deviceName),
+                try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory
+            else {
+                report.ignored.append("log/\(deviceName)")
+                continue
+            }
+            let deviceFolder = layout.deviceLogDirectory(zone, device: device)
+            for segmentName in try io.list(deviceFolder).sorted() {
+                let relative = "log/\(device)/\(segmentName)"
+                guard let segment = CloudName.segment(segmentName),
+                    try io.kind(deviceFolder + "/" + segmentName) == .directory
+                else {
+                    report.ignored.append(relative)
+                    continue
+                }
+                for name in try io.list(deviceFolder + "/" + segmentName).sorted() {
+                    if CloudName.logFile(name) != nil { continue }
+                    guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
+                        CloudLayout.segment(of: seq) == segment,
+                        case .batch(let fetched) = try readVerified(
+                            path: deviceFolder + "/" + segmentName + "/" + name, zone: zone, device: device, seq: seq)
+                    else {
+                        report.ignored.append(relative + "/" + name)
+                        continue
+                    }
+                    report.salvaged.append(fetched)
+                }
+            }
+        }
+        return report
+    }
+}

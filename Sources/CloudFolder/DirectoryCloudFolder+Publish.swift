@@ -1,0 +1,56 @@
+import NotesCore
+
+/// Publication of change batches: DESIGN §3 rules 1 (one writer per path, write once),
+/// 2 (atomic publication) and 3 (envelope, batch limits).
+extension DirectoryCloudFolder {
+    public func publish(_ batch: ChangeBatch, zone: ZoneID, device: DeviceID, seq: Int64, hlc: HLC) throws
+        -> PublishOutcome
+    {
+        guard seq >= 1 else { throw CloudError(.invalidArguments, "a log seq starts at 1") }
+        guard batch.records.count <= ChangeBatch.maxRecords else {
+            throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxRecords) records")
+        }
+        let body = try batch.body()
+        guard body.canonicalBytes.count <= ChangeBatch.maxBodyBytes else {
+            throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxBodyBytes) bytes")
+        }
+        try requireContainer()
+        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+            throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
+        }
+        for folder in [
+            layout.logDirectory(zone), layout.deviceLogDirectory(zone, device: device),
+            layout.segmentDirectory(zone, device: device, seq: seq),
+        ] {
+            try io.ensureDirectory(folder)
+        }
+        let envelope = Envelope(kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
+        return try publishOnce(envelope.encoded, at: layout.logFile(zone, device: device, seq: seq), device: device)
+    }
+
+    /// Writes a write-once file. Identical bytes already there: harmless (a retry), and the
+    /// folder is fsynced again in case the first attempt failed after its rename. Different
+    /// bytes: `serverRecordChanged`, never an overwrite. Under our own device id that means
+    /// another writer uses our id (rule 10: the engine rotates it).
+    func publishOnce(_ bytes: [UInt8], at path: String, device: DeviceID) throws -> PublishOutcome {
+        let existing: [UInt8]?
+        do {
+            existing = try io.readIfPresent(path, maxBytes: Swift.max(bytes.count, Self.maxSmallFileBytes))
+        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+            throw CloudError(.serverRecordChanged, "\(path) holds something else (\(error.message)); never overwritten")
+        }
+        if let existing {
+            guard existing == bytes else {
+                throw CloudError(
+                    .serverRecordChanged,
+                    "a different file already exists at this write-once path; it is never overwritten "
+                        + "(another writer with this device id, or a file that has not fully arrived)",
+                    path: path)
+            }
+            try io.fsyncDirectory(CloudPath.parent(of: path))
+            return .alreadyPublished
+        }
+        try io.writeAtomically(bytes, to: path, device: device)
+        return .published
+    }
+}

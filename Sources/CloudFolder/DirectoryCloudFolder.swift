@@ -1,0 +1,177 @@
+import NotesCore
+
+/// A `CloudFolder` in a directory, over a `FileIO` (DESIGN §3 rules 1, 2, 12).
+///
+/// Containers, zones and device files live here; publication and fetch are in
+/// `DirectoryCloudFolder+Publish.swift` and `+Fetch.swift`. Nothing that could create files runs
+/// before `container.json` has been seen, so an unmounted folder (an empty directory where it
+/// was) is never written to.
+public struct DirectoryCloudFolder: CloudFolder {
+    /// Read caps: a log file holds at most 2 MB of body plus its envelope; other files are small.
+    public static let maxLogFileBytes = 3 * 1_048_576
+    public static let maxSmallFileBytes = 1_048_576
+
+    public let layout: CloudLayout
+    public let io: any FileIO
+
+    public init(root: String, io: any FileIO = PosixFileIO()) {
+        self.layout = CloudLayout(root: root)
+        self.io = io
+    }
+
+    // MARK: Container (rule 12)
+
+    public func createContainer(device: DeviceID, hlc: HLC) throws -> ContainerInfo {
+        let names: [String]
+        do {
+            names = try io.list(layout.root)
+        } catch let error as CloudError where error.code == .unknownItem {
+            throw CloudError(.accountTemporarilyUnavailable, "the cloud folder does not exist", path: layout.root)
+        }
+        let content = names.filter { !Self.mayBeInAnEmptyFolder($0) }
+        guard content.isEmpty else {
+            throw CloudError(
+                .badContainer, "a container is created only in an empty folder; this one holds \(content.count) item(s)",
+                path: layout.root)
+        }
+        let info = ContainerInfo.random()
+        let envelope = Envelope(kind: .container, device: device.rawValue, hlc: hlc, body: info.json)
+        _ = try publishOnce(envelope.encoded, at: layout.containerFile, device: device)
+        return info
+    }
+
+    public func openContainer(boundTo: String?) throws -> ContainerInfo {
+        let bytes: [UInt8]?
+        do {
+            bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
+        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+            throw CloudError(.badContainer, "container.json is not a file of ours: \(error.message)", path: error.path)
+        }
+        guard let bytes else {
+            if boundTo != nil {
+                throw CloudError(
+                    .accountTemporarilyUnavailable,
+                    "container.json is missing (folder unmounted, evicted or not synced yet); nothing was created",
+                    path: layout.containerFile)
+            }
+            throw CloudError(.unknownItem, "no container in this folder yet", path: layout.containerFile)
+        }
+        switch Envelope.verify(bytes, expecting: .init(kind: .container)) {
+        case .valid(let envelope): return try ContainerInfo(json: envelope.body)
+        case .unsupportedFormat(let format):
+            throw CloudError(.incompatibleVersion, "the folder uses format \(format); this build reads format 1")
+        case .notArrivedYet(let reason):
+            throw CloudError(
+                .accountTemporarilyUnavailable, "container.json has not fully arrived: \(reason)", path: layout.containerFile)
+        }
+    }
+
+    /// Throws `accountTemporarilyUnavailable` unless `container.json` is a regular file: called
+    /// before anything that creates files and before a fetch (an unmounted folder must not read
+    /// as "every zone deleted").
+    func requireContainer() throws {
+        let kind: FileKind?
+        do {
+            kind = try io.kind(layout.containerFile)
+        } catch let error as CloudError where [.unknownItem, .invalidArguments].contains(error.code) {
+            kind = nil
+        }
+        guard case .regular = kind else {
+            throw CloudError(
+                .accountTemporarilyUnavailable, "container.json is missing; nothing was created", path: layout.containerFile)
+        }
+    }
+
+    /// Hidden files (`.stfolder`, `.DS_Store`, `.dropbox`) and Windows' `desktop.ini` do not
+    /// make a folder non-empty.
+    static func mayBeInAnEmptyFolder(_ name: String) -> Bool {
+        name.hasPrefix(".") || name == "desktop.ini" || name == "Thumbs.db"
+    }
+
+    // MARK: Zones (rule 12)
+
+    public func zones() throws -> Listing<ZoneID> {
+        try requireContainer()
+        return Self.parse(try io.listIfPresent(layout.zonesDirectory), as: ZoneID.init)
+    }
+
+    public func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus {
+        try requireContainer()
+        guard try io.kind(layout.zoneDirectory(zone)) == .directory else { return .missing }
+        var deleters: [DeviceID] = []
+        for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
+            guard let (device, hlc) = CloudName.deletedMarker(name),
+                let bytes = try? io.read(layout.deletedMarker(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
+                case .valid = Envelope.verify(bytes, expecting: .init(kind: .deleted, zone: zone.rawValue, device: device.rawValue))
+            else { continue }
+            deleters.append(device)
+        }
+        if !deleters.isEmpty { return .deleted(by: deleters.sorted()) }
+        return .present(try readZoneInfo(zone))
+    }
+
+    public func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo {
+        try requireContainer()
+        for folder in [layout.privateDirectory, layout.zonesDirectory, layout.zoneDirectory(info.zone)] {
+            try io.ensureDirectory(folder)
+        }
+        let envelope = Envelope(
+            kind: .zone, zone: info.zone.rawValue, device: info.createdBy.rawValue, hlc: hlc, body: info.json)
+        do {
+            _ = try publishOnce(envelope.encoded, at: layout.zoneFile(info.zone), device: info.createdBy)
+            return info
+        } catch let error as CloudError where error.code == .serverRecordChanged {
+            // Another device created the same zone: its zone.json stands (write-once).
+            return try readZoneInfo(info.zone) ?? info
+        }
+    }
+
+    public func markZoneDeleted(_ zone: ZoneID, device: DeviceID, hlc: HLC) throws {
+        try requireContainer()
+        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+            throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder")
+        }
+        try io.ensureDirectory(layout.deletedDirectory(zone))
+        let envelope = Envelope(
+            kind: .deleted, zone: zone.rawValue, device: device.rawValue, hlc: hlc, body: .object(["zone": .string(zone.rawValue)]))
+        _ = try publishOnce(envelope.encoded, at: layout.deletedMarker(zone, device: device, hlc: hlc), device: device)
+    }
+
+    func readZoneInfo(_ zone: ZoneID) throws -> ZoneInfo? {
+        guard let bytes = try? io.readIfPresent(layout.zoneFile(zone), maxBytes: Self.maxSmallFileBytes),
+            case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .zone, zone: zone.rawValue))
+        else { return nil }
+        return try? ZoneInfo(json: envelope.body)
+    }
+
+    // MARK: Devices
+
+    public func devices() throws -> Listing<DeviceID> {
+        try requireContainer()
+        return Self.parse(try io.listIfPresent(layout.devicesDirectory), as: CloudName.deviceFile)
+    }
+
+    public func readDevice(_ device: DeviceID) throws -> DeviceInfo? {
+        guard let bytes = try io.readIfPresent(layout.deviceFile(device), maxBytes: Self.maxSmallFileBytes),
+            case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .device, device: device.rawValue))
+        else { return nil }
+        return try? DeviceInfo(json: envelope.body)
+    }
+
+    public func writeDevice(_ info: DeviceInfo, device: DeviceID, hlc: HLC) throws {
+        try requireContainer()
+        try io.ensureDirectory(layout.privateDirectory)
+        try io.ensureDirectory(layout.devicesDirectory)
+        let envelope = Envelope(kind: .device, device: device.rawValue, hlc: hlc, body: info.json)
+        try io.writeAtomically(envelope.encoded, to: layout.deviceFile(device), device: device)
+    }
+
+    static func parse<Item>(_ names: [String], as parse: (String) -> Item?) -> Listing<Item> {
+        var items: [Item] = []
+        var ignored: [String] = []
+        for name in names.sorted() {
+            if let item = parse(name) { items.append(item) } else { ignored.append(name) }
+        }
+        return Listing(items: items, ignored: ignored)
+    }
+}

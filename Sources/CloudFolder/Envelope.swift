@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import NotesCore
+
+/// The self-checking wrapper around every file of the cloud folder (DESIGN §3 rule 3).
+///
+/// A file is the canonical JSON (sorted keys, UTF-8, no whitespace) of
+/// `{body, device, format, hlc, kind, seq, sha256, zone}` followed by one LF, where `sha256` is
+/// the hex SHA-256 of the body's canonical bytes. A file that does not check out (torn, half
+/// replicated, tampered, or sitting at a path that does not match its header) is "not arrived
+/// yet" (DESIGN §7): never an error that stops sync, never deleted, never overwritten.
+public struct Envelope: Sendable, Equatable {
+    /// What a file is; also the `kind` field.
+    public enum Kind: String, Sendable, CaseIterable {
+        case container, device, zone, deleted, changes, snapshot
+    }
+
+    /// The format this build writes and reads.
+    public static let currentFormat: Int64 = 1
+
+    public var format: Int64
+    public var kind: Kind
+    /// The zone the file belongs to; empty for container and device files.
+    public var zone: String
+    /// The writer's device id.
+    public var device: String
+    /// The batch number for `changes` and `snapshot`; 0 otherwise.
+    public var seq: Int64
+    public var hlc: HLC
+    public var body: JSONValue
+
+    public init(kind: Kind, zone: String = "", device: String, seq: Int64 = 0, hlc: HLC, body: JSONValue) {
+        self.format = Envelope.currentFormat
+        self.kind = kind
+        self.zone = zone
+        self.device = device
+        self.seq = seq
+        self.hlc = hlc
+        self.body = body
+    }
+
+    /// The file's bytes: canonical JSON and a final LF.
+    public var encoded: [UInt8] {
+        let object: JSONValue = .object([
+            "body": body, "device": .string(device), "format": .int(format), "hlc": .string(hlc.description),
+            "kind": .string(kind.rawValue), "seq": .int(seq), "sha256": .string(Self.sha256(body.canonicalBytes)),
+            "zone": .string(zone),
+        ])
+        return object.canonicalBytes + [0x0A]
+    }
+
+    /// What the path of a file says its header must be.
+    public struct Expectation: Sendable, Equatable {
+        public var kind: Kind
+        public var zone: String
+        public var device: String?
+        public var seq: Int64?
+
+        public init(kind: Kind, zone: String = "", device: String? = nil, seq: Int64? = nil) {
+            self.kind = kind
+            self.zone = zone
+            self.device = device
+            self.seq = seq
+        }
+    }
+
+    /// The result of checking a file.
+    public enum Verification: Sendable, Equatable {
+        case valid(Envelope)
+        /// The file does not check out yet; the reason is for logs and status.
+        case notArrivedYet(reason: String)
+        /// The file checks out but was written by a newer format than ours.
+        case unsupportedFormat(Int64)
+    }
+
+    /// Checks a file's bytes: canonical form, format, body hash, and a header that matches its path.
+    public static func verify(_ bytes: [UInt8], expecting expected: Expectation) -> Verification {
+        guard bytes.last == 0x0A else { return .notArrivedYet(reason: "no final newline (torn or partial file)") }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: Data(bytes.dropLast()))
+        } catch {
+            return .notArrivedYet(reason: "not valid JSON (\(error))")
+        }
+        guard case .object(let fields) = json, fields.count == 8,
+            let format = json["format"]?.intValue, let kindText = json["kind"]?.stringValue,
+            let zone = json["zone"]?.stringValue, let device = json["device"]?.stringValue,
+            let seq = json["seq"]?.intValue, let hlcText = json["hlc"]?.stringValue,
+            let hash = json["sha256"]?.stringValue, let body = json["body"]
+        else { return .notArrivedYet(reason: "not an envelope (fields missing or extra)") }
+        guard format == currentFormat else {
+            return format > currentFormat ? .unsupportedFormat(format) : .notArrivedYet(reason: "format \(format)")
+        }
+        guard let kind = Kind(rawValue: kindText), let hlc = HLC(hlcText) else {
+            return .notArrivedYet(reason: "unknown kind or malformed hlc")
+        }
+        guard hash == sha256(body.canonicalBytes) else { return .notArrivedYet(reason: "body does not match its sha256") }
+        let envelope = Envelope(kind: kind, zone: zone, device: device, seq: seq, hlc: hlc, body: body)
+        guard envelope.encoded == bytes else { return .notArrivedYet(reason: "not in canonical form") }
+        guard kind == expected.kind, zone == expected.zone, expected.device.map({ $0 == device }) ?? true,
+            expected.seq.map({ $0 == seq }) ?? true
+        else { return .notArrivedYet(reason: "header does not match the file's path") }
+        return .valid(envelope)
+    }
+
+    /// Lowercase hex SHA-256.
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) { out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
