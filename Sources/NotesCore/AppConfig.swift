@@ -38,7 +38,8 @@ public struct AppConfig: Sendable, Equatable {
     /// The embedded defaults, under the XDG base directories of `environment`.
     public static func defaults(environment: [String: String]) -> AppConfig {
         let home = environment["HOME"] ?? NSHomeDirectory()
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        // The XDG spec: a relative path in these variables is invalid and ignored.
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
         return AppConfig(
             dataDirectory: dataHome + "/cloudnotes",
             cloudFolder: dataHome + "/cloudnotes-cloud",

@@ -44,7 +44,8 @@ public enum ConfigLoader {
             source = .environment(expand(env, environment))
         } else {
             let home = environment["HOME"] ?? NSHomeDirectory()
-            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+            // A relative (or empty) XDG_CONFIG_HOME is ignored, as the XDG spec says.
+            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
             let path = configHome + "/cloudnotes/config.json"
             guard FileManager.default.fileExists(atPath: path) else {
                 return LoadedConfig(config: defaults, source: .defaults, keysFromFile: [], warnings: [])

@@ -67,7 +67,7 @@ private final class ConfigFixture {
     @Test func withoutXDGConfigHomeTheFileIsUnderHomeDotConfig() throws {
         let f = try ConfigFixture()
         let path = try f.write(#"{"editor": "nano"}"#, to: f.home + "/.config/cloudnotes/config.json")
-        for env in [["HOME": f.home], ["HOME": f.home, "XDG_CONFIG_HOME": ""]] {
+        for env in [["HOME": f.home], ["HOME": f.home, "XDG_CONFIG_HOME": ""], ["HOME": f.home, "XDG_CONFIG_HOME": "relative/dir"]] {
             let loaded = try ConfigLoader.load(explicitPath: nil, environment: env)
             #expect(loaded.source == .xdg(path) && loaded.config.editor == "nano")
         }
@@ -78,6 +78,7 @@ private final class ConfigFixture {
         #expect(a.dataDirectory == "/h/.local/share/cloudnotes" && a.cloudFolder == "/h/.local/share/cloudnotes-cloud")
         let b = AppConfig.defaults(environment: ["HOME": "/h", "XDG_DATA_HOME": "/d"])
         #expect(b.dataDirectory == "/d/cloudnotes" && b.conflictStrategy == .merge && b.syncDebounceSeconds == 2)
+        #expect(AppConfig.defaults(environment: ["HOME": "/h", "XDG_DATA_HOME": "data"]).dataDirectory == "/h/.local/share/cloudnotes")
     }
 
     @Test func aMissingExplicitFileIsAnErrorNotTheDefaults() throws {
