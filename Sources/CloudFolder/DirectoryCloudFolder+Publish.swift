@@ -18,11 +18,14 @@ extension DirectoryCloudFolder {
         guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
+        // The folders are created by the first seq of a segment (seq 1 for a device's first
+        // batch); only then can an existing folder be one a failed attempt left unsynced.
+        let firstOfSegment = seq == 1 || seq % CloudLayout.segmentSize == 0
         for folder in [
             layout.logDirectory(zone), layout.deviceLogDirectory(zone, device: device),
             layout.segmentDirectory(zone, device: device, seq: seq),
         ] {
-            try io.ensureDirectory(folder)
+            try io.ensureDirectory(folder, syncExisting: firstOfSegment)
         }
         let envelope = Envelope(kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
         return try publishOnce(envelope.encoded, at: layout.logFile(zone, device: device, seq: seq), device: device)

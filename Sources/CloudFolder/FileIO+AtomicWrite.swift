@@ -32,9 +32,14 @@ extension FileIO {
 
     /// Makes `path` a folder if it is not one, then fsyncs its parent so the new entry survives
     /// a power loss. Anything but a folder at `path` (a planted symlink) is refused.
-    func ensureDirectory(_ path: String) throws {
+    ///
+    /// A folder that already exists may be one an earlier, failed attempt created without the
+    /// parent fsync; `syncExisting` fsyncs the parent anyway (callers pass it when this call may
+    /// be such a retry).
+    func ensureDirectory(_ path: String, syncExisting: Bool = true) throws {
         switch try kind(path) {
-        case .directory: return
+        case .directory:
+            if syncExisting { try fsyncDirectory(CloudPath.parent(of: path)) }
         case nil:
             do {
                 try makeDirectory(path)

@@ -45,7 +45,7 @@ public final class InMemoryFileIO: FileIO, @unchecked Sendable {
     private var handles: [Int32: (inode: Int, path: String)] = [:]
     private var nextDescriptor: Int32 = 3
     private var faults: [Fault] = []
-    private var crashPoint: (step: FileIOStep, remaining: Int)?
+    private var crashPoint: (step: FileIOStep, pathContains: String?, remaining: Int)?
     private var calls: [FileIOStep: Int] = [:]
     /// Set by a crash: the "process" is dead and every call throws until `restart()`.
     private var crashed: FileIOStep?
@@ -60,9 +60,10 @@ public final class InMemoryFileIO: FileIO, @unchecked Sendable {
         locked { faults.append(Fault(step: step, errno: errno, pathContains: pathContains, remaining: times)) }
     }
 
-    /// Stops the "process" at the `occurrence`-th call of `step` from now.
-    public func crash(at step: FileIOStep, occurrence: Int = 1) {
-        locked { crashPoint = (step, occurrence) }
+    /// Stops the "process" at the `occurrence`-th call of `step` (on a path containing
+    /// `pathContains`, if given) from now.
+    public func crash(at step: FileIOStep, pathContains: String? = nil, occurrence: Int = 1) {
+        locked { crashPoint = (step, pathContains, occurrence) }
     }
 
     /// Starts a new "process" after a crash: the files stay as the crash left them.
@@ -287,14 +288,14 @@ public final class InMemoryFileIO: FileIO, @unchecked Sendable {
     private func check(_ step: FileIOStep, _ path: String) throws {
         calls[step, default: 0] += 1
         if let crashed { throw SimulatedCrash(step: crashed) }
-        if let point = crashPoint, point.step == step {
+        if let point = crashPoint, point.step == step, point.pathContains.map(path.contains) ?? true {
             if point.remaining <= 1 {
                 crashPoint = nil
                 handles = [:]
                 crashed = step
                 throw SimulatedCrash(step: step)
             }
-            crashPoint = (step, point.remaining - 1)
+            crashPoint = (step, point.pathContains, point.remaining - 1)
         }
         if let i = faults.firstIndex(where: { $0.step == step && ($0.pathContains.map(path.contains) ?? true) }) {
             let number = faults[i].errno

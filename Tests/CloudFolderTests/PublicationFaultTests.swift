@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+import NotesCore
+import Testing
+
+@testable import CloudFolder
+
+/// Faults at each step of DESIGN §7's atomic write recipe, through `InMemoryFileIO`: a crash,
+/// an errno, a power loss. The oracle: no partial file is ever visible, an unacknowledged
+/// publication can be redone and then writes identical bytes, and an acknowledged one survives.
+@Suite struct PublicationFaultTests {
+    let zone = Fixtures.zone
+    let a = Fixtures.deviceA
+
+    func prepared() throws -> (InMemoryFileIO, DirectoryCloudFolder) {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/cloud")
+        let folder = DirectoryCloudFolder(root: "/cloud", io: io)
+        _ = try folder.createContainer(device: a, hlc: Fixtures.hlc)
+        _ = try folder.createZone(ZoneInfo(zone: zone, displayName: "Notes", createdBy: a), hlc: Fixtures.hlc)
+        return (io, folder)
+    }
+
+    var expectedBytes: [UInt8] {
+        Envelope(
+            kind: .changes, zone: zone.rawValue, device: a.rawValue, seq: 1, hlc: Fixtures.hlc,
+            body: try! Fixtures.batch([1, 2]).body()
+        ).encoded
+    }
+
+    func publish(_ folder: DirectoryCloudFolder) throws -> PublishOutcome {
+        try folder.publish(Fixtures.batch([1, 2]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
+    }
+
+    /// Nothing or everything: the final file is absent or holds exactly the expected bytes, and
+    /// a fetch sees zero batches or the whole one, never a file that is "not arrived".
+    func expectNothingPartial(_ io: InMemoryFileIO, _ folder: DirectoryCloudFolder) throws {
+        let path = folder.layout.logFile(zone, device: a, seq: 1)
+        if let bytes = io.contents(path) { #expect(bytes == expectedBytes) }
+        let fetched = try folder.fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.notArrived.isEmpty)
+        #expect(fetched.batches.isEmpty || fetched.batches.map(\.batch) == [Fixtures.batch([1, 2])])
+    }
+
+    /// A step of a first publication, narrowed to one path where the step occurs more than once.
+    struct Point: Sendable, CustomTestStringConvertible {
+        var step: FileIOStep
+        var pathContains: String?
+        var testDescription: String { step.rawValue + (pathContains.map { " on \($0)" } ?? "") }
+        /// The final fsync of the log file's folder: after it the file is durable.
+        var isFinalFolderFsync: Bool { step == .fsyncDirectory && pathContains == Self.segment }
+        static let segment = "/000000000000"
+    }
+
+    /// Creating the log folders (mkdir, then fsync of the parent), then the recipe itself.
+    static let points: [Point] =
+        [Point(step: .makeDirectory), Point(step: .fsyncDirectory, pathContains: "/log/")]
+        + FileIOStep.publication.map { Point(step: $0, pathContains: $0 == .fsyncDirectory ? Point.segment : nil) }
+
+    @Test(arguments: points)
+    func aCrashAtAnyStepLeavesNothingPartialAndARetryPublishesIdenticalBytes(point: Point) throws {
+        let (io, folder) = try prepared()
+        io.crash(at: point.step, pathContains: point.pathContains)
+        #expect(throws: InMemoryFileIO.SimulatedCrash(step: point.step)) { try publish(folder) }
+
+        io.restart()
+        try expectNothingPartial(io, folder)
+        let outcome = try publish(folder)
+        #expect(outcome == (point.isFinalFolderFsync ? .alreadyPublished : .published))
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(try folder.fetchChanges(zone: zone, since: .empty).batches.map(\.batch) == [Fixtures.batch([1, 2])])
+    }
+
+    @Test(arguments: points)
+    func aCrashThenAPowerLossLeavesNothingPartial(point: Point) throws {
+        let (io, folder) = try prepared()
+        io.crash(at: point.step, pathContains: point.pathContains)
+        #expect(throws: InMemoryFileIO.SimulatedCrash.self) { try publish(folder) }
+        io.powerLoss()
+        try expectNothingPartial(io, folder)
+        // The rename of a crash at the folder fsync was never made durable: the file is gone.
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == nil)
+        #expect(try publish(folder) == .published)
+        io.powerLoss()
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+    }
+
+    @Test(arguments: points)
+    func aFailedStepIsAnErrorWithItsCodeAndLeavesNoTempFile(point: Point) throws {
+        let (io, folder) = try prepared()
+        io.fail(point.step, errno: ENOSPC, pathContains: point.pathContains)
+        #expect {
+            try publish(folder)
+        } throws: { ($0 as? CloudError)?.code == .quotaExceeded && ($0 as? CloudError)?.errno == ENOSPC }
+        #expect(!io.allPaths().contains { $0.contains(".tmp-") })
+        // Only a failed folder fsync leaves the file visible (renamed, not durable), and whole.
+        let visible = io.contents(folder.layout.logFile(zone, device: a, seq: 1)) != nil
+        #expect(visible == point.isFinalFolderFsync)
+        try expectNothingPartial(io, folder)
+        #expect(try publish(folder) == (visible ? .alreadyPublished : .published))
+        // The retry was acknowledged: it survives a power loss, folders included.
+        io.powerLoss()
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+    }
+
+    @Test func aReadOnlyFolderIsAPermissionFailure() throws {
+        let (io, folder) = try prepared()
+        io.fail(.createExclusive, errno: EROFS)
+        #expect {
+            try publish(folder)
+        } throws: { ($0 as? CloudError)?.code == .permissionFailure }
+    }
+
+    @Test func anAcknowledgedPublicationSurvivesAPowerLoss() throws {
+        let (io, folder) = try prepared()
+        #expect(try publish(folder) == .published)
+        io.powerLoss()
+        // Every folder created on the way (log/<dev>/<seg>) was made durable too.
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(try folder.fetchChanges(zone: zone, since: .empty).token == ChangeToken([a: 1]))
+    }
+
+    @Test func aPowerLossAfterAFailedFolderFsyncDropsTheFileAndTheNextPublishRecovers() throws {
+        let (io, folder) = try prepared()
+        io.fail(.fsyncDirectory, errno: EIO, pathContains: Point.segment)
+        #expect(throws: CloudError.self) { try publish(folder) }
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) != nil)
+        io.powerLoss()
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == nil)
+        #expect(try publish(folder) == .published)
+        #expect(try folder.fetchChanges(zone: zone, since: .empty).batches.count == 1)
+    }
+}
+
+/// The power-loss model of the twin itself: what a careless writer would lose.
+@Suite struct InMemoryFileIOTests {
+    @Test func dataNotFsyncedIsLostAndARenameNotFsyncedIsUndone() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/d")
+        let file = try io.createExclusive("/d/.x.tmp")
+        try io.write(file, Array("hello".utf8))
+        try io.close(file)
+        try io.fsyncDirectory("/d")  // the temp name is durable, its data is not
+        try io.rename("/d/.x.tmp", to: "/d/x")
+        io.powerLoss()
+        #expect(io.contents("/d/x") == nil)
+        #expect(io.contents("/d/.x.tmp") == [])
+    }
+
+    @Test func fsyncedDataAndAFsyncedFolderSurvive() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/d")
+        let file = try io.createExclusive("/d/.x.tmp")
+        try io.write(file, Array("hello".utf8))
+        try io.fsync(file)
+        try io.close(file)
+        try io.rename("/d/.x.tmp", to: "/d/x")
+        try io.fsyncDirectory("/d")
+        io.powerLoss()
+        #expect(io.contents("/d/x") == Array("hello".utf8))
+        #expect(io.allPaths() == ["/", "/d", "/d/x"])
+    }
+
+    @Test func aFolderWhoseParentWasNotFsyncedVanishesWithItsFiles() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/d")
+        try io.makeDirectory("/d/sub")
+        let file = try io.createExclusive("/d/sub/x")
+        try io.fsync(file)
+        try io.fsyncDirectory("/d/sub")
+        io.powerLoss()
+        #expect(io.allPaths() == ["/", "/d"])
+    }
+
+    @Test func anInjectedFaultFiresOnceAndDoesNothing() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/d")
+        io.fail(.makeDirectory, errno: EACCES)
+        #expect(throws: CloudError.self) { try io.makeDirectory("/d/x") }
+        #expect(io.allPaths() == ["/", "/d"])
+        try io.makeDirectory("/d/x")
+        #expect(io.allPaths() == ["/", "/d", "/d/x"])
+    }
+
+    @Test func aCrashedProcessDoesNothingUntilRestarted() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/d")
+        io.crash(at: .makeDirectory)
+        #expect(throws: InMemoryFileIO.SimulatedCrash.self) { try io.makeDirectory("/d/x") }
+        #expect(throws: InMemoryFileIO.SimulatedCrash.self) { try io.makeDirectory("/d/y") }
+        io.restart()
+        try io.makeDirectory("/d/y")
+        #expect(io.allPaths() == ["/", "/d", "/d/y"])
+    }
+}
