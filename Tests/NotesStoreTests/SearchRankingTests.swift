@@ -19,6 +19,29 @@ import Testing
         #expect(hits.first?.note.id == newer.id)
     }
 
+    /// An import of notes that all carry one date (a tool that did not keep dates) spills past
+    /// the millisecond's slots; every note still gets its own rowid and is found.
+    @Test func moreNotesInOneMillisecondThanSlotsAreAllIndexed() throws {
+        let t = try TestStore()
+        let t0: Int64 = 1_700_000_000_000
+        let count = Int(SearchIndex.slotsPerMillisecond) + 500
+        let batch = (0..<count).map { i in Note(title: "same \(i)", body: "x", createdAt: Date(millisecondsSince1970: t0)) }
+        _ = try t.store.importNotes(batch)
+        let rowids = try t.store.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL")
+        }
+        #expect(rowids.count == count)
+        #expect(Set(rowids).count == count)
+        var found = 0
+        var cursor: SearchCursor?
+        repeat {
+            let page = try t.store.search("same", limit: 1000, after: cursor)
+            found += page.hits.count
+            cursor = page.next
+        } while cursor != nil
+        #expect(found == count)
+    }
+
     @Test func extremeDatesStillIndexAndRank() throws {
         let t = try TestStore()
         let dates: [Int64] = [-62_135_596_800_000, 0, 1_700_000_000_000, 253_402_300_799_000, .max / 1000]
