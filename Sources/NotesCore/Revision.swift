@@ -3,6 +3,16 @@ import Foundation
 
 /// The synced fields of a note at one revision; what the revision id hashes.
 public struct RevisionFields: Sendable, Equatable {
+    /// Equal when every byte is: Swift's `String ==` is canonical equivalence, under which an
+    /// edit that only changes normalization (NFD to NFC) would count as no change and be lost.
+    public static func == (a: RevisionFields, b: RevisionFields) -> Bool {
+        func same(_ x: String, _ y: String) -> Bool { x.utf8.elementsEqual(y.utf8) }
+        return same(a.zone, b.zone) && same(a.title, b.title) && same(a.body, b.body)
+            && a.tags.count == b.tags.count && zip(a.tags, b.tags).allSatisfy(same)
+            && a.isFavorite == b.isFavorite && a.createdAt == b.createdAt && a.modifiedAt == b.modifiedAt
+            && a.deletedAt == b.deletedAt
+    }
+
     public var zone: String
     public var title: String
     public var body: String

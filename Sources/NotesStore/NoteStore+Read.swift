@@ -45,12 +45,21 @@ extension NoteStore {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.uuidString.lowercased()]
         )
-        .map(note(from:))
+        .map { try note(from: $0) }
     }
 
-    static func note(from row: Row) -> Note {
+    /// The id of a note row; a damaged one is a corrupt database, not a crash.
+    static func noteID(_ row: Row) throws -> UUID {
+        let text: String = row["id"]
+        guard let id = UUID(uuidString: text) else {
+            throw StoreError(.corrupt, "the database has a note with a damaged id (\(TerminalSafeText.sanitize(String(text.prefix(40))))); run `sqlite3 notes.sqlite 'PRAGMA integrity_check'` and restore from a backup or export")
+        }
+        return id
+    }
+
+    static func note(from row: Row) throws -> Note {
         Note(
-            id: UUID(uuidString: row["id"])!, zone: row["zone"], title: row["title"], body: row["body"],
+            id: try noteID(row), zone: row["zone"], title: row["title"], body: row["body"],
             tags: decodeTags(row["tags"]), isFavorite: row["isFavorite"],
             createdAt: Date(millisecondsSince1970: row["createdAt"]),
             modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
@@ -68,9 +77,9 @@ extension NoteStore {
         createdAt, modifiedAt, deletedAt, syncState, length(CAST(body AS BLOB)) AS bodyLength
         """
 
-    static func summary(from row: Row) -> NoteSummary {
+    static func summary(from row: Row) throws -> NoteSummary {
         NoteSummary(
-            id: UUID(uuidString: row["id"])!, zone: row["zone"], title: row["title"], preview: row["preview"],
+            id: try noteID(row), zone: row["zone"], title: row["title"], preview: row["preview"],
             tags: decodeTags(row["tags"]), isFavorite: row["isFavorite"],
             createdAt: Date(millisecondsSince1970: row["createdAt"]),
             modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
@@ -89,7 +98,7 @@ extension NoteStore {
             db,
             sql: "SELECT \(summaryColumns) FROM note WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
             arguments: [request.limit, request.offset]
-        ).map(summary(from:))
+        ).map { try summary(from: $0) }
     }
 
     /// How many notes a section holds.
@@ -147,7 +156,7 @@ extension NoteStore {
                 sql:
                     "SELECT \(Self.summaryColumns) FROM note WHERE id IN (\(unique.map { _ in "?" }.joined(separator: ","))) ORDER BY modifiedAt DESC",
                 arguments: StatementArguments(unique)
-            ).map(Self.summary(from:))
+            ).map { try Self.summary(from: $0) }
             throw StoreError(
                 .ambiguous, "\"\(shown)\" matches \(unique.count) notes; use more of the id", candidates: candidates)
         }

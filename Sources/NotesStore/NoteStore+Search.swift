@@ -78,9 +78,9 @@ extension NoteStore {
             arguments: StatementArguments(rowids.map(\.0)))
         var byRowid: [Int64: Row] = [:]
         for row in rows { byRowid[row["searchRowid"]] = row }
-        return rowids.compactMap { rowid, tier in
+        return try rowids.compactMap { rowid, tier in
             guard let row = byRowid[rowid] else { return nil }
-            let summary = Self.summary(from: row)
+            let summary = try Self.summary(from: row)
             let head: String = row["head"]
             let titleMatches = SearchHighlighter.ranges(of: plan.terms, in: summary.title)
             if let snippet = SearchHighlighter.snippet(of: head, terms: plan.terms) {

@@ -52,9 +52,7 @@ extension NoteStore {
                 throw StoreError(
                     .invalidInput, "notebook \"\(TerminalSafeText.sanitize(next.zone))\" is not valid")
             }
-            if next.title != current.title || next.body != current.body || next.tags != current.tags
-                || next.zone != current.zone
-            {
+            if Self.contentChanged(current, next) {
                 next.modifiedAt = max(clock(), current.modifiedAt).roundedToMilliseconds
             }
             guard RevisionFields(note: next) != RevisionFields(note: current) else { return current }
@@ -95,7 +93,7 @@ extension NoteStore {
         try write { db in
             let trashed = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM note WHERE deletedAt IS NOT NULL")
-            ).map(Self.note(from:))
+            ).map { try Self.note(from: $0) }
             for note in trashed { try purge(note, db) }
             return trashed.count
         }
@@ -144,6 +142,13 @@ extension NoteStore {
             }
         }
         return counts
+    }
+
+    /// Whether title, body, tags or notebook differ in any byte (not just canonically).
+    static func contentChanged(_ a: Note, _ b: Note) -> Bool {
+        func differ(_ x: String, _ y: String) -> Bool { !x.utf8.elementsEqual(y.utf8) }
+        return differ(a.title, b.title) || differ(a.body, b.body) || differ(a.zone, b.zone)
+            || a.tags.count != b.tags.count || zip(a.tags, b.tags).contains(where: differ)
     }
 
     static func effectiveTitle(_ title: String, body: String) -> String {

@@ -38,7 +38,9 @@ public final class NoteStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
         }
         do {
+            try Self.checkIsOurs(databaseURL)
             pool = try DatabasePool(path: databaseURL.path, configuration: config)
+            if try pool.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
             try Schema.migrator.migrate(pool)
             deviceID = try pool.write { db in try Self.ensureDeviceID(db) }
         } catch let error as DatabaseError {
@@ -70,6 +72,42 @@ public final class NoteStore: Sendable {
         }
     }
 
+    /// Refuses a database file another program made (tables, but no CloudNotes migrations)
+    /// before anything is written to it: migrating would add our tables, and even opening a
+    /// pool switches a rollback-journal database to WAL. A file that is not SQLite at all is
+    /// refused from its header without being opened.
+    private static func checkIsOurs(_ databaseURL: URL) throws {
+        guard let handle = FileHandle(forReadingAtPath: databaseURL.path) else { return }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        try? handle.close()
+        guard !header.isEmpty else { return }
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            throw StoreError(
+                .corrupt,
+                "the database \(databaseURL.path) is damaged or not a CloudNotes database (not an SQLite file); it was left untouched"
+            )
+        }
+        // Byte 18 is 2 for WAL: that file is opened by the pool, and checked before migrating.
+        guard header[18] == 1 else { return }
+        var config = Configuration()
+        config.readonly = true
+        if try DatabaseQueue(path: databaseURL.path, configuration: config).read(isForeign) {
+            throw foreignDatabase(databaseURL)
+        }
+    }
+
+    static func isForeign(_ db: Database) throws -> Bool {
+        let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+        return try tables > 0 && !db.tableExists("grdb_migrations")
+    }
+
+    static func foreignDatabase(_ databaseURL: URL) -> StoreError {
+        StoreError(
+            .corrupt,
+            "\(databaseURL.path) is not a CloudNotes database (it holds another program's tables); it was left untouched"
+        )
+    }
+
     private static func restrictPermissions(of databaseURL: URL) {
         for suffix in ["", "-wal", "-shm"] {
             _ = chmod(databaseURL.path + suffix, 0o600)
@@ -89,7 +127,10 @@ public final class NoteStore: Sendable {
     static func storeError(_ error: DatabaseError, path: String) -> StoreError {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return StoreError(.corrupt, "the database \(path) is damaged or not a CloudNotes database (\(error.message ?? "corrupt")); it was left untouched")
+            return StoreError(
+                .corrupt,
+                "the database \(path) is damaged or not a CloudNotes database (\(error.message ?? "corrupt")); it was left untouched"
+            )
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StoreError(.locked, "the database \(path) is locked by another process; try again")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:

@@ -151,10 +151,7 @@ import Testing
         #expect(show.stdout == "still here")
     }
 
-    @Test(
-        .disabled(
-            "bug: NoteStore.prepareDirectory chmods an existing data directory to 0700, so a directory the user made read-only (0500) becomes writable and the write goes through"
-        ))
+    @Test
     func aDirectoryMadeReadOnlyWithChmodStaysReadOnly() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -174,10 +171,7 @@ import Testing
         #expect(mode?.intValue == 0o500)
     }
 
-    @Test(
-        .disabled(
-            "bug: NoteStore runs its migrations on any SQLite file named notes.sqlite, so another program's database is modified instead of refused"
-        ))
+    @Test
     func aForeignSQLiteDatabaseIsRefusedAndLeftUntouched() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -209,10 +203,7 @@ import Testing
         #expect(result.stderr.hasPrefix("cloudnotes: internal error: "))
     }
 
-    @Test(
-        .disabled(
-            "bug: NoteStore.note(from:) and summary(from:) force-unwrap UUID(uuidString:), so one note row with a damaged id crashes every listing (SIGILL, exit 132) instead of a clear error"
-        ))
+    @Test
     func aDamagedNoteIdIsAnErrorNotACrash() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

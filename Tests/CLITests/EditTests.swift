@@ -221,10 +221,7 @@ import Testing
         #expect(try cli.cn("history", id, "--show", other).stdout == "other writer")
     }
 
-    @Test(
-        .disabled(
-            "bug: NoteStore.update compares with String ==, which is canonical equivalence, so an edit that only changes Unicode normalization (NFC to NFD) is dropped as 'no change'"
-        ))
+    @Test
     func anEditThatOnlyChangesNormalizationIsSaved() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
