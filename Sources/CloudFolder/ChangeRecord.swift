@@ -55,7 +55,9 @@ public struct ChangeRecord: Sendable, Equatable {
             let hlc = HLC(hlcText), let device = json["device"]?.stringValue
         else { throw CloudError(.invalidArguments, "a change record is malformed") }
         let parentIDs = parents.compactMap(\.stringValue)
-        guard parentIDs.count == parents.count else { throw CloudError(.invalidArguments, "a parent id is not a string") }
+        guard parentIDs.count == parents.count else {
+            throw CloudError(.invalidArguments, "a parent id is not a string")
+        }
         let fields: RevisionFields?
         switch (json["fields"], json["deleted"]) {
         case (let value?, nil): fields = try RevisionFields(json: value)

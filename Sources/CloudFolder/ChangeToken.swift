@@ -27,7 +27,9 @@ public struct ChangeToken: Sendable, Equatable, Hashable {
     }
 
     public init(json: JSONValue) throws {
-        guard case .object(let object) = json else { throw CloudError(.invalidArguments, "a change token is not an object") }
+        guard case .object(let object) = json else {
+            throw CloudError(.invalidArguments, "a change token is not an object")
+        }
         var vector: [DeviceID: Int64] = [:]
         for (key, value) in object {
             guard let device = DeviceID(key), let seq = value.intValue, seq >= 0 else {

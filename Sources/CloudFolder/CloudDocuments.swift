@@ -41,7 +41,8 @@ public struct DeviceInfo: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             "name": .string(name), "lastSeen": .int(lastSeen),
-            "acknowledged": .object(Dictionary(uniqueKeysWithValues: acknowledged.map { ($0.key.rawValue, $0.value.json) })),
+            "acknowledged": .object(
+                Dictionary(uniqueKeysWithValues: acknowledged.map { ($0.key.rawValue, $0.value.json) })),
         ])
     }
 
@@ -71,7 +72,10 @@ public struct ZoneInfo: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        .object(["zone": .string(zone.rawValue), "displayName": .string(displayName), "createdBy": .string(createdBy.rawValue)])
+        .object([
+            "zone": .string(zone.rawValue), "displayName": .string(displayName),
+            "createdBy": .string(createdBy.rawValue),
+        ])
     }
 
     public init(json: JSONValue) throws {

@@ -34,7 +34,8 @@ public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
         let bytes = text.utf8
         guard (1...64).contains(bytes.count),
             bytes.allSatisfy({
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || $0 == UInt8(ascii: "-")
             })
         else { return nil }

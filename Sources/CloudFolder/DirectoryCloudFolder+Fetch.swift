@@ -38,7 +38,8 @@ extension DirectoryCloudFolder {
                     checkedSegment = segment
                 }
                 let path = layout.logFile(zone, device: device, seq: next)
-                guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result) else {
+                guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result)
+                else {
                     break
                 }
                 result.batches.append(fetched)

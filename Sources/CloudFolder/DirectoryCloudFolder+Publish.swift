@@ -27,7 +27,8 @@ extension DirectoryCloudFolder {
         ] {
             try io.ensureDirectory(folder, syncExisting: firstOfSegment)
         }
-        let envelope = Envelope(kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
+        let envelope = Envelope(
+            kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
         return try publishOnce(envelope.encoded, at: layout.logFile(zone, device: device, seq: seq), device: device)
     }
 

@@ -31,7 +31,8 @@ public struct DirectoryCloudFolder: CloudFolder {
         let content = names.filter { !Self.mayBeInAnEmptyFolder($0) }
         guard content.isEmpty else {
             throw CloudError(
-                .badContainer, "a container is created only in an empty folder; this one holds \(content.count) item(s)",
+                .badContainer,
+                "a container is created only in an empty folder; this one holds \(content.count) item(s)",
                 path: layout.root)
         }
         let info = ContainerInfo.random()
@@ -62,7 +63,8 @@ public struct DirectoryCloudFolder: CloudFolder {
             throw CloudError(.incompatibleVersion, "the folder uses format \(format); this build reads format 1")
         case .notArrivedYet(let reason):
             throw CloudError(
-                .accountTemporarilyUnavailable, "container.json has not fully arrived: \(reason)", path: layout.containerFile)
+                .accountTemporarilyUnavailable, "container.json has not fully arrived: \(reason)",
+                path: layout.containerFile)
         }
     }
 
@@ -78,7 +80,8 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         guard case .regular = kind else {
             throw CloudError(
-                .accountTemporarilyUnavailable, "container.json is missing; nothing was created", path: layout.containerFile)
+                .accountTemporarilyUnavailable, "container.json is missing; nothing was created",
+                path: layout.containerFile)
         }
     }
 
@@ -101,8 +104,10 @@ public struct DirectoryCloudFolder: CloudFolder {
         var deleters: [DeviceID] = []
         for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
             guard let (device, hlc) = CloudName.deletedMarker(name),
-                let bytes = try? io.read(layout.deletedMarker(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
-                case .valid = Envelope.verify(bytes, expecting: .init(kind: .deleted, zone: zone.rawValue, device: device.rawValue))
+                let bytes = try? io.read(
+                    layout.deletedMarker(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
+                case .valid = Envelope.verify(
+                    bytes, expecting: .init(kind: .deleted, zone: zone.rawValue, device: device.rawValue))
             else { continue }
             deleters.append(device)
         }
@@ -133,7 +138,8 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         try io.ensureDirectory(layout.deletedDirectory(zone))
         let envelope = Envelope(
-            kind: .deleted, zone: zone.rawValue, device: device.rawValue, hlc: hlc, body: .object(["zone": .string(zone.rawValue)]))
+            kind: .deleted, zone: zone.rawValue, device: device.rawValue, hlc: hlc,
+            body: .object(["zone": .string(zone.rawValue)]))
         _ = try publishOnce(envelope.encoded, at: layout.deletedMarker(zone, device: device, hlc: hlc), device: device)
     }
 

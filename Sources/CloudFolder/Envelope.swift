@@ -94,7 +94,9 @@ public struct Envelope: Sendable, Equatable {
         guard let kind = Kind(rawValue: kindText), let hlc = HLC(hlcText) else {
             return .notArrivedYet(reason: "unknown kind or malformed hlc")
         }
-        guard hash == sha256(body.canonicalBytes) else { return .notArrivedYet(reason: "body does not match its sha256") }
+        guard hash == sha256(body.canonicalBytes) else {
+            return .notArrivedYet(reason: "body does not match its sha256")
+        }
         let envelope = Envelope(kind: kind, zone: zone, device: device, seq: seq, hlc: hlc, body: body)
         guard envelope.encoded == bytes else { return .notArrivedYet(reason: "not in canonical form") }
         guard kind == expected.kind, zone == expected.zone, expected.device.map({ $0 == device }) ?? true,

@@ -51,7 +51,8 @@ extension FileIO {
             }
             try fsyncDirectory(CloudPath.parent(of: path))
         case .symlink, .regular, .other:
-            throw CloudError(.invalidArguments, "a folder was expected, found something else; never followed", path: path)
+            throw CloudError(
+                .invalidArguments, "a folder was expected, found something else; never followed", path: path)
         }
     }
 

@@ -58,7 +58,9 @@ import Testing
         #expect(size == ChangeBatch.maxBodyBytes - ((ChangeBatch.maxBodyBytes - 3) % 2))
         #expect(ChangeBatch.plan(exact).batches.count == 1)
         let over = [Fixtures.revision(1, bodyBytes: each + 1), Fixtures.revision(2, bodyBytes: each + 1)]
-        #expect(try ChangeBatch(records: over.map { ChangeRecord($0) }).body().canonicalBytes.count == ChangeBatch.maxBodyBytes + 1)
+        #expect(
+            try ChangeBatch(records: over.map { ChangeRecord($0) }).body().canonicalBytes.count == ChangeBatch
+                .maxBodyBytes + 1)
         #expect(ChangeBatch.plan(over).batches.count == 2)
     }
 

@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func messagesSayWhatHappenedInWords() {
-        #expect(CloudError(errno: ENOSPC, operation: "write", path: nil).message == "write failed: no space left on the device that holds the cloud folder")
+        #expect(
+            CloudError(errno: ENOSPC, operation: "write", path: nil).message
+                == "write failed: no space left on the device that holds the cloud folder")
         #expect(CloudError(errno: EROFS, operation: "create", path: nil).message.contains("read-only"))
         #expect(CloudError(errno: ELOOP, operation: "open", path: nil).message.contains("never followed"))
     }

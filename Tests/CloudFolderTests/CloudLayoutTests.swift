@@ -12,11 +12,18 @@ import Testing
         #expect(layout.containerFile == "/cloud/container.json")
         #expect(layout.deviceFile(a) == "/cloud/private/devices/aaaaaaaaaaaaaaaa.json")
         #expect(layout.zoneFile(zone) == "/cloud/private/zones/notes/zone.json")
-        #expect(layout.deletedMarker(zone, device: a, hlc: HLC(millis: 1_700_000_000_000, counter: 10))
-            == "/cloud/private/zones/notes/deleted/aaaaaaaaaaaaaaaa-0001700000000000-000a.json")
-        #expect(layout.logFile(zone, device: a, seq: 1) == "/cloud/private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000000/000000000001.json")
-        #expect(layout.logFile(zone, device: a, seq: 2049) == "/cloud/private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000002/000000002049.json")
-        #expect(layout.snapshotFile(zone, device: a, seq: 5) == "/cloud/private/zones/notes/snapshots/aaaaaaaaaaaaaaaa-000000000005.json")
+        #expect(
+            layout.deletedMarker(zone, device: a, hlc: HLC(millis: 1_700_000_000_000, counter: 10))
+                == "/cloud/private/zones/notes/deleted/aaaaaaaaaaaaaaaa-0001700000000000-000a.json")
+        #expect(
+            layout.logFile(zone, device: a, seq: 1)
+                == "/cloud/private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000000/000000000001.json")
+        #expect(
+            layout.logFile(zone, device: a, seq: 2049)
+                == "/cloud/private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000002/000000002049.json")
+        #expect(
+            layout.snapshotFile(zone, device: a, seq: 5)
+                == "/cloud/private/zones/notes/snapshots/aaaaaaaaaaaaaaaa-000000000005.json")
     }
 
     @Test func segmentsHold1024Seqs() {

@@ -18,7 +18,9 @@ import Testing
         #expect(try fixture.folder.openContainer(boundTo: nil) == info)
         #expect(try fixture.folder.openContainer(boundTo: info.containerID) == info)
         #expect(UUID(uuidString: info.containerID) != nil)
-        #expect(info.containerID != (try FolderFixture(backend).folder.createContainer(device: a, hlc: Fixtures.hlc)).containerID)
+        #expect(
+            info.containerID
+                != (try FolderFixture(backend).folder.createContainer(device: a, hlc: Fixtures.hlc)).containerID)
     }
 
     @Test(arguments: Backend.allCases)
@@ -45,11 +47,21 @@ import Testing
         let fixture = FolderFixture(backend)
         let folder = fixture.folder
         let unavailable: (any Error) -> Bool = { ($0 as? CloudError)?.code == .accountTemporarilyUnavailable }
-        #expect(performing: { try folder.openContainer(boundTo: "3f1c2a5e-0000-4000-8000-000000000000") }, throws: unavailable)
-        #expect(performing: { try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc) }, throws: unavailable)
+        #expect(
+            performing: { try folder.openContainer(boundTo: "3f1c2a5e-0000-4000-8000-000000000000") },
+            throws: unavailable)
+        #expect(
+            performing: { try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc) },
+            throws: unavailable)
         #expect(performing: { try folder.fetchChanges(zone: zone, since: .empty, maxBatches: 10) }, throws: unavailable)
-        #expect(performing: { try folder.createZone(ZoneInfo(zone: zone, displayName: "N", createdBy: a), hlc: Fixtures.hlc) }, throws: unavailable)
-        #expect(performing: { try folder.writeDevice(DeviceInfo(name: "laptop", lastSeen: 1), device: a, hlc: Fixtures.hlc) }, throws: unavailable)
+        #expect(
+            performing: {
+                try folder.createZone(ZoneInfo(zone: zone, displayName: "N", createdBy: a), hlc: Fixtures.hlc)
+            }, throws: unavailable)
+        #expect(
+            performing: {
+                try folder.writeDevice(DeviceInfo(name: "laptop", lastSeen: 1), device: a, hlc: Fixtures.hlc)
+            }, throws: unavailable)
         #expect(performing: { try folder.zones() }, throws: unavailable)
         #expect(performing: { try folder.zoneStatus(zone) }, throws: unavailable)
         #expect(fixture.allPaths().isEmpty)
@@ -62,12 +74,16 @@ import Testing
         _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
         let id = try folder.openContainer(boundTo: nil).containerID
         // container.json evicted (say, by a cloud client's "online only" mode).
-        if let memory = fixture.memory { try memory.remove(fixture.layout.containerFile) } else {
+        if let memory = fixture.memory {
+            try memory.remove(fixture.layout.containerFile)
+        } else {
             try FileManager.default.removeItem(atPath: fixture.layout.containerFile)
         }
         let before = fixture.allPaths()
         #expect(throws: CloudError.self) { try folder.openContainer(boundTo: id) }
-        #expect(throws: CloudError.self) { try folder.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc) }
+        #expect(throws: CloudError.self) {
+            try folder.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc)
+        }
         #expect(fixture.allPaths() == before)
     }
 
@@ -95,7 +111,8 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aTornContainerJSONIsTemporarilyUnavailableAndANewerFormatIsIncompatible(backend: Backend) throws {
         let fixture = FolderFixture(backend)
-        var envelope = Envelope(kind: .container, device: a.rawValue, hlc: Fixtures.hlc, body: ContainerInfo.random().json)
+        var envelope = Envelope(
+            kind: .container, device: a.rawValue, hlc: Fixtures.hlc, body: ContainerInfo.random().json)
         try fixture.plant(fixture.layout.containerFile, Array(envelope.encoded.dropLast(3)))
         #expect {
             try fixture.folder.openContainer(boundTo: "x")

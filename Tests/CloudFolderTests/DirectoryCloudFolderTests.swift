@@ -15,13 +15,20 @@ import Testing
         let fixture = FolderFixture(backend)
         let folder = try fixture.prepared()
         for seq in 1...3 {
-            #expect(try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc) == .published)
+            #expect(
+                try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
+                    == .published)
         }
-        #expect(try folder.publish(Fixtures.batch([10, 11]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc) == .published)
+        #expect(
+            try folder.publish(Fixtures.batch([10, 11]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc) == .published
+        )
 
         let fetched = try folder.fetchChanges(zone: zone, since: .empty)
         #expect(fetched.batches.map { "\($0.device):\($0.seq)" } == ["\(a):1", "\(a):2", "\(a):3", "\(b):1"])
-        #expect(fetched.batches.map(\.batch) == [Fixtures.batch([1]), Fixtures.batch([2]), Fixtures.batch([3]), Fixtures.batch([10, 11])])
+        #expect(
+            fetched.batches.map(\.batch) == [
+                Fixtures.batch([1]), Fixtures.batch([2]), Fixtures.batch([3]), Fixtures.batch([10, 11]),
+            ])
         #expect(fetched.token == ChangeToken([a: 3, b: 1]))
         #expect(fetched.notArrived.isEmpty && fetched.ignored.isEmpty && !fetched.moreComing)
         #expect(fixture.allPaths().contains("private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000000/000000000003.json"))
@@ -30,7 +37,9 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aMidTokenFetchesOnlyWhatCameAfterIt(backend: Backend) throws {
         let folder = try FolderFixture(backend).prepared()
-        for seq in 1...4 { _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc) }
+        for seq in 1...4 {
+            _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
+        }
         let fetched = try folder.fetchChanges(zone: zone, since: ChangeToken([a: 2]))
         #expect(fetched.batches.map(\.seq) == [3, 4])
         #expect(fetched.token == ChangeToken([a: 4]))
@@ -73,7 +82,10 @@ import Testing
         let folder = try fixture.prepared()
         _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
         // seq 2 of device a arrives torn (half replicated), seq 3 is fine; device b is fine.
-        let torn = Envelope(kind: .changes, zone: zone.rawValue, device: a.rawValue, seq: 2, hlc: Fixtures.hlc, body: try Fixtures.batch([2]).body()).encoded
+        let torn = Envelope(
+            kind: .changes, zone: zone.rawValue, device: a.rawValue, seq: 2, hlc: Fixtures.hlc,
+            body: try Fixtures.batch([2]).body()
+        ).encoded
         try fixture.plant(fixture.layout.logFile(zone, device: a, seq: 2), Array(torn.prefix(torn.count / 2)))
         _ = try folder.publish(Fixtures.batch([3]), zone: zone, device: a, seq: 3, hlc: Fixtures.hlc)
         _ = try folder.publish(Fixtures.batch([9]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc)
@@ -85,7 +97,9 @@ import Testing
         #expect(fetched.notArrived.first?.device == a)
         // The torn file is never deleted or overwritten: publishing seq 2 again is refused.
         #expect(fixture.contents(fixture.layout.logFile(zone, device: a, seq: 2)) == Array(torn.prefix(torn.count / 2)))
-        #expect(throws: CloudError.self) { try folder.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc) }
+        #expect(throws: CloudError.self) {
+            try folder.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc)
+        }
 
         // Once the whole file arrives, the stream continues.
         try? FileManager.default.removeItem(atPath: fixture.layout.logFile(zone, device: a, seq: 2))
@@ -103,7 +117,9 @@ import Testing
         #expect(try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc) == .published)
         let path = fixture.layout.logFile(zone, device: a, seq: 1)
         let bytes = fixture.contents(path)
-        #expect(try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc) == .alreadyPublished)
+        #expect(
+            try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
+                == .alreadyPublished)
         #expect {
             try folder.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
         } throws: { ($0 as? CloudError)?.code == .serverRecordChanged }
@@ -113,7 +129,9 @@ import Testing
     @Test(arguments: Backend.allCases)
     func maxBatchesStopsAFetchWithMoreComing(backend: Backend) throws {
         let folder = try FolderFixture(backend).prepared()
-        for seq in 1...3 { _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc) }
+        for seq in 1...3 {
+            _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
+        }
         _ = try folder.publish(Fixtures.batch([9]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc)
         let first = try folder.fetchChanges(zone: zone, since: .empty, maxBatches: 2)
         #expect(first.batches.map(\.seq) == [1, 2])
@@ -131,7 +149,9 @@ import Testing
             try folder.publish(Fixtures.batch([1]), zone: ZoneID("work")!, device: a, seq: 1, hlc: Fixtures.hlc)
         } throws: { ($0 as? CloudError)?.code == .zoneNotFound }
         #expect(!fixture.allPaths().contains { $0.contains("work") })
-        #expect(throws: CloudError.self) { try folder.fetchChanges(zone: ZoneID("work")!, since: .empty, maxBatches: 10) }
+        #expect(throws: CloudError.self) {
+            try folder.fetchChanges(zone: ZoneID("work")!, since: .empty, maxBatches: 10)
+        }
     }
 
     @Test(arguments: Backend.allCases)
@@ -140,7 +160,8 @@ import Testing
         let fixture = FolderFixture(backend)
         let folder = try fixture.prepared()
         _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
-        let attributes = try FileManager.default.attributesOfItem(atPath: fixture.layout.logFile(zone, device: a, seq: 1))
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: fixture.layout.logFile(zone, device: a, seq: 1))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(fixture.allPaths().allSatisfy { !$0.contains(".tmp-") })
     }

@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func theHashIsOfTheCanonicalBody() {
-        #expect(Envelope.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Envelope.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test func aTamperedBodyIsNotArrivedYet() {
@@ -58,7 +59,8 @@ import Testing
 
     @Test func nonCanonicalBytesAreNotAccepted() {
         // Same content, pretty-printed: hash matches but the bytes are not the canonical form.
-        let text = String(decoding: envelope.encoded, as: UTF8.self).replacingOccurrences(of: ",\"device\"", with: ", \"device\"")
+        let text = String(decoding: envelope.encoded, as: UTF8.self).replacingOccurrences(
+            of: ",\"device\"", with: ", \"device\"")
         #expect(Envelope.verify(Array(text.utf8), expecting: expected).isNotArrived)
     }
 

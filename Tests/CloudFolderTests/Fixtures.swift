@@ -13,13 +13,15 @@ enum Fixtures {
     static let hlc = HLC(millis: 1_700_000_000_000, counter: 1)
 
     /// A revision whose body is `bodyBytes` long (ASCII), with a fixed record id per `n`.
-    static func revision(_ n: Int, bodyBytes: Int = 20, device: DeviceID = deviceA, parents: [String] = []) -> Revision {
+    static func revision(_ n: Int, bodyBytes: Int = 20, device: DeviceID = deviceA, parents: [String] = []) -> Revision
+    {
         let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!
         let note = Note(
             id: id, title: "note \(n)", body: String(repeating: "x", count: bodyBytes), tags: ["t"],
             createdAt: Date(millisecondsSince1970: 1_700_000_000_000))
         return Revision(
-            recordID: id, parents: parents, fields: RevisionFields(note: note), hlc: HLC(millis: 1_700_000_000_000 + Int64(n)),
+            recordID: id, parents: parents, fields: RevisionFields(note: note),
+            hlc: HLC(millis: 1_700_000_000_000 + Int64(n)),
             device: device.rawValue)
     }
 
@@ -74,7 +76,8 @@ final class FolderFixture: @unchecked Sendable {
     func prepared() throws -> DirectoryCloudFolder {
         let folder = self.folder
         _ = try folder.createContainer(device: Fixtures.deviceA, hlc: Fixtures.hlc)
-        _ = try folder.createZone(ZoneInfo(zone: Fixtures.zone, displayName: "Notes", createdBy: Fixtures.deviceA), hlc: Fixtures.hlc)
+        _ = try folder.createZone(
+            ZoneInfo(zone: Fixtures.zone, displayName: "Notes", createdBy: Fixtures.deviceA), hlc: Fixtures.hlc)
         return folder
     }
 

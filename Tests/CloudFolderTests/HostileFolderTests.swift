@@ -40,7 +40,8 @@ import Testing
         let fixture = FolderFixture(backend)
         let folder = try fixture.prepared()
         let elsewhere = fixture.root + "/elsewhere"
-        try fixture.plant(elsewhere + "/000000000000/000000000001.json", try envelopeBytes(device: b, seq: 1, records: [1]))
+        try fixture.plant(
+            elsewhere + "/000000000000/000000000001.json", try envelopeBytes(device: b, seq: 1, records: [1]))
         try fixture.plantSymlink(fixture.layout.deviceLogDirectory(zone, device: b), to: elsewhere)
         let fetched = try folder.fetchChanges(zone: zone, since: .empty)
         #expect(fetched.batches.isEmpty)
@@ -140,10 +141,12 @@ import Testing
         let report = try folder.salvageScan(zone: zone)
         #expect(report.salvaged.count == copies.count)
         #expect(report.salvaged.allSatisfy { $0.seq == 2 && $0.device == b && $0.batch == Fixtures.batch([2]) })
-        #expect(Set(report.ignored) == Set(
-            ["000000000003 (conflicted copy).json", "000000000002 3.json", "000000002000 2.json"].map {
-                "log/\(b)/000000000000/" + $0
-            }))
+        #expect(
+            Set(report.ignored)
+                == Set(
+                    ["000000000003 (conflicted copy).json", "000000000002 3.json", "000000002000 2.json"].map {
+                        "log/\(b)/000000000000/" + $0
+                    }))
         // The hot path never reads copies: seq 2 is still waited for.
         #expect(try folder.fetchChanges(zone: zone, since: .empty).token[b] == 1)
     }

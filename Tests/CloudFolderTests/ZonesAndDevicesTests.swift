@@ -54,7 +54,9 @@ import Testing
         let path = fixture.layout.deletedMarker(Fixtures.zone, device: b, hlc: Fixtures.hlc)
         try fixture.plant(path, Array("{}\n".utf8))
         // A valid marker of another zone copied here does not count either.
-        let other = Envelope(kind: .deleted, zone: "work", device: b.rawValue, hlc: Fixtures.hlc, body: .object(["zone": .string("work")]))
+        let other = Envelope(
+            kind: .deleted, zone: "work", device: b.rawValue, hlc: Fixtures.hlc,
+            body: .object(["zone": .string("work")]))
         try fixture.plant(fixture.layout.deletedMarker(Fixtures.zone, device: a, hlc: Fixtures.hlc), other.encoded)
         guard case .present = try folder.zoneStatus(Fixtures.zone) else {
             Issue.record("a zone was deleted by a marker that does not check out")
