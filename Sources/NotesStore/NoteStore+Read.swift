@@ -140,9 +140,11 @@ extension NoteStore {
                     db, sql: "SELECT id FROM note WHERE id >= ? AND id < ? ORDER BY id LIMIT 20",
                     arguments: [lower, lower + "\u{7F}"])
             }
-            ids += try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM note WHERE title = ? ORDER BY id LIMIT 20"),
-                arguments: [trimmed])
+            // The title as typed first, so a title with outer spaces can be named exactly.
+            let titled = try db.cachedStatement(sql: "SELECT id FROM note WHERE title = ? ORDER BY id LIMIT 20")
+            var byTitle = try String.fetchAll(titled, arguments: [reference])
+            if byTitle.isEmpty && trimmed != reference { byTitle = try String.fetchAll(titled, arguments: [trimmed]) }
+            ids += byTitle
             let unique = Array(Set(ids)).sorted()
             if unique.count == 1, let id = UUID(uuidString: unique[0]), let note = try Self.fetchNote(db, id: id) {
                 return note

@@ -75,6 +75,10 @@ import Testing
         let byTitle = #expect(throws: StoreError.self) { try t.store.resolve("Plan") }
         #expect(byTitle?.code == .ambiguous && byTitle?.candidates.count == 2)
 
+        let spaced = try t.store.create(title: " Padded ", body: "")
+        _ = try t.store.create(title: "Padded", body: "")
+        #expect(try t.store.resolve(" Padded ").id == spaced.id, "a title with outer spaces is named exactly")
+
         for missing in ["cccc", "plan", "", "Nope", "\u{1B}[2J"] {
             let error = #expect(throws: StoreError.self) { try t.store.resolve(missing) }
             #expect(error?.code == .notFound, "\(missing)")
