@@ -58,6 +58,13 @@ public struct FetchedBatch: Sendable, Equatable {
     public var seq: Int64
     public var hlc: HLC
     public var batch: ChangeBatch
+
+    public init(device: DeviceID, seq: Int64, hlc: HLC, batch: ChangeBatch) {
+        self.device = device
+        self.seq = seq
+        self.hlc = hlc
+        self.batch = batch
+    }
 }
 
 /// A log file that exists but does not check out yet: the stream of its device stops there.
@@ -66,6 +73,13 @@ public struct NotArrivedFile: Sendable, Equatable {
     public var seq: Int64
     public var path: String
     public var reason: String
+
+    public init(device: DeviceID, seq: Int64, path: String, reason: String) {
+        self.device = device
+        self.seq = seq
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// The result of `fetchChanges`.
@@ -80,6 +94,8 @@ public struct FetchedChanges: Sendable, Equatable {
     public var ignored: [String] = []
     /// True when `maxBatches` stopped the fetch before every stream was read.
     public var moreComing = false
+
+    public init(token: ChangeToken) { self.token = token }
 }
 
 /// What a salvage scan found.
@@ -88,6 +104,8 @@ public struct SalvageReport: Sendable, Equatable {
     public var salvaged: [FetchedBatch] = []
     /// Names (relative to the zone) that are not ours: ignored, counted.
     public var ignored: [String] = []
+
+    public init() {}
 }
 
 /// The state of a zone in the folder (rule 12).

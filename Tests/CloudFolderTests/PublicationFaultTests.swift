@@ -103,6 +103,36 @@ import Testing
         #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
     }
 
+    @Test(arguments: CloudErrorTests.table.map { $0.0 })
+    func everyErrnoOfTheTableReachesTheCallerAsItsCode(number: Int32) throws {
+        let (io, folder) = try prepared()
+        io.fail(.write, errno: number)
+        let expected = CloudErrorTests.table.first { $0.0 == number }!.1
+        #expect {
+            try publish(folder)
+        } throws: { ($0 as? CloudError)?.code == expected && ($0 as? CloudError)?.errno == number }
+        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == nil)
+    }
+
+    @Test func aCrashLeavesATempFileThatOnlyItsOwnerRemoves() throws {
+        let (io, folder) = try prepared()
+        io.crash(at: .rename)
+        #expect(throws: InMemoryFileIO.SimulatedCrash.self) { try publish(folder) }
+        io.restart()
+        let segment = folder.layout.segmentDirectory(zone, device: a, seq: 1)
+        let ours = try io.list(segment)
+        #expect(ours.count == 1 && CloudName.temporaryFile(ours[0]) == a)
+        // Another device's leftover temp file in the devices folder.
+        let theirs = folder.layout.devicesDirectory + "/.bbbbbbbbbbbbbbbb.json.tmp-bbbbbbbbbbbbbbbb-1"
+        io.plantDirectory(folder.layout.devicesDirectory)
+        io.plantFile(theirs, [1])
+
+        #expect(try folder.removeOwnTemporaryFiles(device: a) == [segment + "/" + ours[0]])
+        #expect(try io.list(segment).isEmpty)
+        #expect(io.contents(theirs) == [1])
+        #expect(try folder.removeOwnTemporaryFiles(device: Fixtures.deviceB) == [theirs])
+    }
+
     @Test func aReadOnlyFolderIsAPermissionFailure() throws {
         let (io, folder) = try prepared()
         io.fail(.createExclusive, errno: EROFS)
