@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "TerminalUI"),
         .target(
             name: "CloudFolder",
             dependencies: ["NotesCore", .product(name: "Crypto", package: "swift-crypto")]
@@ -48,6 +49,7 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

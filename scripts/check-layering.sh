@@ -10,6 +10,7 @@ allowed() {
         NotesStore) echo "Foundation NotesCore GRDB Logging" ;;
         CloudFolder) echo "Foundation Glibc Crypto NotesCore" ;;
         cloudnotes) echo "Foundation NotesCore NotesStore ArgumentParser Logging Glibc" ;;
+        TerminalUI) echo "" ;;
         *) echo "" ;;
     esac
 }

@@ -1,0 +1,41 @@
+/// One terminal cell: a grapheme cluster, its display width and its style.
+///
+/// A wide (2-column) character is stored in its first cell with `width == 2`; the cell to
+/// its right is a *continuation* (`width == 0`, empty grapheme) that carries the same style
+/// and is never painted on its own. `Buffer` keeps these pairs consistent.
+public struct Cell: Hashable, Sendable, CustomStringConvertible {
+    /// The grapheme cluster shown here; empty for a continuation cell.
+    public var grapheme: String
+    /// Columns the grapheme takes: 1 or 2, or 0 for a continuation cell.
+    public var width: Int
+    public var style: Style
+
+    /// A cell for `character`, its width from `TextWidth` (a zero-width character gets 1:
+    /// a cell always advances the cursor; use `SafeText` to make such text visible first).
+    public init(_ character: Character, style: Style = .plain) {
+        self.grapheme = String(character)
+        self.width = max(1, TextWidth.width(of: character))
+        self.style = style
+    }
+
+    private init(grapheme: String, width: Int, style: Style) {
+        self.grapheme = grapheme
+        self.width = width
+        self.style = style
+    }
+
+    /// A space in the default style.
+    public static let blank = Cell(" ")
+
+    /// The right half of a wide character.
+    public static func continuation(style: Style = .plain) -> Cell {
+        Cell(grapheme: "", width: 0, style: style)
+    }
+
+    public var isContinuation: Bool { width == 0 }
+    public var isWide: Bool { width == 2 }
+
+    public var description: String {
+        isContinuation ? "<cont \(style)>" : "\"\(grapheme)\" \(style)"
+    }
+}

@@ -1,0 +1,42 @@
+extension TextWidth {
+    /// Where padding goes when text is narrower than its field.
+    public enum Alignment: Sendable {
+        case left, right, center
+    }
+
+    /// The longest prefix of `text` that fits in `columns`, never splitting a grapheme cluster
+    /// or a wide character. With `ellipsis`, text that does not fit ends in "…" (1 column)
+    /// within the same `columns`. The result may be one column narrower than `columns` when a
+    /// wide character did not fit; `pad` fills that.
+    public static func clip(_ text: some StringProtocol, to columns: Int, ellipsis: Bool = false) -> String {
+        guard columns > 0 else { return "" }
+        if width(of: text) <= columns { return String(text) }
+        let budget = ellipsis ? columns - 1 : columns
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = width(of: character)
+            if used + w > budget { break }
+            result.append(character)
+            used += w
+        }
+        if ellipsis { result.append("…") }
+        return result
+    }
+
+    /// `text` clipped to `columns` and padded with spaces to exactly `columns` columns.
+    public static func pad(
+        _ text: some StringProtocol, to columns: Int, alignment: Alignment = .left, ellipsis: Bool = false
+    ) -> String {
+        guard columns > 0 else { return "" }
+        let clipped = clip(text, to: columns, ellipsis: ellipsis)
+        let missing = columns - width(of: clipped)
+        let before: Int
+        switch alignment {
+        case .left: before = 0
+        case .right: before = missing
+        case .center: before = missing / 2
+        }
+        return String(repeating: " ", count: before) + clipped + String(repeating: " ", count: missing - before)
+    }
+}
