@@ -41,8 +41,13 @@ public final class NoteStore: Sendable {
             try Self.checkIsOurs(databaseURL)
             pool = try DatabasePool(path: databaseURL.path, configuration: config)
             if try pool.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
-            try Schema.migrator.migrate(pool)
-            deviceID = try pool.write { db in try Self.ensureDeviceID(db) }
+            // Opening is on the path to the first screen: read-only checks first, and a write
+            // transaction only when there is something to write.
+            if try !pool.read(Schema.migrator.hasCompletedMigrations) { try Schema.migrator.migrate(pool) }
+            let existing = try pool.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
+            }
+            deviceID = try existing ?? pool.write { db in try Self.ensureDeviceID(db) }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: databaseURL.path)
         }
