@@ -52,7 +52,7 @@ public struct ChangeRecord: Sendable, Equatable {
             idText == idText.lowercased(),
             let recordType = json["recordType"]?.stringValue, let rev = json["rev"]?.stringValue,
             let parents = json["parents"]?.arrayValue, let hlcText = json["hlc"]?.stringValue,
-            let hlc = HLC(hlcText), let device = json["device"]?.stringValue
+            let hlc = HLC(hlcText), let device = json["device"]?.stringValue, DeviceID(device) != nil
         else { throw CloudError(.invalidArguments, "a change record is malformed") }
         let parentIDs = parents.compactMap(\.stringValue)
         guard parentIDs.count == parents.count else {

@@ -5,15 +5,16 @@ import NotesCore
 /// A version vector, so fetch probes `seq + 1` per device and costs what changed. A device
 /// absent from the vector has been read up to 0 (nothing).
 public struct ChangeToken: Sendable, Equatable, Hashable {
-    public var seqByDevice: [DeviceID: Int64]
+    /// Devices read up to a seq ≥ 1; a device at 0 has no entry, so equal vectors are equal.
+    public private(set) var seqByDevice: [DeviceID: Int64]
 
-    public init(_ seqByDevice: [DeviceID: Int64] = [:]) { self.seqByDevice = seqByDevice }
+    public init(_ seqByDevice: [DeviceID: Int64] = [:]) { self.seqByDevice = seqByDevice.filter { $0.value > 0 } }
 
     public static let empty = ChangeToken()
 
     public subscript(device: DeviceID) -> Int64 {
         get { seqByDevice[device] ?? 0 }
-        set { seqByDevice[device] = newValue }
+        set { seqByDevice[device] = newValue > 0 ? newValue : nil }
     }
 
     /// True when this token has read at least everything `other` has.

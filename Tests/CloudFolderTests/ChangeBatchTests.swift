@@ -24,6 +24,12 @@ import Testing
         #expect(throws: CloudError.self) { try ChangeRecord(json: .object(json)) }
     }
 
+    @Test func aRecordFromAnInvalidDeviceIDIsRefused() throws {
+        guard case .object(var json) = try ChangeRecord(Fixtures.revision(1)).json() else { return }
+        json["device"] = .string("../../etc")
+        #expect(throws: CloudError.self) { try ChangeRecord(json: .object(json)) }
+    }
+
     @Test func aBatchBodyRoundTrips() throws {
         let batch = Fixtures.batch([1, 2, 3])
         #expect(try ChangeBatch(body: batch.body()) == batch)

@@ -65,6 +65,8 @@ import Testing
         let folder = try fixture.prepared()
         _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
         _ = try folder.publish(Fixtures.batch([3]), zone: zone, device: a, seq: 3, hlc: Fixtures.hlc)
+        // Device b's first batch has not arrived, its second has.
+        _ = try folder.publish(Fixtures.batch([8]), zone: zone, device: b, seq: 2, hlc: Fixtures.hlc)
         let first = try folder.fetchChanges(zone: zone, since: .empty)
         #expect(first.batches.map(\.seq) == [1])
         #expect(first.token == ChangeToken([a: 1]))

@@ -85,6 +85,10 @@ import Testing
         #expect(token.covers(ChangeToken([Fixtures.deviceA: 2])))
         #expect(!token.covers(ChangeToken([Fixtures.deviceB: 2])))
         #expect(!ChangeToken.empty.covers(token))
+        var advanced = ChangeToken.empty
+        advanced[Fixtures.deviceB] = 0
+        #expect(advanced == .empty)  // a device read up to 0 is no entry
+        #expect(ChangeToken([Fixtures.deviceA: 0]) == .empty)
         #expect(throws: CloudError.self) { try ChangeToken(json: .object(["../x": .int(1)])) }
         #expect(throws: CloudError.self) { try ChangeToken(json: .object([Fixtures.deviceA.rawValue: .int(-1)])) }
     }
