@@ -8,7 +8,7 @@
 /// - bidi controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069), line and paragraph separators
 ///   and the other invisible format characters (Cf) become `<U+202E>` markers in `.line` mode
 ///   and are dropped in `.block` mode; ZWJ stays (emoji sequences need it), and so do tag
-///   characters inside an emoji (subdivision flags);
+///   characters after a black flag 🏴 (subdivision flags such as Scotland's);
 /// - TAB becomes spaces, LF is `⏎` in a line and a line break in a block;
 /// - combining marks beyond `maxCombiningMarks` per grapheme are dropped (Zalgo text).
 ///
@@ -42,10 +42,11 @@ public enum SafeText {
                 continue
             }
             var marks = 0
-            let isEmoji = character.unicodeScalars.first!.properties.isEmoji
+            let isFlag = character.unicodeScalars.first == "\u{1F3F4}"
             for (i, scalar) in character.unicodeScalars.enumerated() {
-                // Tag characters (format, so invisible) spell subdivision flags such as 🏴 + "gbsct".
-                if i > 0, isEmoji, (0xE0020...0xE007F).contains(scalar.value) {
+                // Tag characters (format, so invisible) spell subdivision flags: 🏴 + "gbsct" + end.
+                // Only after 🏴: elsewhere they would be invisible text.
+                if i > 0, isFlag, (0xE0020...0xE007F).contains(scalar.value) {
                     out.append(scalar)
                     continue
                 }

@@ -28,6 +28,9 @@ import Testing
         #expect(SafeText.sanitize("👩‍💻") == "👩‍💻")
         let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
         #expect(SafeText.sanitize(scotland) == scotland)
+        // Tag characters anywhere else would be invisible text.
+        #expect(SafeText.sanitize("💻\u{E0067}x") == "💻<U+E0067>x")
+        #expect(SafeText.sanitize("1\u{E0031}") == "1<U+E0031>")
         #expect(SafeText.sanitize("a\u{2028}b") == "a<U+2028>b")
     }
 
