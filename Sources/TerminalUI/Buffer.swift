@@ -81,9 +81,7 @@ public struct Buffer: Equatable, Sendable {
                 set(Cell(" ", style: style), x: x, y: point.y)
                 return x + 1
             } else {
-                var cell = Cell(character, style: style)
-                cell.width = w
-                set(cell, x: x, y: point.y)
+                set(Cell(character, style: style), x: x, y: point.y)
             }
             x += w
         }
@@ -115,8 +113,7 @@ public struct Buffer: Equatable, Sendable {
                     set(Cell(" ", style: style), x: x, y: y)
                     x += 1
                 } else {
-                    var cell = Cell(filler, style: style)
-                    cell.width = max(1, w)
+                    let cell = Cell(filler, style: style)
                     set(cell, x: x, y: y)
                     x += cell.width
                 }

@@ -5,16 +5,21 @@
 /// and is never painted on its own. `Buffer` keeps these pairs consistent.
 public struct Cell: Hashable, Sendable, CustomStringConvertible {
     /// The grapheme cluster shown here; empty for a continuation cell.
-    public var grapheme: String
+    public private(set) var grapheme: String
     /// Columns the grapheme takes: 1 or 2, or 0 for a continuation cell.
-    public var width: Int
+    public private(set) var width: Int
     public var style: Style
 
-    /// A cell for `character`, its width from `TextWidth` (a zero-width character gets 1:
-    /// a cell always advances the cursor; use `SafeText` to make such text visible first).
+    /// A cell for `character`, its width from `TextWidth`.
+    ///
+    /// A character of width 0 (a control such as ESC, a lone combining mark, a format
+    /// character such as a bidi override) is stored as U+FFFD `�`, so no cell can carry
+    /// something a terminal would interpret or hide; `SafeText` gives better replacements
+    /// for text before it is written.
     public init(_ character: Character, style: Style = .plain) {
-        self.grapheme = String(character)
-        self.width = max(1, TextWidth.width(of: character))
+        let width = TextWidth.width(of: character)
+        self.grapheme = width == 0 ? "\u{FFFD}" : String(character)
+        self.width = max(1, width)
         self.style = style
     }
 

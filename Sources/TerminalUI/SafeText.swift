@@ -50,8 +50,9 @@ public enum SafeText {
                     out.append(scalar)
                     continue
                 }
-                if i > 0, scalar.properties.generalCategory == .nonspacingMark
-                    || scalar.properties.generalCategory == .enclosingMark
+                if i > 0,
+                    scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .enclosingMark
                 {
                     marks += 1
                     if marks > maxCombiningMarks { continue }

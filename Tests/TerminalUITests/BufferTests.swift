@@ -8,11 +8,13 @@ func expectConsistent(_ buffer: Buffer, sourceLocation: SourceLocation = #_sourc
         for x in 0..<buffer.size.width {
             let cell = buffer[x, y]
             if cell.isWide {
-                #expect(x + 1 < buffer.size.width && buffer[x + 1, y].isContinuation,
+                #expect(
+                    x + 1 < buffer.size.width && buffer[x + 1, y].isContinuation,
                     "wide cell at (\(x), \(y)) without continuation\n\(buffer)", sourceLocation: sourceLocation)
             }
             if cell.isContinuation {
-                #expect(x > 0 && buffer[x - 1, y].isWide,
+                #expect(
+                    x > 0 && buffer[x - 1, y].isWide,
                     "orphan continuation at (\(x), \(y))\n\(buffer)", sourceLocation: sourceLocation)
             }
         }

@@ -14,7 +14,12 @@ import Testing
         var buffer = Buffer(size: Size(width: 20, height: 2))
         buffer.write(SafeText.sanitize("\u{1B}]0;title\u{7}"), at: Point(x: 0, y: 0))
         buffer.write(SafeText.sanitize("\u{1B}[2J\u{202E}x"), at: Point(x: 0, y: 1))
-        #expect(buffer == Buffer(lines: ["␛]0;title␇" + String(repeating: " ", count: 10), "␛[2J<U+202E>x" + String(repeating: " ", count: 7)]))
+        #expect(
+            buffer
+                == Buffer(lines: [
+                    "␛]0;title␇" + String(repeating: " ", count: 10),
+                    "␛[2J<U+202E>x" + String(repeating: " ", count: 7),
+                ]))
     }
 
     @Test func bidiOverrideIsVisibleInALineAndDroppedInABlock() {
@@ -76,8 +81,10 @@ import Testing
                 for scalar in SafeText.sanitize(sample, mode: mode).unicodeScalars {
                     let v = scalar.value
                     let isLineBreak = mode == .block && v == 0x0A
-                    #expect(isLineBreak || !(v < 0x20 || (0x7F...0x9F).contains(v)), "\(mode) \(sample.debugDescription)")
-                    #expect(v == 0x200D || scalar.properties.generalCategory != .format || (0xE0020...0xE007F).contains(v),
+                    #expect(
+                        isLineBreak || !(v < 0x20 || (0x7F...0x9F).contains(v)), "\(mode) \(sample.debugDescription)")
+                    #expect(
+                        v == 0x200D || scalar.properties.generalCategory != .format || (0xE0020...0xE007F).contains(v),
                         "\(mode) \(sample.debugDescription)")
                 }
             }

@@ -69,15 +69,17 @@ import Testing
     }
 
     @Test func wideCharactersAtSixtyColumns() {
-        let text = "Meeting notes 会議のメモ: 田中さんと한국어 팀 review the plan 👍🏽 "
+        let text =
+            "Meeting notes 会議のメモ: 田中さんと한국어 팀 review the plan 👍🏽 "
             + "then ship 🇩🇪 and 🇯🇵 builds; 長い単語長い単語長い単語長い単語長い単語長い単語長い単語長い単語 end"
         let wrapped = WrappedText(text, width: 60)
-        #expect(wrapped.texts == [
-            "Meeting notes 会議のメモ: 田中さんと한국어 팀 review the ",
-            "plan 👍🏽 then ship 🇩🇪 and 🇯🇵 builds; ",
-            "長い単語長い単語長い単語長い単語長い単語長い単語長い単語長い",
-            "単語 end",
-        ])
+        #expect(
+            wrapped.texts == [
+                "Meeting notes 会議のメモ: 田中さんと한국어 팀 review the ",
+                "plan 👍🏽 then ship 🇩🇪 and 🇯🇵 builds; ",
+                "長い単語長い単語長い単語長い単語長い単語長い単語長い単語長い",
+                "単語 end",
+            ])
         #expect(wrapped.lines.map(\.width) == [57, 36, 60, 8])
         expectWellFormed(wrapped, of: text)
     }
