@@ -129,6 +129,19 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func logHeadFindsFilesBeyondWhatADeviceRecordedAsPublished(backend: Backend) throws {
+        let folder: any CloudFolder = try FolderFixture(backend).prepared()
+        #expect(try folder.logHead(zone: zone, device: a, after: 0) == 0)
+        for seq in 1...3 {
+            _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
+        }
+        // A database restored from a backup believes it published up to 1: a clone (rule 10).
+        #expect(try folder.logHead(zone: zone, device: a, after: 1) == 3)
+        #expect(try folder.logHead(zone: zone, device: a, after: 3) == 3)
+        #expect(try folder.logHead(zone: zone, device: b, after: 0) == 0)
+    }
+
+    @Test(arguments: Backend.allCases)
     func maxBatchesStopsAFetchWithMoreComing(backend: Backend) throws {
         let folder = try FolderFixture(backend).prepared()
         for seq in 1...3 {

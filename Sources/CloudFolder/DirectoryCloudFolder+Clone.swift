@@ -1,0 +1,18 @@
+/// What device-id clone detection needs from the folder (DESIGN §3 rule 10).
+extension DirectoryCloudFolder {
+    /// The highest seq of `device`'s log in `zone` reachable by probing from `after + 1`, or
+    /// `after` when nothing follows it. Files are only checked for existence here.
+    ///
+    /// At start, the engine asks this for its own device with the last seq its database
+    /// recorded as published: anything higher was written by someone else under our id (a
+    /// restored backup, a copied data directory), so it rotates to a new device id and
+    /// re-publishes its pending changes under it.
+    public func logHead(zone: ZoneID, device: DeviceID, after: Int64) throws -> Int64 {
+        try requireContainer()
+        var seq = after
+        while true {
+            guard try io.kind(layout.logFile(zone, device: device, seq: seq + 1)) != nil else { return seq }
+            seq += 1
+        }
+    }
+}
