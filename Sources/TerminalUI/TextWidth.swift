@@ -1,13 +1,13 @@
 /// The display width of text in terminal columns, computed per grapheme cluster.
 ///
 /// The rules, in order, for one grapheme cluster (a Swift `Character`):
-/// 1. An emoji sequence is 2 columns: a first scalar with `Emoji_Presentation` (😀, a
-///    regional-indicator flag 🇩🇪, a lone skin tone), or any `Emoji` scalar followed by
-///    VS16 (U+FE0F, as in ❤️), a keycap mark (U+20E3, as in 1️⃣), a skin-tone modifier
-///    (👍🏽), a ZWJ (U+200D, as in 👩‍💻) or tag characters (🏴 subdivision flags).
-///    VS15 (U+FE0E) asks for text presentation: the base's width without rule 1.
-/// 2. Otherwise the widest scalar of the cluster counts (a base plus combining marks is the
-///    base's width; a Hangul syllable made of conjoining jamo is the leading jamo's 2).
+/// 1. An `Emoji` base followed by VS16 (U+FE0F, as in ❤️), a keycap mark (U+20E3, as in
+///    1⃣ even without VS16) or a ZWJ (U+200D, as in ⛹‍♂ even without VS16) is an emoji: 2.
+///    VS15 (U+FE0E) asks for text presentation: the base's own width (☺︎ is 1).
+/// 2. Otherwise the widest scalar of the cluster counts. That covers the other emoji
+///    sequences, whose parts have `Emoji_Presentation` themselves (👩‍💻, flags 🇩🇪 and 🏴 with
+///    tags, skin tones as in ☝🏽), a base plus combining marks (the base's width) and a Hangul
+///    syllable made of conjoining jamo (the leading jamo's 2).
 ///    A cluster that starts with a control character is 0.
 ///
 /// And for one scalar:
@@ -52,7 +52,7 @@ public enum TextWidth {
             for scalar in scalars.dropFirst() {
                 switch scalar.value {
                 case 0xFE0E: return isEastAsianWide(first.value) ? 2 : 1
-                case 0xFE0F, 0x20E3, 0x200D, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: return 2
+                case 0xFE0F, 0x20E3, 0x200D: return 2
                 default: continue
                 }
             }

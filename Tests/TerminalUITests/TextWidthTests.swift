@@ -44,6 +44,8 @@ import Testing
         #expect(TextWidth.width(of: "🇩🇪") == 2)  // flag
         #expect(TextWidth.width(of: "🇩🇪🇫🇷") == 4)
         #expect(TextWidth.width(of: "1️⃣") == 2)  // keycap
+        #expect(TextWidth.width(of: "1\u{20E3}") == 2)  // keycap without VS16
+        #expect(TextWidth.width(of: "\u{26F9}\u{200D}\u{2642}") == 2)  // ZWJ, text-default parts, no VS16
         #expect(TextWidth.width(of: "❤️") == 2)  // VS16
         #expect(TextWidth.width(of: "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}") == 2)
         #expect(TextWidth.width(of: "a😀b") == 4)
