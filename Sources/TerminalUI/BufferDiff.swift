@@ -43,18 +43,13 @@ public struct BufferDiff: Equatable, Sendable {
                     x += 1
                     continue
                 }
-                var start = x
-                if new[start, y].isContinuation && start > 0 { start -= 1 }
+                // Buffers keep wide pairs whole, so a changed continuation comes with its changed
+                // wide cell; the guard keeps a run from starting on a right half regardless.
+                let start = new[x, y].isContinuation && x > 0 ? x - 1 : x
                 var end = x + 1
                 while end < width && old[end, y] != new[end, y] { end += 1 }
                 if end < width && new[end, y].isContinuation { end += 1 }
-                if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count >= start {
-                    // Widening touched the previous run: extend it instead of painting twice.
-                    let from = last.origin.x + last.cells.count
-                    runs[runs.count - 1].cells += (from..<end).map { new[$0, y] }
-                } else {
-                    runs.append(Run(origin: Point(x: start, y: y), cells: (start..<end).map { new[$0, y] }))
-                }
+                runs.append(Run(origin: Point(x: start, y: y), cells: (start..<end).map { new[$0, y] }))
                 x = end
             }
         }

@@ -99,4 +99,15 @@ import Testing
         #expect(wrapped.offset(line: 2, column: 9) == 8)  // past the end of the line
         #expect(wrapped.offset(line: 7, column: 0) == 6)  // clamped to the last line
     }
+
+    @Test func offsetsAroundHardLineBreaksAndHangingSpaces() {
+        let wrapped = WrappedText("abc\n漢   d", width: 4)
+        #expect(wrapped.texts == ["abc", "漢  ", "d"])
+        #expect(wrapped.location(ofOffset: 3) == (0, 3))  // on the line break: after the text
+        #expect(wrapped.location(ofOffset: 4) == (1, 0))
+        #expect(wrapped.location(ofOffset: 7) == (1, 4))  // the hanging space, kept at the edge
+        #expect(wrapped.location(ofOffset: 8) == (2, 0))
+        #expect(wrapped.offset(line: 0, column: 9) == 3)
+        #expect(wrapped.offset(line: 1, column: 4) == 7)
+    }
 }
