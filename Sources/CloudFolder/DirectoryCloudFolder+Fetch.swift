@@ -73,15 +73,17 @@ extension DirectoryCloudFolder {
     }
 
     /// Reads and checks a log file against the path it is expected at. Errors that concern this
-    /// one file (a symlink, not a regular file, over the cap, unreadable) make it "not arrived";
-    /// errors that concern the folder (I/O, unmounted) are thrown.
+    /// one file (a symlink, not a regular file, over the cap, unreadable, an I/O error) make it
+    /// "not arrived", so one bad file never stops other devices' streams (DESIGN §4); errors
+    /// that concern the folder or the process (unmounted, out of descriptors) are thrown.
     func readVerified(path: String, zone: ZoneID, device: DeviceID, seq: Int64) throws -> LogFileRead {
         let bytes: [UInt8]
         do {
             guard let read = try io.readIfPresent(path, maxBytes: Self.maxLogFileBytes) else { return .missing }
             bytes = read
         } catch let error as CloudError
-            where [.invalidArguments, .limitExceeded, .permissionFailure, .zoneBusy].contains(error.code)
+            where [.invalidArguments, .limitExceeded, .permissionFailure, .zoneBusy, .networkFailure].contains(
+                error.code)
         {
             return .notArrived(error.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NotesCore
 import Testing
 
@@ -110,6 +111,23 @@ import Testing
         let later = try folder.fetchChanges(zone: zone, since: fetched.token)
         #expect(later.batches.map(\.seq) == [2, 3])
         #expect(later.notArrived.isEmpty)
+    }
+
+    @Test func anUnreadableFileStopsOnlyItsDevicesStreamAndAnUnmountedFolderStopsTheFetch() throws {
+        let fixture = FolderFixture(.memory)
+        let folder = try fixture.prepared()
+        let io = try #require(fixture.memory)
+        _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
+        _ = try folder.publish(Fixtures.batch([9]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc)
+        io.fail(.read, errno: EIO, pathContains: "/\(a)/")
+        let fetched = try folder.fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.token == ChangeToken([b: 1]))
+        #expect(fetched.notArrived.map(\.device) == [a])
+
+        io.fail(.read, errno: ENOTCONN, pathContains: "/\(a)/")
+        #expect {
+            try folder.fetchChanges(zone: zone, since: .empty)
+        } throws: { ($0 as? CloudError)?.code == .networkUnavailable }
     }
 
     @Test(arguments: Backend.allCases)
