@@ -57,7 +57,7 @@ public struct Buffer: Equatable, Sendable {
     /// character that would straddle the right edge is replaced by a space, and writing stops
     /// there; a wide character cut by the left edge leaves a space in its visible half.
     /// Zero-width clusters (controls, stray combining marks, format characters) are skipped:
-    /// pass untrusted text through `SafeText` first so they become visible. Line breaks are not
+    /// pass untrusted text through NotesCore's `TerminalSafeText` first so they become visible. Line breaks are not
     /// interpreted; split lines before writing.
     @discardableResult
     public mutating func write(

@@ -14,7 +14,7 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
     ///
     /// A character of width 0 (a control such as ESC, a lone combining mark, a format
     /// character such as a bidi override) is stored as U+FFFD `�`, so no cell can carry
-    /// something a terminal would interpret or hide; `SafeText` gives better replacements
+    /// something a terminal would interpret or hide; `TerminalSafeText` (NotesCore) gives better replacements
     /// for text before it is written.
     public init(_ character: Character, style: Style = .plain) {
         let width = TextWidth.width(of: character)

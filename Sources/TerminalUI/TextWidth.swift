@@ -11,7 +11,7 @@
 ///    A cluster that starts with a control character is 0.
 ///
 /// And for one scalar:
-/// - 0: C0 and C1 controls and DEL (they draw nothing; `SafeText` turns them into visible
+/// - 0: C0 and C1 controls and DEL (they draw nothing; `TerminalSafeText` turns them into visible
 ///   pictures before they reach a buffer), nonspacing and enclosing marks (Mn, Me), format
 ///   characters (Cf: ZWJ, ZWSP, bidi controls, soft hyphen), line and paragraph separators,
 ///   and the Hangul medial vowels and final consonants (U+1160–11FF, U+D7B0–D7FF).
