@@ -22,6 +22,12 @@ public protocol CloudFolder: Sendable {
     /// Finds renamed copies of log files whose envelopes check out (rule 9).
     func salvageScan(zone: ZoneID) throws -> SalvageReport
 
+    /// Writes a write-once zone snapshot (rule 11).
+    func publishSnapshot(_ snapshot: Snapshot, zone: ZoneID) throws -> PublishOutcome
+    func snapshots(zone: ZoneID) throws -> Listing<SnapshotName>
+    /// A snapshot, or nil when it is missing or has not fully arrived.
+    func readSnapshot(zone: ZoneID, device: DeviceID, seq: Int64) throws -> Snapshot?
+
     func zones() throws -> Listing<ZoneID>
     func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus
     /// Creates a zone folder and its write-once `zone.json`; returns the zone as the folder has it.
