@@ -17,6 +17,8 @@ public protocol CloudFolder: Sendable {
     func publish(_ batch: ChangeBatch, zone: ZoneID, device: DeviceID, seq: Int64, hlc: HLC) throws -> PublishOutcome
     /// Reads what changed in a zone since `token` (rule 4).
     func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges
+    /// Removes the temp files a crash of `device` left behind; never another device's (rules 1, 2).
+    func removeOwnTemporaryFiles(device: DeviceID) throws -> [String]
     /// The last seq of a device's log reachable from `after` (rule 10: clone detection).
     func logHead(zone: ZoneID, device: DeviceID, after: Int64) throws -> Int64
     /// Finds renamed copies of log files whose envelopes check out (rule 9).
