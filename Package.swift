@@ -29,6 +29,8 @@ let package = Package(
             ]
         ),
         .target(name: "TerminalUI"),
+        // In-memory twins and helpers for tests (DESIGN §1); linked by test targets only.
+        .target(name: "NotesTestSupport"),
         .target(
             name: "CloudFolder",
             dependencies: ["NotesCore", .product(name: "Crypto", package: "swift-crypto")]
@@ -42,10 +44,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore"]),
+        .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore", "NotesTestSupport"]),
         .testTarget(
             name: "NotesStoreTests",
-            dependencies: ["NotesCore", "NotesStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "NotesCore", "NotesStore", "NotesTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore"]),

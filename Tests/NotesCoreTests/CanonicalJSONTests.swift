@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 @testable import NotesCore
 

@@ -1,3 +1,4 @@
+import NotesTestSupport
 import Testing
 @testable import NotesCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesStore
 

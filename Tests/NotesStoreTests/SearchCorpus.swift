@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import NotesCore
 
 /// A deterministic corpus in the mix the app meets: ASCII in mixed case, accented Latin typed

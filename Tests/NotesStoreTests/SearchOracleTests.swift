@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 @testable import NotesStore
 

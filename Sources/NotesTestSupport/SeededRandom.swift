@@ -1,0 +1,22 @@
+/// A small deterministic generator (SplitMix64), so a failing property test or random schedule
+/// replays from the seed its message prints.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A string of `count` scalars drawn from `alphabet`.
+    public mutating func string(from alphabet: [Unicode.Scalar], count: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<count { scalars.append(alphabet.randomElement(using: &self)!) }
+        return String(scalars)
+    }
+}
