@@ -21,6 +21,13 @@ import Testing
         return (io, folder)
     }
 
+    /// The published file as text, so a failing expectation prints JSON rather than bytes.
+    func logFileText(_ io: InMemoryFileIO, _ folder: DirectoryCloudFolder) -> String? {
+        io.contents(folder.layout.logFile(zone, device: a, seq: 1)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    var expectedText: String { String(decoding: expectedBytes, as: UTF8.self) }
+
     var expectedBytes: [UInt8] {
         Envelope(
             kind: .changes, zone: zone.rawValue, device: a.rawValue, seq: 1, hlc: Fixtures.hlc,
@@ -36,7 +43,7 @@ import Testing
     /// a fetch sees zero batches or the whole one, never a file that is "not arrived".
     func expectNothingPartial(_ io: InMemoryFileIO, _ folder: DirectoryCloudFolder) throws {
         let path = folder.layout.logFile(zone, device: a, seq: 1)
-        if let bytes = io.contents(path) { #expect(bytes == expectedBytes) }
+        if let bytes = io.contents(path) { #expect(String(decoding: bytes, as: UTF8.self) == expectedText) }
         let fetched = try folder.fetchChanges(zone: zone, since: .empty)
         #expect(fetched.notArrived.isEmpty)
         #expect(fetched.batches.isEmpty || fetched.batches.map(\.batch) == [Fixtures.batch([1, 2])])
@@ -67,7 +74,7 @@ import Testing
         try expectNothingPartial(io, folder)
         let outcome = try publish(folder)
         #expect(outcome == (point.isFinalFolderFsync ? .alreadyPublished : .published))
-        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(logFileText(io, folder) == expectedText)
         #expect(try folder.fetchChanges(zone: zone, since: .empty).batches.map(\.batch) == [Fixtures.batch([1, 2])])
     }
 
@@ -82,7 +89,7 @@ import Testing
         #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == nil)
         #expect(try publish(folder) == .published)
         io.powerLoss()
-        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(logFileText(io, folder) == expectedText)
     }
 
     @Test(arguments: points)
@@ -100,7 +107,7 @@ import Testing
         #expect(try publish(folder) == (visible ? .alreadyPublished : .published))
         // The retry was acknowledged: it survives a power loss, folders included.
         io.powerLoss()
-        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(logFileText(io, folder) == expectedText)
     }
 
     @Test(arguments: CloudErrorTests.table.map { $0.0 })
@@ -146,7 +153,7 @@ import Testing
         #expect(try publish(folder) == .published)
         io.powerLoss()
         // Every folder created on the way (log/<dev>/<seg>) was made durable too.
-        #expect(io.contents(folder.layout.logFile(zone, device: a, seq: 1)) == expectedBytes)
+        #expect(logFileText(io, folder) == expectedText)
         #expect(try folder.fetchChanges(zone: zone, since: .empty).token == ChangeToken([a: 1]))
     }
 
