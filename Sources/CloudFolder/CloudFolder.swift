@@ -127,3 +127,10 @@ public enum ZoneStatus: Sendable, Equatable {
     /// No zone folder. For a zone the engine has synced before, that is `userDeletedZone`.
     case missing
 }
+
+extension CloudFolder {
+    /// Everything that changed since `token`.
+    public func fetchChanges(zone: ZoneID, since token: ChangeToken) throws -> FetchedChanges {
+        try fetchChanges(zone: zone, since: token, maxBatches: .max)
+    }
+}

@@ -3,7 +3,7 @@ import NotesCore
 /// Incremental fetch and salvage: DESIGN §3 rules 4 (change tokens, probe-next, gaps are
 /// waited for) and 9 (salvage of renamed copies, unknown files ignored and counted).
 extension DirectoryCloudFolder {
-    public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int = .max) throws -> FetchedChanges {
+    public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges {
         try requireContainer()
         guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))

@@ -20,6 +20,7 @@ import Testing
         #expect(try folder.zones().items == [Fixtures.zone, work])
         #expect(try folder.zoneStatus(work) == .present(info))
         #expect(try folder.zoneStatus(ZoneID("nope")!) == .missing)
+        #expect(try folder.fetchChanges(zone: work, since: .empty).batches.isEmpty)
     }
 
     @Test(arguments: Backend.allCases)
