@@ -52,7 +52,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
-        .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore"]),
+        .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

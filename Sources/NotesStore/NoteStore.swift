@@ -175,17 +175,14 @@ public final class NoteStore: Sendable {
     }
 }
 
-/// Random device ids: 16 lowercase base32 characters (80 bits).
-public enum DeviceID {
+/// Random device ids: 16 lowercase base32 characters (80 bits). Internal: CloudFolder's
+/// `DeviceID` is the type other layers use.
+enum DeviceID {
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
 
-    public static func random() -> String {
+    static func random() -> String {
         var rng = SystemRandomNumberGenerator()
         return String((0..<16).map { _ in alphabet[Int(rng.next() % 32)] })
-    }
-
-    public static func isValid(_ id: String) -> Bool {
-        id.count == 16 && id.allSatisfy { alphabet.contains($0) }
     }
 }
 

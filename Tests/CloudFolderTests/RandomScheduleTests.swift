@@ -1,5 +1,6 @@
 import Glibc
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import CloudFolder
@@ -87,20 +88,5 @@ import Testing
         for device in devices {
             #expect(token[device] >= acknowledged[device] ?? 0, "seed \(seed): \(device) did not arrive")
         }
-    }
-}
-
-/// SplitMix64, so a failing schedule replays from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
