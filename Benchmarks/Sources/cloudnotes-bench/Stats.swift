@@ -54,15 +54,6 @@ enum Machine {
         return kb / 1024
     }
 
-    /// Current resident set size in MB (VmRSS).
-    static func rssMB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return .nan }
-        let kb = Double(line.split(separator: " ").dropFirst().first { Double($0) != nil } ?? "0") ?? 0
-        return kb / 1024
-    }
-
     static func which(_ tool: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(tool)"
