@@ -139,6 +139,13 @@ public final class NoteStore: Sendable {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StoreError(.locked, "the database \(path) is locked by another process; try again")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            let directory = (path as NSString).deletingLastPathComponent
+            if access(directory, W_OK) != 0 {
+                return StoreError(
+                    .readOnly,
+                    "the data directory \(directory) is read-only; CloudNotes must write there, even to read (SQLite's WAL keeps its index in notes.sqlite-shm)"
+                )
+            }
             return StoreError(.readOnly, "cannot write the database \(path): \(error.message ?? "read-only")")
         case .SQLITE_FULL:
             return StoreError(.io, "the disk is full; nothing was saved (\(path))")
