@@ -113,13 +113,31 @@ import Testing
         #expect(Self.same(r.text, "# Shopping\nmilk\n<<<<<<< dev-a\neggs\nbutter\n=======\n>>>>>>> dev-b\nbread\n\nnotes\n<<<<<<< dev-a\nmore\n=======\nlast\n>>>>>>> dev-b\n"))
     }
 
+    /// A ~1 MB note with scattered edits on both sides: O(ND) keeps this fast, and every
+    /// edit is merged without conflict.
+    @Test func largeNoteWithScatteredEditsMergesCleanly() {
+        let baseLines = (0..<20_000).map { "line \($0) of a long note, padded to about fifty bytes\n" }
+        var ours = baseLines
+        var theirs = baseLines
+        for i in stride(from: 10, to: 20_000, by: 100) { ours[i] = "ours \(i)\n" }
+        for i in stride(from: 60, to: 20_000, by: 100) { theirs[i] = "theirs \(i)\n" }
+        var expected = baseLines
+        for i in stride(from: 10, to: 20_000, by: 100) { expected[i] = "ours \(i)\n" }
+        for i in stride(from: 60, to: 20_000, by: 100) { expected[i] = "theirs \(i)\n" }
+        let start = ContinuousClock.now
+        let r = Self.merge(baseLines.joined(), ours.joined(), theirs.joined())
+        let elapsed = ContinuousClock.now - start
+        #expect(!r.hasConflicts && Self.same(r.text, expected.joined()))
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
+    }
+
     // MARK: - Properties over seeded random edit scripts
 
     /// Lines are drawn from a small pool so diffs are ambiguous (repeated lines), including
     /// NFC/NFD twins, CRLF and blank lines; texts may lack a final newline.
     static let pool = ["a\n", "b\n", "c\n", "\n", "a\r\n", "caf\u{E9}\n", "cafe\u{301}\n", "x y\n", "}\n"]
 
-    static func edit(_ lines: [String], _ rng: inout SeededRandom, pool: [String], fresh: (inout SeededRandom) -> String) -> [String] {
+    static func edit(_ lines: [String], _ rng: inout SeededRandom, fresh: (inout SeededRandom) -> String) -> [String] {
         var out = lines
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             switch Int.random(in: 0...2, using: &rng) {
@@ -151,8 +169,8 @@ import Testing
         var rng = SeededRandom(seed: seed)
         let fresh: (inout SeededRandom) -> String = { pool.randomElement(using: &$0)! }
         let baseLines = (0..<Int.random(in: 0...10, using: &rng)).map { _ in fresh(&rng) }
-        let oursLines = edit(baseLines, &rng, pool: pool, fresh: fresh)
-        let theirsLines = edit(baseLines, &rng, pool: pool, fresh: fresh)
+        let oursLines = edit(baseLines, &rng, fresh: fresh)
+        let theirsLines = edit(baseLines, &rng, fresh: fresh)
         let dropBase = Bool.random(using: &rng)
         return Case(
             seed: seed, base: text(baseLines, dropFinalNewline: dropBase),
@@ -248,8 +266,8 @@ import Testing
             var rng = SeededRandom(seed: seed &+ 1_000_000)
             let baseLines = (0..<Int.random(in: 0...12, using: &rng)).map { "base \($0)\n" }
             var counter = 0
-            let oursLines = Self.edit(baseLines, &rng, pool: [], fresh: { _ in counter += 1; return "ours \(counter)\n" })
-            let theirsLines = Self.edit(baseLines, &rng, pool: [], fresh: { _ in counter += 1; return "theirs \(counter)\n" })
+            let oursLines = Self.edit(baseLines, &rng, fresh: { _ in counter += 1; return "ours \(counter)\n" })
+            let theirsLines = Self.edit(baseLines, &rng, fresh: { _ in counter += 1; return "theirs \(counter)\n" })
             let r = Self.merge(baseLines.joined(), oursLines.joined(), theirsLines.joined())
             var count: [String: Int] = [:]
             for line in LineDiff.lines(r.text) { count[String(decoding: line, as: UTF8.self), default: 0] += 1 }
