@@ -29,6 +29,7 @@ let package = Package(
             ]
         ),
         .target(name: "TerminalUI"),
+        .target(name: "NotesApp", dependencies: ["NotesCore", "TerminalUI"]),
         // In-memory twins and helpers for tests (DESIGN §1); linked by test targets only.
         .target(name: "NotesTestSupport"),
         .target(
@@ -54,6 +55,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

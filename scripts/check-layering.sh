@@ -11,6 +11,7 @@ allowed() {
         CloudFolder) echo "Foundation Glibc Crypto NotesCore" ;;
         cloudnotes) echo "Foundation NotesCore NotesStore ArgumentParser Logging Glibc" ;;
         TerminalUI) echo "" ;;
+        NotesApp) echo "Foundation NotesCore TerminalUI" ;;
         NotesTestSupport) echo "" ;;
         *) echo "" ;;
     esac

@@ -1,0 +1,41 @@
+import TerminalUI
+
+/// The `?` overlay's key list, one line each: keys, then what they do.
+let helpLines: [(keys: String, action: String)] = [
+    ("j k ↑ ↓", "move"),
+    ("g G Home End", "first / last"),
+    ("PgUp PgDn", "page"),
+    ("/", "search as you type"),
+    ("Enter Tab", "open note"),
+    ("Esc", "back / clear search"),
+    ("n", "new note"),
+    ("f", "toggle favorite"),
+    ("d u", "trash / undo"),
+    ("e", "open in $EDITOR"),
+    ("s", "sync now"),
+    ("q", "quit"),
+]
+
+/// Draws the help box centred in `area`, over whatever is there.
+func drawHelp(in area: Rect, on buffer: inout Buffer) {
+    let keyColumn = 13
+    let inner = keyColumn + 20
+    let width = min(inner + 4, area.width)
+    let height = min(helpLines.count + 2, area.height)
+    let box = Rect(
+        x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+    guard width >= 4, height >= 2 else { return }
+    buffer.fill(box)
+    let horizontal = String(repeating: "─", count: width - 2)
+    buffer.write("┌" + horizontal + "┐", at: box.origin, clipTo: box)
+    buffer.write(" Keys ", at: Point(x: box.x + 2, y: box.y), style: Theme.header, clipTo: box)
+    buffer.write("└" + horizontal + "┘", at: Point(x: box.x, y: box.maxY - 1), clipTo: box)
+    for (i, line) in helpLines.prefix(height - 2).enumerated() {
+        let y = box.y + 1 + i
+        buffer.write("│", at: Point(x: box.x, y: y), clipTo: box)
+        buffer.write("│", at: Point(x: box.maxX - 1, y: y), clipTo: box)
+        let inside = Rect(x: box.x + 2, y: y, width: width - 4, height: 1)
+        buffer.write(line.keys, at: inside.origin, style: Theme.header, clipTo: inside)
+        buffer.write(line.action, at: Point(x: inside.x + keyColumn, y: y), clipTo: inside)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NotesCore
+import TerminalUI
+
+/// The sync indicator's text: the phase, then conflicts and pending changes when there are any.
+func syncIndicator(_ status: SyncStatus, now: Date) -> String {
+    var parts: [String] = []
+    switch status.phase {
+    case .localOnly: parts.append("local only")
+    case .idle(let lastSync?): parts.append("✓ Synced \(RelativeTime.long(lastSync, now: now))")
+    case .idle(nil): parts.append("not synced yet")
+    case .syncing(let done, let total): parts.append("Syncing… \(done)/\(total)")
+    case .offline(let reason): parts.append("offline: \(TerminalSafeText.sanitize(reason))")
+    case .error(let message): parts.append("sync error: \(TerminalSafeText.sanitize(message))")
+    }
+    if status.conflictCount > 0 {
+        parts.append("⚠ \(status.conflictCount) conflict\(status.conflictCount == 1 ? "" : "s")")
+    }
+    if status.pendingCount > 0 { parts.append("↑ \(status.pendingCount) pending") }
+    return parts.joined(separator: "  ")
+}
+
+/// The bottom row: the sync indicator on the left; the status message, or key hints, on the right.
+func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
+    guard !rect.isEmpty else { return }
+    buffer.fill(rect, style: Theme.statusBar)
+    let indicator = " " + syncIndicator(state.syncStatus, now: state.now) + " "
+    let room = rect.width
+    let left = TextWidth.clip(indicator, to: room, ellipsis: true)
+    let used = buffer.write(left, at: rect.origin, style: Theme.statusBar, clipTo: rect) - rect.x
+    let rightRoom = room - used - 1
+    guard rightRoom > 0 else { return }
+    let right: String
+    let style: Style
+    if let message = state.message {
+        right = TextWidth.clip(TerminalSafeText.sanitize(message.text), to: rightRoom - 1, ellipsis: true) + " "
+        style = Theme.message(message.severity)
+    } else {
+        right = fittingHints(hints(for: state.focus), in: rightRoom - 1) + " "
+        style = Theme.statusBar
+    }
+    buffer.write(right, at: Point(x: rect.maxX - TextWidth.width(of: right), y: rect.y), style: style, clipTo: rect)
+}
+
+/// Key hints by focus, least important first: the ones that do not fit are dropped from the front.
+func hints(for focus: AppState.Focus) -> [String] {
+    switch focus {
+    case .list: ["/ search", "n new", "? help", "q quit"]
+    case .search: ["Enter go", "Esc clear"]
+    case .editor: ["Esc back"]
+    case .help: ["Esc close"]
+    }
+}
+
+/// The longest tail of `hints` that fits in `columns`, joined by two spaces.
+func fittingHints(_ hints: [String], in columns: Int) -> String {
+    for start in hints.indices {
+        let text = hints[start...].joined(separator: "  ")
+        if TextWidth.width(of: text) <= columns { return text }
+    }
+    return ""
+}

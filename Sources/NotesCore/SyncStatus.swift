@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the status bar says about sync: the engine's phase plus the counts a user acts on.
+///
+/// The sync engine publishes this (DESIGN §4) and the TUI shows it (§6). It lives in NotesCore
+/// so the TUI builds and runs with sync off (`localOnly`) and lights up when an engine sends
+/// other values.
+public struct SyncStatus: Equatable, Sendable {
+    /// What the sync engine is doing now.
+    public enum Phase: Equatable, Sendable {
+        /// No cloud folder is configured: notes live on this device only.
+        case localOnly
+        /// Nothing to do; `lastSync` is when the last sync finished (nil: never).
+        case idle(lastSync: Date?)
+        /// A sync is running: `done` of `total` records sent or fetched.
+        case syncing(done: Int, total: Int)
+        /// The cloud folder cannot be reached; changes queue locally.
+        case offline(reason: String)
+        /// Sync failed in a way the user should see.
+        case error(message: String)
+    }
+
+    public var phase: Phase
+    /// Local changes not yet in the cloud folder (CKSyncEngine's pendingRecordZoneChanges).
+    public var pendingCount: Int
+    /// Notes with a conflict the user has to resolve.
+    public var conflictCount: Int
+
+    public init(phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0) {
+        self.phase = phase
+        self.pendingCount = pendingCount
+        self.conflictCount = conflictCount
+    }
+
+    /// Sync is off: what the TUI shows until an engine reports.
+    public static let localOnly = SyncStatus(phase: .localOnly)
+}

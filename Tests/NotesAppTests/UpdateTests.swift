@@ -1,0 +1,202 @@
+import Foundation
+import NotesApp
+import NotesCore
+import TerminalUI
+import Testing
+
+@Suite struct UpdateTests {
+    @Test func jAndDownMoveDownKAndUpMoveUp() {
+        var state = AppState.fixture()
+        #expect(update(&state, .key("j")).isEmpty)
+        #expect(state.selection == 1)
+        #expect(update(&state, .key(.down)).isEmpty)
+        #expect(state.selection == 2)
+        #expect(update(&state, .key("k")).isEmpty)
+        #expect(state.selection == 1)
+        #expect(update(&state, .key(.up)).isEmpty)
+        #expect(state.selection == 0)
+    }
+
+    @Test func selectionMovesFromFavoritesIntoNotesAndBack() {
+        var state = AppState.fixture()
+        _ = send("jj", to: &state)
+        #expect(state.selectedRow?.id == noteID(3))
+        _ = send("k", to: &state)
+        #expect(state.selectedRow?.id == noteID(2))
+    }
+
+    @Test func movingStopsAtBothEnds() {
+        var state = AppState.fixture()
+        _ = send("k<Up>", to: &state)
+        #expect(state.selection == 0)
+        _ = send("jjjjjjjj", to: &state)
+        #expect(state.selection == 4)
+    }
+
+    @Test func gAndGAndHomeAndEndJumpToTheEnds() {
+        var state = AppState.fixture()
+        _ = send("G", to: &state)
+        #expect(state.selection == 4)
+        _ = send("g", to: &state)
+        #expect(state.selection == 0)
+        _ = send("<End>", to: &state)
+        #expect(state.selection == 4)
+        _ = send("<Home>", to: &state)
+        #expect(state.selection == 0)
+    }
+
+    @Test func pageDownAndUpMoveByTheListHeightAndScroll() {
+        // 60x15: the list pane has 10 lines, so a page is 9 rows.
+        var state = AppState.longFixture()
+        #expect(send("<PgDn>", to: &state).isEmpty)
+        #expect(state.selection == 9)
+        // Row 9 is note 7, on list line 11 (FAVORITES, 2 rows, NOTES, 7 rows before it).
+        #expect(state.scrollOffset == 2)
+        _ = send("<PgDn><PgDn><PgDn>", to: &state)
+        #expect(state.selection == 31)
+        _ = send("<PgUp>", to: &state)
+        #expect(state.selection == 22)
+        _ = send("<PgUp><PgUp><PgUp>", to: &state)
+        #expect(state.selection == 0)
+        #expect(state.scrollOffset == 0)
+    }
+
+    @Test func slashFocusesSearchAndEveryKeystrokeSearches() {
+        var state = AppState.fixture()
+        #expect(send("/", to: &state).isEmpty)
+        #expect(state.focus == .search)
+        // The limit is the list height (10) plus a margin of as much again.
+        #expect(send("m", to: &state) == [.search(query: "m", limit: 20)])
+        #expect(send("eq", to: &state) == [.search(query: "me", limit: 20), .search(query: "meq", limit: 20)])
+        #expect(send("<BS>", to: &state) == [.search(query: "me", limit: 20)])
+        #expect(state.searchText == "me")
+    }
+
+    @Test func searchResultsReplaceTheListAndStaleOnesAreIgnored() {
+        var state = AppState.fixture()
+        _ = send("/me", to: &state)
+        let meeting = state.notes[0]
+        _ = update(&state, .searchResults(query: "m", rows: state.notes))
+        #expect(state.searchResults == nil)
+        _ = update(&state, .searchResults(query: "me", rows: [meeting]))
+        #expect(state.rows == [meeting])
+    }
+
+    @Test func escClearsTheSearchAndShowsTheWholeList() {
+        var state = AppState.fixture()
+        _ = send("/me", to: &state)
+        _ = update(&state, .searchResults(query: "me", rows: [state.notes[0]]))
+        #expect(send("<Esc>", to: &state).isEmpty)
+        #expect(state.searchText == "")
+        #expect(state.searchResults == nil)
+        #expect(state.focus == .list)
+        #expect(state.rows.count == 5)
+    }
+
+    @Test func enterJumpsToTheFirstResult() {
+        var state = AppState.fixture()
+        _ = send("jjjj/tr", to: &state)
+        _ = update(&state, .searchResults(query: "tr", rows: [state.notes[1], state.notes[2]]))
+        #expect(send("<Enter>", to: &state).isEmpty)
+        #expect(state.focus == .list)
+        #expect(state.selectedRow?.id == noteID(4))
+    }
+
+    @Test func aPasteIntoSearchSearchesItsFirstLine() {
+        var state = AppState.fixture()
+        _ = send("/", to: &state)
+        #expect(update(&state, .input(.paste("budget\nrest"))) == [.search(query: "budget", limit: 20)])
+    }
+
+    @Test func keysTypedInSearchAreTextNotCommands() {
+        var state = AppState.fixture()
+        #expect(send("/q", to: &state) == [.search(query: "q", limit: 20)])
+        #expect(state.focus == .search)
+    }
+
+    @Test func nCreatesANote() {
+        var state = AppState.fixture()
+        #expect(send("n", to: &state) == [.createNote])
+    }
+
+    @Test func fTogglesTheSelectedNotesFavorite() {
+        var state = AppState.fixture()
+        #expect(send("jjf", to: &state) == [.toggleFavorite(noteID(3))])
+    }
+
+    @Test func dTrashesWithAnUndoLineAndUUndoesOnce() {
+        var state = AppState.fixture()
+        #expect(send("jjjd", to: &state) == [.trash(noteID(4))])
+        #expect(state.message == StatusMessage("Moved “Travel” to the trash. u: undo"))
+        #expect(send("u", to: &state) == [.undoTrash(noteID(4))])
+        #expect(state.message == StatusMessage("Restored from the trash"))
+        #expect(send("u", to: &state).isEmpty)
+    }
+
+    @Test func uWithNothingTrashedDoesNothing() {
+        var state = AppState.fixture()
+        #expect(send("u", to: &state).isEmpty)
+        #expect(state == AppState.fixture())
+    }
+
+    @Test func sSyncsNow() {
+        var state = AppState.fixture()
+        #expect(send("s", to: &state) == [.syncNow])
+    }
+
+    @Test func eOpensTheSelectedNoteInTheExternalEditor() {
+        var state = AppState.fixture()
+        #expect(send("je", to: &state) == [.openExternalEditor(noteID(2))])
+    }
+
+    @Test func questionMarkOpensHelpAndEscOrQuestionMarkClosesIt() {
+        var state = AppState.fixture()
+        _ = send("?", to: &state)
+        #expect(state.focus == .help)
+        // Keys other than close and quit do nothing while help is up.
+        #expect(send("jn", to: &state).isEmpty)
+        #expect(state.selection == 0)
+        _ = send("<Esc>", to: &state)
+        #expect(state.focus == .list)
+        _ = send("??", to: &state)
+        #expect(state.focus == .list)
+    }
+
+    @Test func qQuits() {
+        var state = AppState.fixture()
+        #expect(send("q", to: &state) == [.quit])
+    }
+
+    @Test func enterFocusesTheEditorPlaceholderAndEscComesBack() {
+        var state = AppState.fixture()
+        _ = send("<Enter>", to: &state)
+        #expect(state.focus == .editor)
+        #expect(send("jq", to: &state).isEmpty)
+        _ = send("<Esc>", to: &state)
+        #expect(state.focus == .list)
+    }
+
+    @Test func resizeLoadsTheVisibleWindowPlusAMargin() {
+        var state = AppState.fixture()
+        #expect(update(&state, .resize(Size(width: 100, height: 30))) == [.loadList(offset: 0, limit: 56)])
+        #expect(state.size == Size(width: 100, height: 30))
+    }
+
+    @Test func rowsLoadedReplaceTheListAndKeepTheSelectionInRange() {
+        var state = AppState.fixture()
+        _ = send("G", to: &state)
+        #expect(update(&state, .rowsLoaded(favorites: [], notes: [state.notes[0]])).isEmpty)
+        #expect(state.selection == 0)
+        #expect(state.rows == [state.notes[0]])
+    }
+
+    @Test func tickAndSyncStatusChangeOnlyUpdateState() {
+        var state = AppState.fixture()
+        let later = testNow.addingTimeInterval(90)
+        #expect(update(&state, .tick(later)).isEmpty)
+        #expect(state.now == later)
+        let status = SyncStatus(phase: .syncing(done: 1, total: 2), pendingCount: 3)
+        #expect(update(&state, .syncStatusChanged(status)).isEmpty)
+        #expect(state.syncStatus == status)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import NotesApp
+import NotesCore
+import TerminalUI
+import Testing
+
+@Suite struct ViewTests {
+    @Test func sixtyColumnsStackThePreviewUnderTheList() {
+        let screen = view(AppState.fixture(), Size(width: 60, height: 15))
+        #expect(
+            text(screen)
+                == Buffer(lines: [
+                    "/ search                                                    ",
+                    "FAVORITES                                                   ",
+                    "★ Groceries                                            2m ✓ ",
+                    "★ Ideas                                                3h ↻ ",
+                    "NOTES                                                       ",
+                    "  Meeting notes                                        3d ⚠ ",
+                    "  Travel                                               5m ✓ ",
+                    "  Books                                               40d ✓ ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "────────────────────────────────────────────────────────────",
+                    " Groceries                                                  ",
+                    " milk, eggs                                                 ",
+                    " local only                 / search  n new  ? help  q quit ",
+                ]))
+        // The selected row is reversed across the pane; sync marks carry their colour.
+        #expect(styles(screen, y: 2, x: 0, count: 60) == Array(repeating: Style().reverse(), count: 60))
+        #expect(screen[58, 3].style == Style().foreground(.yellow))
+        #expect(screen[58, 5].style == Style().foreground(.red).bold())
+        #expect(screen[58, 6].style == Style().foreground(.green))
+        #expect(screen[0, 1].style.isBold && screen[0, 4].style.isBold)
+    }
+
+    @Test func bothSectionsWithTheSelectionInNotesSideBySide() {
+        var state = AppState.fixture(size: Size(width: 80, height: 10))
+        _ = send("jj", to: &state)
+        let screen = view(state, Size(width: 80, height: 10))
+        #expect(
+            text(screen)
+                == Buffer(lines: [
+                    "/ search                                                                        ",
+                    "FAVORITES                               │ Meeting notes                         ",
+                    "★ Groceries                        2m ✓ │ Agenda: budget                        ",
+                    "★ Ideas                            3h ↻ │                                       ",
+                    "NOTES                                   │                                       ",
+                    "  Meeting notes                    3d ⚠ │                                       ",
+                    "  Travel                           5m ✓ │                                       ",
+                    "  Books                           40d ✓ │                                       ",
+                    "                                        │                                       ",
+                    " local only                                     / search  n new  ? help  q quit ",
+                ]))
+        #expect(styles(screen, y: 5, x: 0, count: 40) == Array(repeating: Style().reverse(), count: 40))
+        #expect(screen[0, 2].style == Style().foreground(.yellow))
+        #expect(screen[40, 5].style == Style().dim())
+    }
+
+    @Test func searchFieldWhileTypingShowsTheQueryAndOnlyTheResults() {
+        var state = AppState.fixture()
+        _ = send("/mee", to: &state)
+        _ = update(&state, .searchResults(query: "mee", rows: [state.notes[0]]))
+        let screen = view(state, Size(width: 60, height: 15))
+        #expect(
+            text(screen)
+                == Buffer(lines: [
+                    "/ mee▏                                                      ",
+                    "NOTES                                                       ",
+                    "  Meeting notes                                        3d ⚠ ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "                                                            ",
+                    "────────────────────────────────────────────────────────────",
+                    " Meeting notes                                              ",
+                    " Agenda: budget                                             ",
+                    " local only                             Enter go  Esc clear ",
+                ]))
+    }
+
+    @Test func aScrolledListKeepsTheSelectionOnScreen() {
+        var state = AppState.longFixture()
+        _ = send("<PgDn>", to: &state)
+        let screen = view(state, Size(width: 60, height: 15))
+        #expect(
+            Array(text(screen).lines[1...10]) == [
+                "★ Ideas                                                3h ↻ ",
+                "NOTES                                                       ",
+                "  Note 0                                               1m ✓ ",
+                "  Note 1                                               1m ✓ ",
+                "  Note 2                                               1m ✓ ",
+                "  Note 3                                               1m ✓ ",
+                "  Note 4                                               1m ✓ ",
+                "  Note 5                                               1m ✓ ",
+                "  Note 6                                               1m ✓ ",
+                "  Note 7                                               1m ✓ ",
+            ])
+        #expect(screen[0, 10].style == Style().reverse())
+    }
+
+    /// 51 columns for the title: 25 wide characters and the ellipsis, then the time and mark in place.
+    @Test func longAndWideTitlesAreClippedByDisplayWidth() {
+        var state = AppState.fixture()
+        state.favorites = []
+        state.notes = [row(7, "会議のメモと来週の予定と長い長い長い長いタイトルです", ago: 60)]
+        let screen = view(state, Size(width: 60, height: 15))
+        #expect(text(screen).lines[2] == "  会議のメモと来週の予定と長い長い長い長いタイトルで…  1m ✓ ")
+    }
+
+    @Test func helpOverlayListsTheKeys() {
+        var state = AppState.fixture()
+        _ = send("?", to: &state)
+        let screen = view(state, Size(width: 60, height: 15))
+        #expect(
+            text(screen)
+                == Buffer(lines: [
+                    "/ search   ┌─ Keys ────────────────────────────┐            ",
+                    "FAVORITES  │ j k ↑ ↓      move                 │            ",
+                    "★ Groceries│ g G Home End first / last         │       2m ✓ ",
+                    "★ Ideas    │ PgUp PgDn    page                 │       3h ↻ ",
+                    "NOTES      │ /            search as you type   │            ",
+                    "  Meeting n│ Enter Tab    open note            │       3d ⚠ ",
+                    "  Travel   │ Esc          back / clear search  │       5m ✓ ",
+                    "  Books    │ n            new note             │      40d ✓ ",
+                    "           │ f            toggle favorite      │            ",
+                    "           │ d u          trash / undo         │            ",
+                    "           │ e            open in $EDITOR      │            ",
+                    "───────────│ s            sync now             │────────────",
+                    " Groceries │ q            quit                 │            ",
+                    " milk, eggs└───────────────────────────────────┘            ",
+                    " local only                                       Esc close ",
+                ]))
+        #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))
+        #expect(screen[26, 1].style == .plain)
+    }
+}
+
+/// DESIGN §7: note text reaches the screen only through `TerminalSafeText`, so escape
+/// sequences and bidi overrides are drawn as visible characters.
+@Suite struct ViewSafetyTests {
+    @Test func escapeSequencesAndBidiOverridesInATitleAreShownAsVisibleCharacters() {
+        var state = AppState.fixture()
+        state.favorites = []
+        state.notes = [
+            row(8, "\u{1B}]0;pwned\u{07}Evil\u{1B}[2J\u{202E}txt.exe", ago: 60, snippet: "a\u{1B}[31mred\rX")
+        ]
+        let screen = view(state, Size(width: 60, height: 15))
+        let lines = text(screen).lines
+        #expect(lines[2] == "  ␛]0;pwned␇Evil␛[2J<U+202E>txt.exe                    1m ✓ ")
+        #expect(lines[12] == " ␛]0;pwned␇Evil␛[2J<U+202E>txt.exe                          ")
+        #expect(lines[13] == " a␛[31mred␍X                                                ")
+        for cell in screen.cells {
+            #expect(!cell.grapheme.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
+        }
+    }
+}
