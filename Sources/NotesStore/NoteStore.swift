@@ -140,7 +140,7 @@ public final class NoteStore: Sendable {
             return StoreError(.locked, "the database \(path) is locked by another process; try again")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             let directory = (path as NSString).deletingLastPathComponent
-            if access(directory, W_OK) != 0 {
+            if access(directory, W_OK) != 0, errno == EROFS || errno == EACCES {
                 return StoreError(
                     .readOnly,
                     "the data directory \(directory) is read-only; CloudNotes must write there, even to read (SQLite's WAL keeps its index in notes.sqlite-shm)"
