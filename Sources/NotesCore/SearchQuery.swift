@@ -3,7 +3,7 @@ import Foundation
 /// A parsed search: terms that must all match, terms that must not, and filters (DESIGN §5).
 ///
 /// Syntax: `word`, `"exact phrase"`, `-exclude`, `-"phrase"`, `tag:work`, `-tag:work`,
-/// `is:fav`, `in:notebook`. Anything else, including `foo:bar` with an unknown key, is a
+/// `is:fav`, `-is:fav`, `in:notebook`, `-in:notebook`. Anything else, including `foo:bar` with an unknown key, is a
 /// plain term, so typing never produces an error; a lone `-` (an exclusion being typed) is
 /// ignored.
 public struct SearchQuery: Sendable, Equatable {
@@ -17,6 +17,10 @@ public struct SearchQuery: Sendable, Equatable {
     public var favoritesOnly = false
     /// The notebook (zone) the note must be in.
     public var notebook: String?
+    /// `-is:fav`: only notes that are not favorites.
+    public var excludesFavorites = false
+    /// `-in:x`: notebooks the note must not be in.
+    public var excludedNotebooks: [String] = []
 
     public init(
         terms: [String] = [], excludedTerms: [String] = [], tags: [String] = [],
@@ -33,7 +37,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// True when the query selects every note (no terms and no filters).
     public var isEmpty: Bool {
         terms.isEmpty && excludedTerms.isEmpty && tags.isEmpty && excludedTags.isEmpty
-            && !favoritesOnly && notebook == nil
+            && !favoritesOnly && notebook == nil && !excludesFavorites && excludedNotebooks.isEmpty
     }
 
     public init(parsing text: String) {
@@ -76,12 +80,12 @@ public struct SearchQuery: Sendable, Equatable {
             case ("tag", false):
                 if negated { excludedTags.append(value) } else { tags.append(value) }
                 return
-            case ("is", false) where !negated && ["fav", "favorite", "favourite", "starred"].contains(value.lowercased()):
-                favoritesOnly = true
+            case ("is", false) where ["fav", "favorite", "favourite", "starred"].contains(value.lowercased()):
+                if negated { excludesFavorites = true } else { favoritesOnly = true }
                 return
-            case ("in", false) where !negated:
+            case ("in", false):
                 // Notebook ids are lowercase (DESIGN §3), so `in:Work` means the notebook "work".
-                notebook = value.lowercased()
+                if negated { excludedNotebooks.append(value.lowercased()) } else { notebook = value.lowercased() }
                 return
             default: break
             }

@@ -91,6 +91,11 @@ struct SearchPlan {
         var conditions: [String] = []
         var arguments: [DatabaseValueConvertible] = []
         if query.favoritesOnly { conditions.append("isFavorite = 1") }
+        if query.excludesFavorites { conditions.append("isFavorite = 0") }
+        for notebook in query.excludedNotebooks {
+            conditions.append("zone <> ?")
+            arguments.append(notebook)
+        }
         if let notebook = query.notebook {
             conditions.append("zone = ?")
             arguments.append(notebook)

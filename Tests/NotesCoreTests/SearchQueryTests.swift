@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotesCore
 
 @Suite struct SearchQueryTests {
@@ -20,7 +21,9 @@ import Testing
     }
 
     @Test func aLeadingDashExcludesAWordOrAPhrase() {
-        #expect(SearchQuery(parsing: #"todo -done -"not now""#) == SearchQuery(terms: ["todo"], excludedTerms: ["done", "not now"]))
+        #expect(
+            SearchQuery(parsing: #"todo -done -"not now""#)
+                == SearchQuery(terms: ["todo"], excludedTerms: ["done", "not now"]))
         // A dash inside a word is part of it.
         #expect(SearchQuery(parsing: "e-mail") == SearchQuery(terms: ["e-mail"]))
     }
@@ -43,8 +46,14 @@ import Testing
     }
 
     @Test func anythingElseWithAColonIsAPlainTerm() {
-        #expect(SearchQuery(parsing: "foo:bar 10:30 tag: in: is:other") == SearchQuery(terms: ["foo:bar", "10:30", "tag:", "in:", "is:other"]))
-        #expect(SearchQuery(parsing: "-is:fav -in:work -foo:bar") == SearchQuery(excludedTerms: ["is:fav", "in:work", "foo:bar"]))
+        #expect(
+            SearchQuery(parsing: "foo:bar 10:30 tag: in: is:other")
+                == SearchQuery(terms: ["foo:bar", "10:30", "tag:", "in:", "is:other"]))
+        var negatedFilters = SearchQuery(excludedTerms: ["foo:bar"])
+        negatedFilters.excludesFavorites = true
+        negatedFilters.excludedNotebooks = ["work"]
+        #expect(SearchQuery(parsing: "-is:fav -in:Work -foo:bar") == negatedFilters)
+        #expect(!SearchQuery(parsing: "-is:fav").isEmpty && !SearchQuery(parsing: "-in:notes").isEmpty)
         #expect(SearchQuery(parsing: "https://example.com") == SearchQuery(terms: ["https://example.com"]))
     }
 

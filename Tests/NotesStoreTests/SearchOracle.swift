@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+
 @testable import NotesStore
 
 /// An independent, brute-force reading of DESIGN §5, to check the store's search against.
@@ -48,11 +49,17 @@ struct SearchOracle {
         let excludedTags = query.excludedTags.map(TextFolding.fold)
         var result: [UUID: Int] = [:]
         for e in entries where e.note.deletedAt == nil {
-            func anywhere(_ t: [UInt8]) -> Bool { Self.contains(e.title, t) || Self.contains(e.body, t) || Self.contains(e.tags, t) }
+            func anywhere(_ t: [UInt8]) -> Bool {
+                Self.contains(e.title, t) || Self.contains(e.body, t) || Self.contains(e.tags, t)
+            }
             guard terms.allSatisfy(anywhere), !excluded.contains(where: anywhere) else { continue }
-            guard tags.allSatisfy(e.foldedTags.contains), !excludedTags.contains(where: e.foldedTags.contains) else { continue }
+            guard tags.allSatisfy(e.foldedTags.contains), !excludedTags.contains(where: e.foldedTags.contains) else {
+                continue
+            }
             if query.favoritesOnly && !e.note.isFavorite { continue }
             if let notebook = query.notebook, e.note.zone != notebook { continue }
+            if query.excludesFavorites && e.note.isFavorite { continue }
+            if query.excludedNotebooks.contains(e.note.zone) { continue }
             let inTitle = Set(terms.map { $0 }).filter { Self.contains(e.title, $0) }.count
             let distinct = Set(terms.map { $0 }).count
             result[e.note.id] = distinct > 0 && inTitle == distinct ? 0 : (inTitle > 0 ? 1 : 2)

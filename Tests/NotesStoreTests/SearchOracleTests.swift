@@ -2,12 +2,14 @@ import Foundation
 import NotesCore
 import NotesTestSupport
 import Testing
+
 @testable import NotesStore
 
 /// The store's search against a brute-force scan of the same semantics (DESIGN §5).
 @Suite(.serialized) struct SearchOracleTests {
     /// Set CLOUDNOTES_SEARCH_SEED to replay a failure.
-    static let seed: UInt64 = ProcessInfo.processInfo.environment["CLOUDNOTES_SEARCH_SEED"].flatMap { UInt64($0) } ?? 20_251_123
+    static let seed: UInt64 =
+        ProcessInfo.processInfo.environment["CLOUDNOTES_SEARCH_SEED"].flatMap { UInt64($0) } ?? 20_251_123
 
     /// A corpus imported, then edited, trashed, restored, favorited and purged through the
     /// store's own write paths, so the index is checked after every kind of write.
@@ -62,9 +64,11 @@ import Testing
                 return Bool.random(using: &rng) ? prefix.uppercased() : prefix
             case 2:
                 // Accented words typed without their accents.
-                return String(String.UnicodeScalarView(
-                    SearchCorpus.accented.randomElement(using: &rng)!.decomposedStringWithCanonicalMapping.unicodeScalars
-                        .filter { $0.properties.generalCategory != .nonspacingMark }))
+                return String(
+                    String.UnicodeScalarView(
+                        SearchCorpus.accented.randomElement(using: &rng)!.decomposedStringWithCanonicalMapping
+                            .unicodeScalars
+                            .filter { $0.properties.generalCategory != .nonspacingMark }))
             case 3:
                 return [SearchCorpus.cjk, SearchCorpus.emoji].randomElement(using: &rng)!.randomElement(using: &rng)!
             case 4, 5, 6:
@@ -100,8 +104,16 @@ import Testing
                 query.excludedTags.append(SearchCorpus.tags.randomElement(using: &rng)!)
                 text.append("-tag:" + query.excludedTags.last!)
             case 17:
-                query.favoritesOnly = true
-                text.append("is:fav")
+                if Bool.random(using: &rng) {
+                    query.favoritesOnly = true
+                    text.append("is:fav")
+                } else {
+                    query.excludesFavorites = true
+                    text.append("-is:fav")
+                }
+            case 18 where Bool.random(using: &rng):
+                query.excludedNotebooks.append(SearchCorpus.zones.randomElement(using: &rng)!)
+                text.append("-in:" + query.excludedNotebooks.last!)
             default:
                 query.notebook = SearchCorpus.zones.randomElement(using: &rng)!
                 text.append("in:" + query.notebook!)
@@ -123,7 +135,9 @@ import Testing
         var selective = 0, sawTier1 = 0, sawTiers0And2 = 0
         defer {
             // The queries must be ones that tell a wrong index apart from a right one.
-            #expect(selective > 100 && sawTier1 > 8 && sawTiers0And2 > 35, "seed \(seed): \(selective) \(sawTier1) \(sawTiers0And2)")
+            #expect(
+                selective > 100 && sawTier1 > 8 && sawTiers0And2 > 35,
+                "seed \(seed): \(selective) \(sawTier1) \(sawTiers0And2)")
         }
         for n in 0..<300 where failures < 10 {
             let (query, shown) = Self.randomQuery(&rng, notes: notes)
@@ -139,16 +153,24 @@ import Testing
             #expect(got.count == hits.count, "a note was returned twice: \(context)")
             if Set(got.keys) != Set(expected.keys) {
                 failures += 1
-                let missing = Set(expected.keys).subtracting(got.keys).prefix(3).compactMap { id in notes.first { $0.id == id } }
-                let extra = Set(got.keys).subtracting(expected.keys).prefix(3).compactMap { id in notes.first { $0.id == id } }
-                Issue.record("\(context): \(expected.count) expected, \(got.count) returned; missing \(missing.map { ($0.title, $0.body.prefix(80), $0.tags) }); extra \(extra.map { ($0.title, $0.body.prefix(80), $0.tags) })")
+                let missing = Set(expected.keys).subtracting(got.keys).prefix(3).compactMap { id in
+                    notes.first { $0.id == id }
+                }
+                let extra = Set(got.keys).subtracting(expected.keys).prefix(3).compactMap { id in
+                    notes.first { $0.id == id }
+                }
+                Issue.record(
+                    "\(context): \(expected.count) expected, \(got.count) returned; missing \(missing.map { ($0.title, $0.body.prefix(80), $0.tags) }); extra \(extra.map { ($0.title, $0.body.prefix(80), $0.tags) })"
+                )
                 continue
             }
             #expect(got == expected, "tiers differ: \(context)")
             for (a, b) in zip(hits, hits.dropFirst()) {
                 let ordered = a.tier < b.tier || (a.tier == b.tier && modified[a.note.id]! >= modified[b.note.id]!)
                 if !ordered {
-                    Issue.record("\(context): \(a.note.title) (tier \(a.tier), \(modified[a.note.id]!)) before \(b.note.title) (tier \(b.tier), \(modified[b.note.id]!))")
+                    Issue.record(
+                        "\(context): \(a.note.title) (tier \(a.tier), \(modified[a.note.id]!)) before \(b.note.title) (tier \(b.tier), \(modified[b.note.id]!))"
+                    )
                     failures += 1
                     break
                 }
