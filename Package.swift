@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "NotesCore",
                 "NotesStore",
+                "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

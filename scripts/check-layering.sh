@@ -9,7 +9,7 @@ allowed() {
         NotesCore) echo "Foundation Crypto" ;;
         NotesStore) echo "Foundation NotesCore GRDB Logging" ;;
         CloudFolder) echo "Foundation Glibc Crypto NotesCore" ;;
-        cloudnotes) echo "Foundation NotesCore NotesStore ArgumentParser Logging Glibc" ;;
+        cloudnotes) echo "Foundation NotesCore NotesStore TerminalUI ArgumentParser Logging Glibc" ;;
         TerminalUI) echo "" ;;
         NotesApp) echo "Foundation NotesCore TerminalUI" ;;
         NotesTestSupport) echo "" ;;

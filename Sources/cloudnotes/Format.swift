@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import NotesStore
+import TerminalUI
 
 /// Human-readable formatting of notes for the terminal.
 enum Format {
@@ -42,9 +43,9 @@ enum Format {
         let tags = note.tags.map { "#" + $0 }.joined(separator: " ")
         let titleWidth = max(16, min(48, width - 30))
         let shown = TerminalSafeText.sanitize(title)
-        let clipped = TextWidth.clip(shown, to: titleWidth)
+        let clipped = TextWidth.clip(shown, to: titleWidth, ellipsis: true)
         let highlighted = styled ? highlight(clipped, title == shown ? highlights : []) : clipped
-        let pad = String(repeating: " ", count: max(0, titleWidth - TextWidth.of(clipped)))
+        let pad = String(repeating: " ", count: max(0, titleWidth - TextWidth.width(of: clipped)))
         let time = Format.relative(note.modifiedAt)
         let timePad = String(repeating: " ", count: max(0, 4 - time.count))
         let tagText = tags.isEmpty ? "" : "  " + style(TerminalSafeText.sanitize(tags), "2")
@@ -66,41 +67,5 @@ enum Format {
         }
         if ranges.contains(where: { $0.upperBound >= text.count }) { out += "\u{1B}[0m" }
         return out
-    }
-}
-
-/// Display width of text in terminal columns (wide East Asian characters and emoji take two).
-enum TextWidth {
-    static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
-
-    static func of(_ ch: Character) -> Int {
-        guard let first = ch.unicodeScalars.first else { return 0 }
-        if ch.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
-        return isWide(first) ? 2 : (first.properties.generalCategory == .nonspacingMark ? 0 : 1)
-    }
-
-    static func isWide(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// `text` cut to at most `width` columns, ending in "…" when cut.
-    static func clip(_ text: String, to width: Int) -> String {
-        guard of(text) > width else { return text }
-        var out = ""
-        var used = 0
-        for ch in text {
-            let w = of(ch)
-            if used + w > width - 1 { break }
-            out.append(ch)
-            used += w
-        }
-        return out + "…"
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotesCore
 import NotesStore
+import TerminalUI
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,7 +58,7 @@ struct History: ParsableCommand {
             if let fields = revision.fields {
                 let flags = (fields.isFavorite ? " ★" : "") + (fields.deletedAt != nil ? " (trash)" : "")
                 summary =
-                    TextWidth.clip(TerminalSafeText.sanitize(fields.title), to: 40) + flags
+                    TextWidth.clip(TerminalSafeText.sanitize(fields.title), to: 40, ellipsis: true) + flags
                     + "  \(fields.body.utf8.count) bytes"
             } else {
                 summary = "(deleted)"
