@@ -9,7 +9,10 @@ allowed() {
         NotesCore) echo "Foundation Crypto" ;;
         NotesStore) echo "Foundation NotesCore GRDB Logging" ;;
         CloudFolder) echo "Foundation Glibc Crypto NotesCore" ;;
-        cloudnotes) echo "Foundation NotesCore NotesStore TerminalUI ArgumentParser Logging Glibc" ;;
+        NotesSync) echo "Foundation Glibc NotesCore CloudFolder Logging" ;;
+        TerminalNcurses) echo "Glibc CNCurses TerminalUI" ;;
+        NotesRuntime) echo "Foundation Glibc NotesCore NotesStore NotesApp TerminalUI TerminalNcurses NotesSync CloudFolder Logging" ;;
+        cloudnotes) echo "Foundation NotesCore NotesStore TerminalUI ArgumentParser Logging Glibc NotesRuntime NotesSync CloudFolder" ;;
         TerminalUI) echo "" ;;
         NotesApp) echo "Foundation NotesCore TerminalUI" ;;
         NotesTestSupport) echo "" ;;
