@@ -6,14 +6,42 @@ import TerminalUI
 public enum Action: Equatable, Sendable {
     /// A key, paste, mouse action or resize from the terminal backend.
     case input(InputEvent)
-    /// The list from the store (the window asked for by `Effect.loadList`).
-    case rowsLoaded(favorites: [NoteRow], notes: [NoteRow])
+    /// The list window asked for by `Effect.loadList`.
+    case rowsLoaded(ListWindow)
     /// Results of `Effect.search` for `query`; results for an older query are ignored.
     case searchResults(query: String, rows: [NoteRow])
+    /// Answer to `Effect.loadConflicts`: the notes in conflict.
+    case conflictsLoaded([NoteRow])
     case syncStatusChanged(SyncStatus)
     /// The clock moved on (relative times are redrawn).
     case tick(Date)
     case resize(Size)
+    /// Answer to `Effect.createNote`: the new note's id (it opens in the editor).
+    case noteCreated(UUID)
+    /// Answer to `Effect.loadNote`: the whole note.
+    case noteLoaded(NoteContent)
+    /// Answer to `Effect.saveNote`: what the store holds now.
+    case noteSaved(SavedNote)
+    /// `Effect.saveNote` failed; the editor keeps its text and says why.
+    case saveFailed(UUID, message: String)
+    /// A timer from `Effect.scheduleTimer` fired.
+    case timerFired(TimerID)
+    /// Answer to `Effect.loadHistory`: the note's revisions, newest first.
+    case historyLoaded(UUID, [HistoryEntry])
+    /// Answer to `Effect.restoreRevision`.
+    case revisionRestored(UUID)
+    /// Answer to `Effect.loadConflict`.
+    case conflictLoaded(ConflictVersions)
+    /// Answer to `Effect.resolveConflict`.
+    case conflictResolved(UUID)
+    /// Notes changed in the store behind the app's back (sync, another process, `$EDITOR`):
+    /// the runtime sends the ids it knows, or `[]` for "anything may have changed". `update`
+    /// reloads the visible window and the note open in the editor.
+    case storeChanged([UUID])
+    /// SIGTERM or SIGHUP: save what is unsaved, then quit.
+    case terminate
+    /// An effect failed; the message is for the status bar.
+    case effectFailed(String)
 
     /// A plain character key, as in `.key("j")`.
     public static func key(_ character: Character) -> Action { .input(.char(character)) }

@@ -6,15 +6,18 @@ import TerminalUI
 public struct AppState: Equatable, Sendable {
     /// Which part of the screen takes keys.
     public enum Focus: Equatable, Sendable {
-        case list, search, editor, help
+        case list, search, editor, help, history, resolver
     }
 
-    /// The list as last loaded from the store, favorites first.
-    public var favorites: [NoteRow] = []
-    public var notes: [NoteRow] = []
+    /// The part of the list in memory: only the visible window plus a margin is loaded.
+    public var listWindow = ListWindow(offset: 0, rows: [], favoriteCount: 0, totalCount: 0)
+    /// The window last asked for with `Effect.loadList`, so scrolling does not ask twice.
+    var requestedWindow: Range<Int>?
     /// Results for `searchText` while a search is active (nil: show the whole list).
     public var searchResults: [NoteRow]?
-    /// Index of the selected row among `rows` (favorites, then the others).
+    /// How many results the current search asked for; grows as the selection nears the end.
+    var searchLimit = 0
+    /// Index of the selected row among all rows (favorites, then the others).
     public var selection = 0
     /// First list line (section headers count as lines) drawn at the top of the list pane.
     public var scrollOffset = 0
@@ -23,34 +26,67 @@ public struct AppState: Equatable, Sendable {
     public var syncStatus: SyncStatus = .localOnly
     /// A one-line message in the status bar, shown instead of the key hints.
     public var message: StatusMessage?
-    /// The note `d` sent to the trash last, which `u` brings back.
+    var messageGeneration = 0
+    /// The note `d` sent to the trash last, which `u` brings back until the undo line expires.
     public var undoableTrash: UUID?
+    var undoGeneration = 0
+    /// The note open in the editor pane.
+    public var editor: EditorState?
+    /// What `q` (or a signal) is waiting for before the app exits.
+    public var quitting: Quitting = .no
+    /// The history view (`h`), while open.
+    public var history: HistoryState?
+    /// The conflict resolver (`c`), while open.
+    public var resolver: ResolverState?
     /// The clock, for relative times; advanced by `Action.tick`.
     public var now: Date
     /// The terminal size, from `Action.resize`; `update` needs it for paging and scrolling.
     public var size: Size
+    /// Draw ASCII stand-ins for every non-ASCII glyph (the locale is not UTF-8).
+    public var asciiOnly = false
+    /// Colours by meaning (from the config's theme; all default under NO_COLOR).
+    public var theme = Theme.standard
+
+    /// Quitting is a little protocol: unsaved text is saved first, and a failed save asks again.
+    public enum Quitting: Equatable, Sendable {
+        case no
+        /// Quit once the save in flight is acknowledged.
+        case afterSave
+        /// The last save failed: the next `q` quits without saving.
+        case confirmWithoutSaving
+    }
 
     public init(now: Date, size: Size = Size(width: 80, height: 24)) {
         self.now = now
         self.size = size
     }
 
-    /// The rows on screen: search results when searching, else the loaded list.
-    public var visibleRows: (favorites: [NoteRow], notes: [NoteRow]) {
-        guard let results = searchResults else { return (favorites, notes) }
-        return (results.filter(\.isFavorite), results.filter { !$0.isFavorite })
+    /// How many rows the list has in all: search results, or the whole list in the store.
+    public var rowCount: Int { searchResults?.count ?? listWindow.totalCount }
+
+    /// How many of those rows are favorites (they come first).
+    public var favoriteCount: Int {
+        guard let results = searchResults else { return listWindow.favoriteCount }
+        return results.prefix { $0.isFavorite }.count
     }
 
-    /// All rows in selection order: the FAVORITES section, then NOTES.
-    public var rows: [NoteRow] {
-        let visible = visibleRows
-        return visible.favorites + visible.notes
+    /// Row `index` (over favorites then notes) when it is loaded.
+    public func row(at index: Int) -> NoteRow? {
+        if let results = searchResults { return results.indices.contains(index) ? results[index] : nil }
+        let i = index - listWindow.offset
+        return listWindow.rows.indices.contains(i) ? listWindow.rows[i] : nil
     }
 
-    public var selectedRow: NoteRow? {
-        let all = rows
-        return all.indices.contains(selection) ? all[selection] : nil
+    public var selectedRow: NoteRow? { row(at: selection) }
+
+    /// True when the editor pane shows the open note (else it previews the selected row).
+    public var paneShowsEditor: Bool {
+        guard let open = editor else { return false }
+        return focus == .editor || open.noteID == selectedRow?.id
     }
+
+    /// The loaded rows in order (the window, or the search results).
+    public var rows: [NoteRow] { searchResults ?? listWindow.rows }
 }
 
 /// A status-line message and how loudly to show it (DESIGN: errors become state, never reach `view` raw).

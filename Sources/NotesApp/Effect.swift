@@ -1,16 +1,81 @@
 import Foundation
 
 /// Work `update` asks the runtime to do: plain data, so tests compare it by value.
+///
+/// The runtime runs the effects of one `update` call in order (a save listed before `quit`
+/// finishes before the app exits) and answers each with the `Action` named in its comment.
+/// Any effect that fails is answered with `Action.effectFailed(message)` unless a more
+/// specific failure action is named; the message is shown in the status bar, so it must say
+/// what failed in words a user understands ("cannot save “Groceries”: disk full").
 public enum Effect: Equatable, Sendable {
-    /// Load `limit` list rows from `offset` (the visible window plus a margin).
+    /// Load `limit` list rows from `offset`, counted over FAVORITES then NOTES as one list
+    /// (the visible window plus a margin). -> `Action.rowsLoaded(ListWindow)`.
     case loadList(offset: Int, limit: Int)
-    /// Search for `query`; the answer comes back as `Action.searchResults`.
+    /// Search for `query` (DESIGN §5 syntax), best `limit` hits. -> `Action.searchResults`
+    /// with rows carrying the title and snippet match ranges.
     case search(query: String, limit: Int)
+    /// Load the notes in conflict (sync state `conflict`), newest first. -> `Action.conflictsLoaded`.
+    case loadConflicts(limit: Int)
+    /// Load the whole note for the editor. -> `Action.noteLoaded(NoteContent)`.
+    case loadNote(UUID)
+    /// Create an empty note. -> `Action.noteCreated(id)`; `update` then opens it in the editor.
     case createNote
+    /// Save the editor's text: `title` is its first line, `body` the rest (after the first LF).
+    ///
+    /// `baseRevision` is the head revision the editor's text started from. When the note's
+    /// head is still that revision, store title and body as a new revision on top of it.
+    /// When the head moved on (sync or another process changed the note meanwhile), never
+    /// write this text over the other change: store it as a local revision whose parent is
+    /// `baseRevision`, merged with the head (NotesCore `TextMerge` of base, this text and the
+    /// head; a conflicting merge keeps both, as sync does), so nothing typed or fetched is
+    /// lost. -> `Action.noteSaved(SavedNote)` with what the store now holds, or
+    /// `Action.saveFailed(id, message)`; in both cases the editor keeps its text.
+    case saveNote(id: UUID, title: String, body: String, baseRevision: String?)
+    /// Answer `Action.timerFired(timer)` once, `after` from now. Used for the autosave debounce,
+    /// status-message expiry and the trash-undo line; a timer id carries a generation, and
+    /// `update` ignores a fired timer it no longer waits for, so there is no cancel.
+    case scheduleTimer(TimerID, after: Duration)
     case toggleFavorite(UUID)
+    /// Move the note to the trash. -> `Action.storeChanged([id])` (or effectFailed).
     case trash(UUID)
+    /// Take the note back out of the trash (the undo of `trash`). -> `Action.storeChanged([id])`.
     case undoTrash(UUID)
+    /// Suspend the TUI (`TerminalBackend.suspend`), run `$EDITOR` on the note's text in a
+    /// private temporary file, store what comes back if it changed, resume and repaint.
+    /// -> `Action.storeChanged([id])`, or effectFailed with the editor's exit status.
     case openExternalEditor(UUID)
+    /// Load the note's revisions, newest first. -> `Action.historyLoaded(id, [HistoryEntry])`.
+    case loadHistory(UUID)
+    /// Make revision `revision` of the note its current text (a new revision on top of the
+    /// head, so history keeps everything). -> `Action.revisionRestored(id)`.
+    case restoreRevision(noteID: UUID, revision: String)
+    /// Load both sides of the note's conflict (and their common ancestor when there is one).
+    /// -> `Action.conflictLoaded(ConflictVersions)`.
+    case loadConflict(UUID)
+    /// Resolve the note's conflict as the user chose. -> `Action.conflictResolved(id)`.
+    case resolveConflict(UUID, ConflictResolution)
+    /// Sync now (send, then fetch), whatever the debounce.
     case syncNow
+    /// Leave: restore the terminal and exit 0. Always the last effect of its batch.
     case quit
+}
+
+/// A timer `update` waits for, with a generation so a rescheduled timer makes older ones stale.
+public enum TimerID: Hashable, Sendable {
+    /// Save the editor's text: the debounce after the last keystroke.
+    case autosave(generation: Int)
+    /// Clear the status-bar message.
+    case clearMessage(generation: Int)
+    /// Forget the trash-undo line (`u` no longer undoes).
+    case expireUndo(generation: Int)
+}
+
+/// How the user resolved a conflict in the resolver.
+public enum ConflictResolution: Equatable, Sendable {
+    case keepMine
+    case keepTheirs
+    /// Both texts, one after the other, each under its label.
+    case keepBoth
+    /// Text the user edited in the resolver: first line the title, the rest the body.
+    case edited(title: String, body: String)
 }

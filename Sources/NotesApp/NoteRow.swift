@@ -13,10 +13,14 @@ public struct NoteRow: Equatable, Sendable, Identifiable {
     public var modifiedAt: Date
     public var isFavorite: Bool
     public var syncState: Note.SyncState
+    /// Character ranges of `title` that match the search (SearchHighlighter); empty outside a search.
+    public var titleMatches: [Range<Int>]
+    /// Character ranges of `snippet` that match the search.
+    public var snippetMatches: [Range<Int>]
 
     public init(
         id: UUID, title: String, snippet: String = "", modifiedAt: Date, isFavorite: Bool = false,
-        syncState: Note.SyncState = .synced
+        syncState: Note.SyncState = .synced, titleMatches: [Range<Int>] = [], snippetMatches: [Range<Int>] = []
     ) {
         self.id = id
         self.title = title
@@ -24,5 +28,7 @@ public struct NoteRow: Equatable, Sendable, Identifiable {
         self.modifiedAt = modifiedAt
         self.isFavorite = isFavorite
         self.syncState = syncState
+        self.titleMatches = titleMatches
+        self.snippetMatches = snippetMatches
     }
 }

@@ -1,30 +1,81 @@
 import NotesCore
 import TerminalUI
 
-/// The styles `view` uses, by meaning (a configurable theme comes later).
-enum Theme {
-    static let header = Style().bold()
-    static let selected = Style().reverse()
-    /// The selection while another pane has focus.
-    static let selectedUnfocused = Style().underline()
-    static let favorite = Style().foreground(.yellow)
-    static let placeholder = Style().dim()
-    static let statusBar = Style().reverse()
-    static let hint = Style().dim()
+/// The styles `view` uses, by meaning; colours come from the config's theme roles
+/// (`AppConfig.themeRoles`), and none at all under NO_COLOR (attributes stay).
+public struct Theme: Equatable, Sendable {
+    public var accent: Style.Color = .cyan
+    public var favoriteColor: Style.Color = .yellow
+    public var synced: Style.Color = .green
+    public var pending: Style.Color = .yellow
+    public var conflict: Style.Color = .red
+    public var error: Style.Color = .red
+    public var match: Style.Color = .yellow
 
-    static func mark(_ state: Note.SyncState) -> (glyph: String, style: Style) {
+    /// The built-in colours (the config's defaults).
+    public static let standard = Theme()
+
+    /// No colour at all, for NO_COLOR (https://no-color.org): bold, reverse and dim still mark meaning.
+    public static let noColor = Theme(
+        accent: .default, favoriteColor: .default, synced: .default, pending: .default, conflict: .default,
+        error: .default, match: .default)
+
+    init(
+        accent: Style.Color = .cyan, favoriteColor: Style.Color = .yellow, synced: Style.Color = .green,
+        pending: Style.Color = .yellow, conflict: Style.Color = .red, error: Style.Color = .red,
+        match: Style.Color = .yellow
+    ) {
+        self.accent = accent
+        self.favoriteColor = favoriteColor
+        self.synced = synced
+        self.pending = pending
+        self.conflict = conflict
+        self.error = error
+        self.match = match
+    }
+
+    /// A theme from the config's role → colour-name table (unknown names keep the default);
+    /// `noColor` (the NO_COLOR variable is set) wins over everything.
+    public init(roles: [String: String], noColor: Bool) {
+        guard !noColor else {
+            self = .noColor
+            return
+        }
+        func color(_ role: String, _ fallback: Style.Color) -> Style.Color {
+            guard let name = roles[role] else { return fallback }
+            return Style.Color.allCases.first { "\($0)" == name } ?? fallback
+        }
+        self.init(
+            accent: color("accent", .cyan), favoriteColor: color("favorite", .yellow), synced: color("synced", .green),
+            pending: color("pending", .yellow), conflict: color("conflict", .red), error: color("error", .red),
+            match: color("match", .yellow))
+    }
+
+    var header: Style { Style().bold() }
+    var selected: Style { Style().reverse() }
+    /// The selection while another pane has focus.
+    var selectedUnfocused: Style { Style().underline() }
+    var favorite: Style { Style().foreground(favoriteColor) }
+    var placeholder: Style { Style().dim() }
+    var statusBar: Style { Style().reverse() }
+    var hint: Style { Style().dim() }
+    /// Search matches in titles and snippets: bold and underlined, so they show without colour too.
+    var highlight: Style { Style().foreground(match).bold().underline() }
+    var cursor: Style { Style().reverse() }
+
+    func mark(_ state: Note.SyncState) -> Style {
         switch state {
-        case .synced: ("✓", Style().foreground(.green))
-        case .pending: ("↻", Style().foreground(.yellow))
-        case .conflict: ("⚠", Style().foreground(.red).bold())
+        case .synced: Style().foreground(synced)
+        case .pending: Style().foreground(pending)
+        case .conflict: Style().foreground(conflict).bold()
         }
     }
 
-    static func message(_ severity: StatusMessage.Severity) -> Style {
+    func message(_ severity: StatusMessage.Severity) -> Style {
         switch severity {
         case .info: statusBar
-        case .warning: statusBar.foreground(.yellow)
-        case .error: statusBar.foreground(.red).bold()
+        case .warning: statusBar.foreground(pending)
+        case .error: statusBar.foreground(error).bold()
         }
     }
 }

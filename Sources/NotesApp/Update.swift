@@ -6,174 +6,141 @@ import TerminalUI
 public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     switch action {
     case .input(.resize(let size)), .resize(let size):
-        state.size = size
-        state.keepSelectionVisible()
-        return [.loadList(offset: 0, limit: state.fetchLimit)]
+        return state.resize(size)
     case .input(.key(let key, let modifiers)):
-        if modifiers.contains(.control) || modifiers.contains(.alt) { return [] }
-        switch state.focus {
-        case .list: return state.listKey(key)
-        case .search: return state.searchKey(key)
-        case .editor: return state.editorKey(key)
-        case .help: return state.helpKey(key)
-        }
+        return state.key(key, modifiers)
     case .input(.paste(let text)):
-        guard state.focus == .search else { return [] }
-        // A search is one line: a pasted line break ends it.
-        let line = text.prefix { $0 != "\n" && $0 != "\r" }
-        return state.setSearchText(state.searchText + line)
-    case .input(.mouse):
-        return []
-    case .rowsLoaded(let favorites, let notes):
-        state.favorites = favorites
-        state.notes = notes
-        state.clampSelection()
-        return []
+        return state.paste(text)
+    case .input(.mouse(let mouse)):
+        return state.mouse(mouse)
+    case .rowsLoaded(let window):
+        return state.listLoaded(window)
     case .searchResults(let query, let rows):
-        guard query == state.searchText, !query.isEmpty else { return [] }
-        state.searchResults = rows
-        state.selection = 0
-        state.scrollOffset = 0
-        return []
+        return state.searchAnswered(query: query, rows: rows)
+    case .conflictsLoaded(let rows):
+        return state.conflictsLoaded(rows)
     case .syncStatusChanged(let status):
         state.syncStatus = status
         return []
     case .tick(let now):
         state.now = now
         return []
+    case .noteCreated(let id):
+        return state.openEditor(id)
+    case .noteLoaded(let content):
+        return state.noteLoaded(content)
+    case .noteSaved(let saved):
+        return state.noteSaved(saved)
+    case .saveFailed(let id, let message):
+        return state.saveFailed(id, message: message)
+    case .timerFired(let timer):
+        return state.timerFired(timer)
+    case .historyLoaded(let id, let entries):
+        return state.historyLoaded(id, entries)
+    case .revisionRestored(let id):
+        return state.revisionRestored(id)
+    case .conflictLoaded(let versions):
+        return state.conflictLoaded(versions)
+    case .conflictResolved(let id):
+        return state.conflictResolved(id)
+    case .storeChanged(let ids):
+        return state.storeChanged(ids)
+    case .terminate:
+        // A signal cannot wait for an answer: the save runs before the quit, in order.
+        state.quitting = .afterSave
+        return state.saveEditor(force: true) + [.quit]
+    case .effectFailed(let message):
+        return state.show(message, severity: .error)
     }
 }
 
 extension AppState {
-    /// Rows to ask the store for: the list pane's height plus as much again as a margin.
-    var fetchLimit: Int { max(1, Layout(size).list.height) * 2 }
+    /// How long after the last keystroke the editor saves.
+    static let autosaveDelay = Duration.milliseconds(1500)
+    /// How long an info or error message stays in the status bar.
+    static let messageDuration = Duration.seconds(6)
+    /// How long `u` can undo a trash.
+    static let undoDuration = Duration.seconds(15)
 
-    /// Rows moved by PgUp/PgDn: the list pane's height less one line of overlap.
-    var pageSize: Int { max(1, Layout(size).list.height - 1) }
+    mutating func resize(_ size: Size) -> [Effect] {
+        self.size = size
+        editor?.editor?.resize(Layout(size).editorText.size)
+        keepSelectionVisible()
+        requestedWindow = nil
+        if let query = searchResults != nil ? searchText : nil, !query.isEmpty {
+            return [.search(query: query, limit: max(searchLimit, fetchLimit))]
+        }
+        return loadWindowIfNeeded(force: true)
+    }
 
-    mutating func listKey(_ key: InputEvent.Key) -> [Effect] {
-        let count = rows.count
-        switch key {
-        case .character("j"), .down: moveSelection(to: selection + 1)
-        case .character("k"), .up: moveSelection(to: selection - 1)
-        case .character("g"), .home: moveSelection(to: 0)
-        case .character("G"), .end: moveSelection(to: count - 1)
-        case .pageDown: moveSelection(to: selection + pageSize)
-        case .pageUp: moveSelection(to: selection - pageSize)
-        case .character("/"):
-            focus = .search
-        case .character("?"):
-            focus = .help
-        case .enter, .tab:
-            if selectedRow != nil { focus = .editor }
-        case .escape:
-            if searchResults != nil || !searchText.isEmpty { clearSearch() }
-        case .character("n"):
-            return [.createNote]
-        case .character("s"):
-            return [.syncNow]
-        case .character("q"):
-            return [.quit]
-        case .character("f"):
-            guard let row = selectedRow else { return [] }
-            return [.toggleFavorite(row.id)]
-        case .character("e"):
-            guard let row = selectedRow else { return [] }
-            return [.openExternalEditor(row.id)]
-        case .character("d"):
-            guard let row = selectedRow else { return [] }
-            undoableTrash = row.id
-            let title = TextWidth.clip(TerminalSafeText.sanitize(row.title), to: 30, ellipsis: true)
-            message = StatusMessage("Moved “\(title)” to the trash. u: undo")
-            return [.trash(row.id)]
-        case .character("u"):
-            guard let id = undoableTrash else { return [] }
-            undoableTrash = nil
-            message = StatusMessage("Restored from the trash")
-            return [.undoTrash(id)]
+    mutating func key(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        if key == .character("c") && modifiers == .control { return quit() }
+        switch focus {
+        case .list: return modifiers.isEmpty || modifiers == .shift ? listKey(key) : []
+        case .search: return modifiers.isEmpty || modifiers == .shift ? searchKey(key) : []
+        case .editor: return editorKey(key, modifiers)
+        case .help: return helpKey(key)
+        case .history: return historyKey(key)
+        case .resolver: return resolverKey(key, modifiers)
+        }
+    }
+
+    mutating func paste(_ text: String) -> [Effect] {
+        switch focus {
+        case .search:
+            // A search is one line: a pasted line break ends it.
+            let line = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+            return setSearchText(searchText + line)
+        case .editor:
+            return editText { $0.insert(text) }
+        case .resolver:
+            resolver?.editing?.insert(text)
+            return []
         default:
-            break
-        }
-        return []
-    }
-
-    mutating func searchKey(_ key: InputEvent.Key) -> [Effect] {
-        switch key {
-        case .character(let character):
-            return setSearchText(searchText + String(character))
-        case .backspace:
-            return setSearchText(String(searchText.dropLast()))
-        case .escape:
-            clearSearch()
-        case .enter:
-            focus = .list
-            moveSelection(to: 0)
-        case .down, .up:
-            focus = .list
-            return listKey(key)
-        default:
-            break
-        }
-        return []
-    }
-
-    /// The editor pane is a placeholder for now: Esc goes back to the list.
-    mutating func editorKey(_ key: InputEvent.Key) -> [Effect] {
-        if key == .escape { focus = .list }
-        return []
-    }
-
-    mutating func helpKey(_ key: InputEvent.Key) -> [Effect] {
-        switch key {
-        case .escape, .character("?"): focus = .list
-        case .character("q"): return [.quit]
-        default: break
-        }
-        return []
-    }
-
-    /// Sets the query; a non-empty one is searched at once (every keystroke), an empty one
-    /// shows the whole list again.
-    mutating func setSearchText(_ text: String) -> [Effect] {
-        searchText = text
-        if text.isEmpty {
-            searchResults = nil
-            clampSelection()
             return []
         }
-        return [.search(query: text, limit: fetchLimit)]
     }
 
-    mutating func clearSearch() {
-        searchText = ""
-        searchResults = nil
-        focus = .list
-        selection = 0
-        scrollOffset = 0
+    /// Shows `text` in the status bar for a while.
+    mutating func show(_ text: String, severity: StatusMessage.Severity = .info) -> [Effect] {
+        message = StatusMessage(text, severity: severity)
+        messageGeneration += 1
+        return [.scheduleTimer(.clearMessage(generation: messageGeneration), after: Self.messageDuration)]
     }
 
-    mutating func moveSelection(to index: Int) {
-        selection = max(0, min(index, rows.count - 1))
-        keepSelectionVisible()
-    }
-
-    mutating func clampSelection() {
-        moveSelection(to: selection)
-    }
-
-    /// Scrolls the list so the selected row is on screen, with its section header when the
-    /// row is the first of its section.
-    mutating func keepSelectionVisible() {
-        let height = Layout(size).list.height
-        guard height > 0, !rows.isEmpty else {
-            scrollOffset = 0
-            return
+    mutating func timerFired(_ timer: TimerID) -> [Effect] {
+        switch timer {
+        case .autosave(let generation):
+            guard editor?.autosaveGeneration == generation else { return [] }
+            return saveEditor()
+        case .clearMessage(let generation):
+            if generation == messageGeneration { message = nil }
+        case .expireUndo(let generation):
+            if generation == undoGeneration, undoableTrash != nil {
+                undoableTrash = nil
+                message = nil
+            }
         }
-        let line = listLine(ofRow: selection)
-        let favoriteCount = visibleRows.favorites.count
-        let isFirstOfSection = selection == 0 || selection == favoriteCount
-        let top = isFirstOfSection ? line - 1 : line
-        if top < scrollOffset { scrollOffset = max(0, top) }
-        if line >= scrollOffset + height { scrollOffset = line - height + 1 }
+        return []
+    }
+
+    /// `q`: saves the open note first and quits when the store says it is saved.
+    mutating func quit() -> [Effect] {
+        if quitting == .confirmWithoutSaving { return [.quit] }
+        let save = saveEditor()
+        if save.isEmpty && editor?.savingText == nil { return [.quit] }
+        quitting = .afterSave
+        return save + show("Saving before quitting…")
+    }
+
+    /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.
+    mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
+        var effects = reloadList()
+        if let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded, open.savingText == nil {
+            // Unsaved edits are saved on top of the revision they started from: the runtime
+            // merges them with the change (noteSaved says so); otherwise reload in place.
+            effects += open.hasUnsavedEdits ? saveEditor() : [.loadNote(open.noteID)]
+        }
+        return effects
     }
 }

@@ -13,29 +13,41 @@ let helpLines: [(keys: String, action: String)] = [
     ("d u", "trash / undo"),
     ("e", "open in $EDITOR"),
     ("s", "sync now"),
-    ("q", "quit"),
+    ("c", "resolve conflicts"),
+    ("h", "note history"),
+    ("^Z ^Y", "undo / redo (editor)"),
+    ("q", "quit (saves first)"),
 ]
 
 /// Draws the help box centred in `area`, over whatever is there.
-func drawHelp(in area: Rect, on buffer: inout Buffer) {
+func drawHelp(_ state: AppState, in area: Rect, on buffer: inout Buffer) {
     let keyColumn = 13
-    let inner = keyColumn + 20
+    let inner = keyColumn + 21
     let width = min(inner + 4, area.width)
     let height = min(helpLines.count + 2, area.height)
     let box = Rect(
         x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
     guard width >= 4, height >= 2 else { return }
-    buffer.fill(box)
-    let horizontal = String(repeating: "─", count: width - 2)
-    buffer.write("┌" + horizontal + "┐", at: box.origin, clipTo: box)
-    buffer.write(" Keys ", at: Point(x: box.x + 2, y: box.y), style: Theme.header, clipTo: box)
-    buffer.write("└" + horizontal + "┘", at: Point(x: box.x, y: box.maxY - 1), clipTo: box)
+    drawBox(box, title: "Keys", style: state.theme.header, on: &buffer)
     for (i, line) in helpLines.prefix(height - 2).enumerated() {
         let y = box.y + 1 + i
-        buffer.write("│", at: Point(x: box.x, y: y), clipTo: box)
-        buffer.write("│", at: Point(x: box.maxX - 1, y: y), clipTo: box)
         let inside = Rect(x: box.x + 2, y: y, width: width - 4, height: 1)
-        buffer.write(line.keys, at: inside.origin, style: Theme.header, clipTo: inside)
+        buffer.write(line.keys, at: inside.origin, style: state.theme.header, clipTo: inside)
         buffer.write(line.action, at: Point(x: inside.x + keyColumn, y: y), clipTo: inside)
     }
+}
+
+/// A cleared box with a line border and a title in its top edge.
+func drawBox(_ box: Rect, title: String, style: Style, on buffer: inout Buffer) {
+    guard box.width >= 2, box.height >= 2 else { return }
+    buffer.fill(box)
+    let horizontal = String(repeating: "─", count: box.width - 2)
+    buffer.write("┌" + horizontal + "┐", at: box.origin, clipTo: box)
+    buffer.write("└" + horizontal + "┘", at: Point(x: box.x, y: box.maxY - 1), clipTo: box)
+    for y in (box.y + 1)..<(box.maxY - 1) {
+        buffer.write("│", at: Point(x: box.x, y: y), clipTo: box)
+        buffer.write("│", at: Point(x: box.maxX - 1, y: y), clipTo: box)
+    }
+    let inner = Rect(x: box.x + 2, y: box.y, width: box.width - 4, height: 1)
+    buffer.write(" " + title + " ", at: inner.origin, style: style, clipTo: inner)
 }

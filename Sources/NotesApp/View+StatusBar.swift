@@ -23,32 +23,40 @@ func syncIndicator(_ status: SyncStatus, now: Date) -> String {
 /// The bottom row: the sync indicator on the left; the status message, or key hints, on the right.
 func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
-    buffer.fill(rect, style: Theme.statusBar)
-    let indicator = " " + syncIndicator(state.syncStatus, now: state.now) + " "
+    let theme = state.theme
+    buffer.fill(rect, style: theme.statusBar)
+    var indicator = " " + syncIndicator(state.syncStatus, now: state.now) + " "
+    if state.focus == .editor, let open = state.editor, open.isLoaded {
+        indicator += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
+    }
     let room = rect.width
     let left = TextWidth.clip(indicator, to: room, ellipsis: true)
-    let used = buffer.write(left, at: rect.origin, style: Theme.statusBar, clipTo: rect) - rect.x
+    let used = buffer.write(left, at: rect.origin, style: theme.statusBar, clipTo: rect) - rect.x
     let rightRoom = room - used - 1
     guard rightRoom > 0 else { return }
     let right: String
     let style: Style
     if let message = state.message {
         right = TextWidth.clip(TerminalSafeText.sanitize(message.text), to: rightRoom - 1, ellipsis: true) + " "
-        style = Theme.message(message.severity)
+        style = theme.message(message.severity)
     } else {
-        right = fittingHints(hints(for: state.focus), in: rightRoom - 1) + " "
-        style = Theme.statusBar
+        right = fittingHints(hints(for: state), in: rightRoom - 1) + " "
+        style = theme.statusBar
     }
     buffer.write(right, at: Point(x: rect.maxX - TextWidth.width(of: right), y: rect.y), style: style, clipTo: rect)
 }
 
 /// Key hints by focus, least important first: the ones that do not fit are dropped from the front.
-func hints(for focus: AppState.Focus) -> [String] {
-    switch focus {
+func hints(for state: AppState) -> [String] {
+    switch state.focus {
     case .list: ["/ search", "n new", "? help", "q quit"]
     case .search: ["Enter go", "Esc clear"]
-    case .editor: ["Esc back"]
+    case .editor: ["^Z undo", "^S save", "Esc back"]
     case .help: ["Esc close"]
+    case .history: ["Enter restore", "Esc close"]
+    case .resolver:
+        state.resolver?.isEditing == true
+            ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
     }
 }
 

@@ -10,10 +10,23 @@ public func view(_ state: AppState, _ size: Size) -> Buffer {
     var buffer = Buffer(size: size)
     let layout = Layout(size)
     drawSearchField(state, in: layout.search, on: &buffer)
-    drawList(state, in: layout.list, on: &buffer)
-    drawPreview(state, layout: layout, on: &buffer)
+    switch state.focus {
+    case .history where state.history != nil:
+        drawHistory(state.history!, state: state, in: layout.middle, on: &buffer)
+    case .resolver where state.resolver != nil:
+        drawResolver(state.resolver!, state: state, in: layout.middle, on: &buffer)
+    default:
+        drawList(state, in: layout.list, on: &buffer)
+        drawSeparator(state, layout.separator, on: &buffer)
+        if state.paneShowsEditor, let open = state.editor {
+            drawEditor(open, state: state, in: layout.preview, on: &buffer)
+        } else {
+            drawPreview(state, in: layout.preview, on: &buffer)
+        }
+    }
     drawStatusBar(state, in: layout.status, on: &buffer)
-    if state.focus == .help { drawHelp(in: Rect(origin: .zero, size: size), on: &buffer) }
+    if state.focus == .help { drawHelp(state, in: Rect(origin: .zero, size: size), on: &buffer) }
+    if state.asciiOnly { asciiFallback(&buffer) }
     return buffer
 }
 
@@ -25,9 +38,9 @@ func display(_ text: String, _ columns: Int, ellipsis: Bool = true) -> String {
 func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
     let prompt = "/ "
-    let x = buffer.write(prompt, at: rect.origin, style: Theme.header, clipTo: rect)
+    let x = buffer.write(prompt, at: rect.origin, style: state.theme.header, clipTo: rect)
     if state.searchText.isEmpty && state.focus != .search {
-        buffer.write("search", at: Point(x: x, y: rect.y), style: Theme.placeholder, clipTo: rect)
+        buffer.write("search", at: Point(x: x, y: rect.y), style: state.theme.placeholder, clipTo: rect)
         return
     }
     let room = rect.width - TextWidth.width(of: prompt) - 1
@@ -43,55 +56,113 @@ func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) 
 
 func drawList(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
-    let lines = state.listLines
-    if lines.isEmpty {
+    if state.rowCount == 0 {
         let text = state.searchResults == nil ? "No notes. n: new note" : "No matches"
-        buffer.write(text, at: Point(x: rect.x + 2, y: rect.y), style: Theme.placeholder, clipTo: rect)
+        buffer.write(text, at: Point(x: rect.x + 2, y: rect.y), style: state.theme.placeholder, clipTo: rect)
         return
     }
-    for (i, line) in lines.dropFirst(state.scrollOffset).prefix(rect.height).enumerated() {
+    for i in 0..<rect.height {
         let y = rect.y + i
-        switch line {
+        switch state.listLine(state.scrollOffset + i) {
         case .header(let name):
-            buffer.write(name, at: Point(x: rect.x, y: y), style: Theme.header, clipTo: rect)
-        case .row(let index, let row):
-            drawRow(row, selected: index == state.selection, state: state, y: y, in: rect, on: &buffer)
+            buffer.write(name, at: Point(x: rect.x, y: y), style: state.theme.header, clipTo: rect)
+        case .row(let index):
+            if let row = state.row(at: index) {
+                drawRow(row, selected: index == state.selection, state: state, y: y, in: rect, on: &buffer)
+            } else {
+                // Not loaded yet: the window is on its way.
+                buffer.write("  …", at: Point(x: rect.x, y: y), style: state.theme.placeholder, clipTo: rect)
+            }
+        case nil:
+            break
         }
     }
 }
 
-/// `★ title…   2m ✓`: star, title, relative time right-aligned in 3 columns, sync mark.
+/// `★ title  snippet…   2m ✓`: star, title, the snippet (dim), relative time right-aligned
+/// in 3 columns, sync mark. Search matches in title and snippet are highlighted.
 func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: Rect, on buffer: inout Buffer) {
+    let theme = state.theme
     let lineRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-    let titleWidth = max(0, rect.width - 9)
+    let textRect = Rect(x: rect.x + 2, y: y, width: max(0, rect.width - 9), height: 1)
     if row.isFavorite {
-        buffer.write("★", at: Point(x: rect.x, y: y), style: Theme.favorite, clipTo: lineRect)
+        buffer.write("★", at: Point(x: rect.x, y: y), style: theme.favorite, clipTo: lineRect)
     }
     let title = row.title.isEmpty ? "Untitled" : row.title
-    buffer.write(display(title, titleWidth), at: Point(x: rect.x + 2, y: y), clipTo: lineRect)
+    var x = drawHighlighted(
+        title, matches: row.title.isEmpty ? [] : row.titleMatches, style: .plain, highlight: theme.highlight,
+        at: textRect.origin, in: textRect, on: &buffer)
+    if !row.snippet.isEmpty && x + 3 < textRect.maxX {
+        x = drawHighlighted(
+            row.snippet, matches: row.snippetMatches, style: theme.hint, highlight: theme.highlight,
+            at: Point(x: x + 2, y: y), in: textRect, on: &buffer)
+    }
     let time = TextWidth.pad(RelativeTime.short(row.modifiedAt, now: state.now), to: 3, alignment: .right)
-    buffer.write(time, at: Point(x: rect.maxX - 6, y: y), style: Theme.hint, clipTo: lineRect)
-    let mark = Theme.mark(row.syncState)
-    buffer.write(mark.glyph, at: Point(x: rect.maxX - 2, y: y), style: mark.style, clipTo: lineRect)
+    buffer.write(time, at: Point(x: rect.maxX - 6, y: y), style: theme.hint, clipTo: lineRect)
+    let mark = syncMark(row.syncState)
+    buffer.write(mark, at: Point(x: rect.maxX - 2, y: y), style: theme.mark(row.syncState), clipTo: lineRect)
     if selected {
         let focused = state.focus == .list || state.focus == .search
-        buffer.setStyle(focused ? Theme.selected : Theme.selectedUnfocused, in: lineRect)
+        let style = focused ? theme.selected : theme.selectedUnfocused
+        // The selection shows over the row; highlighted matches keep their emphasis.
+        for column in lineRect.minX..<lineRect.maxX where !buffer[column, y].isContinuation {
+            var cell = buffer[column, y]
+            var merged = cell.style
+            merged.attributes.formUnion(style.attributes)
+            cell.style = merged
+            buffer.set(cell, at: Point(x: column, y: y))
+        }
     }
 }
 
-/// The editor pane's place: for now it shows the selected note's title and snippet.
-func drawPreview(_ state: AppState, layout: Layout, on buffer: inout Buffer) {
-    let separator = layout.separator
-    if separator.width == 1 {
-        buffer.fill(separator, with: "│", style: Theme.hint)
-    } else {
-        buffer.fill(separator, with: "─", style: Theme.hint)
+func syncMark(_ state: Note.SyncState) -> String {
+    switch state {
+    case .synced: "✓"
+    case .pending: "↻"
+    case .conflict: "⚠"
     }
-    let rect = layout.preview
+}
+
+/// Writes untrusted one-line `text` made safe, ending in "…" when it does not fit `rect`,
+/// with the characters in `matches` (Character ranges of the raw text) in `highlight`.
+/// Returns the column after the last cell written.
+@discardableResult
+func drawHighlighted(
+    _ text: String, matches: [Range<Int>], style: Style, highlight: Style, at point: Point, in rect: Rect,
+    on buffer: inout Buffer
+) -> Int {
+    var x = point.x
+    var matchIndex = 0
+    let fits = TextWidth.width(of: TerminalSafeText.sanitize(text)) <= rect.maxX - point.x
+    let limit = fits ? rect.maxX : rect.maxX - 1
+    for (offset, character) in text.enumerated() {
+        while matchIndex < matches.count && matches[matchIndex].upperBound <= offset { matchIndex += 1 }
+        let isMatch = matchIndex < matches.count && matches[matchIndex].contains(offset)
+        let shown = TerminalSafeText.sanitize(String(character))
+        let width = TextWidth.width(of: shown)
+        if x + width > limit {
+            return buffer.write("…", at: Point(x: x, y: point.y), style: style, clipTo: rect)
+        }
+        x = buffer.write(shown, at: Point(x: x, y: point.y), style: isMatch ? highlight : style, clipTo: rect)
+    }
+    return x
+}
+
+func drawSeparator(_ state: AppState, _ separator: Rect, on buffer: inout Buffer) {
+    buffer.fill(separator, with: separator.width == 1 ? "│" : "─", style: state.theme.hint)
+}
+
+/// The editor pane while no note is open there: the selected note's title and snippet.
+func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty, let row = state.selectedRow else { return }
-    let style = state.focus == .editor ? Theme.header.underline() : Theme.header
-    buffer.write(display(row.title, rect.width - 1), at: Point(x: rect.x + 1, y: rect.y), style: style, clipTo: rect)
+    buffer.write(
+        display(row.title, rect.width - 1), at: Point(x: rect.x + 1, y: rect.y), style: state.theme.header, clipTo: rect
+    )
     if rect.height > 1 {
         buffer.write(display(row.snippet, rect.width - 1), at: Point(x: rect.x + 1, y: rect.y + 1), clipTo: rect)
+    }
+    if rect.height > 2 {
+        buffer.write(
+            "Enter: open", at: Point(x: rect.x + 1, y: rect.y + 2), style: state.theme.placeholder, clipTo: rect)
     }
 }

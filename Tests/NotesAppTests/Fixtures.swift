@@ -20,17 +20,34 @@ func row(
 }
 
 extension AppState {
+    /// The loaded favorites; setting them (or `notes`) loads the whole list as one window.
+    var favorites: [NoteRow] {
+        get { listWindow.rows.filter(\.isFavorite) }
+        set { setList(favorites: newValue, notes: notes) }
+    }
+
+    var notes: [NoteRow] {
+        get { listWindow.rows.filter { !$0.isFavorite } }
+        set { setList(favorites: favorites, notes: newValue) }
+    }
+
+    mutating func setList(favorites: [NoteRow], notes: [NoteRow]) {
+        listWindow = ListWindow(
+            offset: 0, rows: favorites + notes, favoriteCount: favorites.count,
+            totalCount: favorites.count + notes.count)
+    }
+
     /// Two favorites and three other notes, at 60x15, with the list focused on the first row.
     static func fixture(size: Size = Size(width: 60, height: 15)) -> AppState {
         var state = AppState(now: testNow, size: size)
         state.favorites = [
-            row(1, "Groceries", ago: 120, favorite: true, snippet: "milk, eggs"),
-            row(2, "Ideas", ago: 3 * 3600, favorite: true, sync: .pending),
+            NotesAppTests.row(1, "Groceries", ago: 120, favorite: true, snippet: "milk, eggs"),
+            NotesAppTests.row(2, "Ideas", ago: 3 * 3600, favorite: true, sync: .pending),
         ]
         state.notes = [
-            row(3, "Meeting notes", ago: 3 * 86_400, sync: .conflict, snippet: "Agenda: budget"),
-            row(4, "Travel", ago: 300),
-            row(5, "Books", ago: 40 * 86_400),
+            NotesAppTests.row(3, "Meeting notes", ago: 3 * 86_400, sync: .conflict, snippet: "Agenda: budget"),
+            NotesAppTests.row(4, "Travel", ago: 300),
+            NotesAppTests.row(5, "Books", ago: 40 * 86_400),
         ]
         return state
     }
@@ -38,7 +55,7 @@ extension AppState {
     /// The fixture with `count` more notes, for paging and scrolling.
     static func longFixture(count: Int = 30) -> AppState {
         var state = AppState.fixture()
-        state.notes = (0..<count).map { row(100 + $0, "Note \($0)", ago: 60) }
+        state.notes = (0..<count).map { NotesAppTests.row(100 + $0, "Note \($0)", ago: 60) }
         return state
     }
 }

@@ -185,7 +185,9 @@ import Testing
     @Test func rowsLoadedReplaceTheListAndKeepTheSelectionInRange() {
         var state = AppState.fixture()
         _ = send("G", to: &state)
-        #expect(update(&state, .rowsLoaded(favorites: [], notes: [state.notes[0]])).isEmpty)
+        #expect(
+            update(&state, .rowsLoaded(ListWindow(offset: 0, rows: [state.notes[0]], favoriteCount: 0, totalCount: 1)))
+                .isEmpty)
         #expect(state.selection == 0)
         #expect(state.rows == [state.notes[0]])
     }

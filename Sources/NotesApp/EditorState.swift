@@ -1,0 +1,36 @@
+import Foundation
+import TerminalUI
+
+/// The note open in the editor pane: its text being edited and what the store last had.
+public struct EditorState: Equatable, Sendable {
+    public var noteID: UUID
+    /// nil until `Action.noteLoaded` brings the text.
+    var editor: TextEditor<SafeGlyphs>?
+    /// The store's head revision the editor's text is based on; saves go on top of it.
+    public var baseRevision: String?
+    /// The text as the store last had it (loaded or saved): a save is needed when the editor's differs.
+    var storedText = ""
+    /// The editor's `changeCount` when the text last equalled `storedText`.
+    var cleanChangeCount = 0
+    /// The text of the save the runtime is running; one save per note at a time.
+    var savingText: String?
+    /// The autosave timer's generation: only the newest scheduled timer saves.
+    var autosaveGeneration = 0
+
+    init(noteID: UUID) {
+        self.noteID = noteID
+    }
+
+    public var isLoaded: Bool { editor != nil }
+
+    /// The editor's text, or nil while loading.
+    public var text: String? { editor?.text }
+
+    public var cursor: TextPosition? { editor?.cursor }
+
+    /// True when the text may differ from the store's (cheap: no text comparison).
+    public var hasUnsavedEdits: Bool {
+        guard let editor else { return false }
+        return editor.changeCount != cleanChangeCount
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NotesCore
+
+/// A whole note as the editor needs it (`Action.noteLoaded`); text is raw and untrusted.
+public struct NoteContent: Equatable, Sendable {
+    public var id: UUID
+    public var title: String
+    public var body: String
+    public var isFavorite: Bool
+    public var modifiedAt: Date
+    /// The head revision this text is; the editor's saves go on top of it.
+    public var headRevision: String?
+    public var syncState: Note.SyncState
+
+    public init(
+        id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
+        headRevision: String? = nil, syncState: Note.SyncState = .synced
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.isFavorite = isFavorite
+        self.modifiedAt = modifiedAt
+        self.headRevision = headRevision
+        self.syncState = syncState
+    }
+
+    /// The editor's text: the title as the first line, then the body.
+    /// The line break is the body's own (CRLF when the body's first one is), so an unchanged
+    /// note compares equal to what the editor gives back.
+    public var editorText: String {
+        guard !body.isEmpty else { return title }
+        let crlf = body.first(where: { $0 == "\n" || $0 == "\r\n" }) == "\r\n"
+        return title + (crlf ? "\r\n" : "\n") + body
+    }
+
+    /// Splits editor text into title (the first line) and body (everything after the first LF).
+    public static func split(_ text: String) -> (title: String, body: String) {
+        guard let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) else { return (text, "") }
+        return (String(text[..<newline]), String(text[text.index(after: newline)...]))
+    }
+}
+
+/// What the store holds after `Effect.saveNote` (`Action.noteSaved`): the text may differ
+/// from what the editor sent when the runtime merged it with a remote change.
+public struct SavedNote: Equatable, Sendable {
+    public var id: UUID
+    public var title: String
+    public var body: String
+    public var headRevision: String?
+    public var modifiedAt: Date
+    /// True when the store's head had moved on and the text was merged with it.
+    public var merged: Bool
+
+    public init(id: UUID, title: String, body: String, headRevision: String?, modifiedAt: Date, merged: Bool = false) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.headRevision = headRevision
+        self.modifiedAt = modifiedAt
+        self.merged = merged
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import NotesCore
+import TerminalUI
+
+/// The conflict resolver (`c`): both versions of a note, and the user's choice.
+public struct ResolverState: Equatable, Sendable {
+    public var noteID: UUID
+    public var title: String
+    /// nil while loading.
+    public var versions: ConflictVersions?
+    /// Rows both versions are scrolled down by.
+    public var scroll = 0
+    /// The text being edited after `e`: a merge of both sides with conflict markers to fix.
+    var editing: TextEditor<SafeGlyphs>?
+    /// Notes still in conflict after this one (`c` walks through them).
+    public var remaining: [NoteRow] = []
+    /// A resolution was sent and is awaited.
+    public var resolving = false
+
+    init(noteID: UUID, title: String) {
+        self.noteID = noteID
+        self.title = title
+    }
+
+    public var isEditing: Bool { editing != nil }
+
+    /// The text `e` starts from: a three-way merge with conflict markers where the sides
+    /// disagree (both texts one after the other when there is no common ancestor).
+    static func editText(_ versions: ConflictVersions) -> String {
+        guard let base = versions.base else {
+            return versions.mine.text + "\n" + versions.theirs.text
+        }
+        return TextMerge.merge(
+            base: base.text, ours: versions.mine.text, theirs: versions.theirs.text, oursLabel: versions.mine.label,
+            theirsLabel: versions.theirs.label
+        ).text
+    }
+}

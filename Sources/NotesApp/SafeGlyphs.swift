@@ -1,0 +1,22 @@
+import NotesCore
+import TerminalUI
+
+/// How the editor shows each character of untrusted note text: through `TerminalSafeText`
+/// (DESIGN §7), one character at a time, so the cursor can still sit on a control character
+/// or a bidi override and the user sees it as `␛` or `<U+202E>`. The stored text is unchanged.
+struct SafeGlyphs: GlyphMeasure {
+    /// Columns a TAB takes (a fixed width: the editor has no tab stops).
+    static let tabColumns = TerminalSafeText.tabWidth
+
+    func columns(of character: Character) -> Int {
+        if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
+        return max(1, TextWidth.width(of: display(character)))
+    }
+
+    /// What is drawn for `character`: itself when it is safe, else its visible replacement.
+    func display(_ character: Character) -> String {
+        if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return String(character) }
+        if character == "\t" { return String(repeating: " ", count: Self.tabColumns) }
+        return TerminalSafeText.sanitize(String(character), mode: .line)
+    }
+}

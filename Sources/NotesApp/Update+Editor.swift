@@ -1,0 +1,136 @@
+import Foundation
+import NotesCore
+import TerminalUI
+
+extension AppState {
+    /// Opens note `id` in the editor pane (loading it) and focuses the pane; the note open
+    /// before is saved first if it has edits.
+    mutating func openEditor(_ id: UUID) -> [Effect] {
+        focus = .editor
+        if editor?.noteID == id { return [] }
+        let save = saveEditor()
+        editor = EditorState(noteID: id)
+        return save + [.loadNote(id)]
+    }
+
+    mutating func noteLoaded(_ content: NoteContent) -> [Effect] {
+        guard let open = editor, open.noteID == content.id else { return [] }
+        let text = content.editorText
+        guard open.isLoaded else {
+            editor!.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
+            editor!.storedText = text
+            editor!.baseRevision = content.headRevision
+            return []
+        }
+        if content.headRevision == open.baseRevision && open.baseRevision != nil { return [] }
+        if open.hasUnsavedEdits || open.savingText != nil {
+            // Never overwrite what the user typed: it is saved over its own base and merged.
+            return open.savingText == nil ? saveEditor() : []
+        }
+        editor!.editor!.replaceAll(with: text)
+        editor!.storedText = text
+        editor!.cleanChangeCount = editor!.editor!.changeCount
+        editor!.baseRevision = content.headRevision
+        return []
+    }
+
+    /// Saves the editor's text when it differs from the store's: at once, not debounced.
+    /// With a save already running, the answer to that one saves again (`noteSaved`), unless
+    /// `force` (a signal: there is no time to wait).
+    mutating func saveEditor(force: Bool = false) -> [Effect] {
+        guard var open = editor, let textEditor = open.editor, open.hasUnsavedEdits else { return [] }
+        guard open.savingText == nil || force else { return [] }
+        let text = textEditor.text
+        if text == open.storedText {
+            open.cleanChangeCount = textEditor.changeCount
+            editor = open
+            return []
+        }
+        open.savingText = text
+        editor = open
+        let parts = NoteContent.split(text)
+        return [.saveNote(id: open.noteID, title: parts.title, body: parts.body, baseRevision: open.baseRevision)]
+    }
+
+    mutating func noteSaved(_ saved: SavedNote) -> [Effect] {
+        guard let open = editor, open.noteID == saved.id, let sent = open.savingText, let current = open.text
+        else { return quitting == .afterSave ? [.quit] : [] }
+        editor!.savingText = nil
+        let stored = NoteContent(
+            id: saved.id, title: saved.title, body: saved.body, modifiedAt: saved.modifiedAt,
+            headRevision: saved.headRevision
+        ).editorText
+        let typedSince = current != sent
+        var effects: [Effect] = []
+        if !typedSince {
+            // Unmerged, the store holds what was sent ("Title\n" is stored as a title and an
+            // empty body): the editor keeps its text and cursor.
+            if saved.merged && stored != sent { editor!.editor!.replaceAll(with: stored) }
+            editor!.cleanChangeCount = editor!.editor!.changeCount
+        }
+        // After a merge with edits typed meanwhile, the next save still starts from the old
+        // base, so the merge sees both changes again instead of taking the new text as a revert.
+        if !(saved.merged && typedSince) { editor!.baseRevision = saved.headRevision }
+        editor!.storedText = saved.merged ? stored : sent
+        if saved.merged {
+            effects += show("This note changed on another device: your edits were kept and merged", severity: .warning)
+        }
+        if quitting == .afterSave {
+            let again = saveEditor()
+            return effects + (again.isEmpty ? [.quit] : again)
+        }
+        return effects
+    }
+
+    mutating func saveFailed(_ id: UUID, message text: String) -> [Effect] {
+        if editor?.noteID == id { editor?.savingText = nil }
+        if quitting == .afterSave {
+            quitting = .confirmWithoutSaving
+            return show("Not saved: \(text). q: quit without saving", severity: .error)
+        }
+        return show("Not saved: \(text)", severity: .error)
+    }
+
+    mutating func editorKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        if key == .escape {
+            focus = .list
+            return saveEditor()
+        }
+        let word = modifiers.contains(.control) || modifiers.contains(.alt)
+        switch (key, word) {
+        case (.character("z"), true) where modifiers == .control: return editText { $0.undo() }
+        case (.character("y"), true) where modifiers == .control: return editText { $0.redo() }
+        case (.character("s"), true) where modifiers == .control: return saveEditor()
+        case (.character("b"), true) where modifiers == .alt: return editText { $0.move(.wordLeft) }
+        case (.character("f"), true) where modifiers == .alt: return editText { $0.move(.wordRight) }
+        case (.character(let character), false): return editText { $0.insert(String(character)) }
+        case (.enter, _): return editText { $0.insert("\n") }
+        case (.tab, false): return editText { $0.insert("\t") }
+        case (.backspace, _): return editText { $0.backspace() }
+        case (.delete, _): return editText { $0.deleteForward() }
+        case (.left, false): return editText { $0.move(.left) }
+        case (.right, false): return editText { $0.move(.right) }
+        case (.left, true): return editText { $0.move(.wordLeft) }
+        case (.right, true): return editText { $0.move(.wordRight) }
+        case (.up, _): return editText { $0.move(.up) }
+        case (.down, _): return editText { $0.move(.down) }
+        case (.home, false): return editText { $0.move(.lineStart) }
+        case (.end, false): return editText { $0.move(.lineEnd) }
+        case (.home, true): return editText { $0.move(.textStart) }
+        case (.end, true): return editText { $0.move(.textEnd) }
+        case (.pageUp, _): return editText { $0.move(.pageUp) }
+        case (.pageDown, _): return editText { $0.move(.pageDown) }
+        default: return []
+        }
+    }
+
+    /// Applies `change` to the open editor in place (no copy of a long text); when the text
+    /// changed, (re)starts the autosave debounce: only the newest timer saves.
+    mutating func editText<R>(_ change: (inout TextEditor<SafeGlyphs>) -> R) -> [Effect] {
+        guard let before = editor?.editor?.changeCount else { return [] }
+        _ = change(&editor!.editor!)
+        guard editor!.editor!.changeCount != before else { return [] }
+        editor!.autosaveGeneration += 1
+        return [.scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: Self.autosaveDelay)]
+    }
+}

@@ -1,0 +1,35 @@
+import TerminalUI
+
+extension AppState {
+    /// Rows the wheel moves per notch.
+    static let wheelStep = 3
+
+    /// A click selects a list row (or puts the editor's cursor where it points); the wheel
+    /// scrolls the pane under the pointer.
+    mutating func mouse(_ mouse: InputEvent.Mouse) -> [Effect] {
+        guard focus != .help, focus != .history, focus != .resolver else { return [] }
+        let layout = Layout(size)
+        let point = mouse.location
+        if layout.list.contains(point) {
+            switch mouse {
+            case .click:
+                guard case .row(let index) = listLine(scrollOffset + point.y - layout.list.y) else { return [] }
+                if focus != .search { focus = .list }
+                return moveSelection(to: index)
+            case .wheelUp: return moveSelection(to: selection - Self.wheelStep)
+            case .wheelDown: return moveSelection(to: selection + Self.wheelStep)
+            }
+        }
+        guard layout.preview.contains(point), paneShowsEditor, editor?.isLoaded == true else { return [] }
+        let text = layout.editorText
+        switch mouse {
+        case .click:
+            focus = .editor
+            return editText { $0.moveCursor(toScreen: Point(x: point.x - text.x, y: point.y - text.y)) }
+        case .wheelUp:
+            return editText { editor in for _ in 0..<Self.wheelStep { editor.move(.up) } }
+        case .wheelDown:
+            return editText { editor in for _ in 0..<Self.wheelStep { editor.move(.down) } }
+        }
+    }
+}

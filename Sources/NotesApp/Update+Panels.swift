@@ -1,0 +1,165 @@
+import Foundation
+import NotesCore
+import TerminalUI
+
+/// The history view and the conflict resolver.
+extension AppState {
+    mutating func openHistory(_ row: NoteRow) -> [Effect] {
+        history = HistoryState(noteID: row.id, title: row.title)
+        focus = .history
+        return [.loadHistory(row.id)]
+    }
+
+    mutating func historyLoaded(_ id: UUID, _ entries: [HistoryEntry]) -> [Effect] {
+        guard history?.noteID == id else { return [] }
+        history?.entries = entries
+        history?.selection = 0
+        return []
+    }
+
+    mutating func historyKey(_ key: InputEvent.Key) -> [Effect] {
+        guard var view = history else {
+            focus = .list
+            return []
+        }
+        let count = view.entries?.count ?? 0
+        switch key {
+        case .character("j"), .down: view.selection = min(view.selection + 1, max(0, count - 1))
+        case .character("k"), .up: view.selection = max(view.selection - 1, 0)
+        case .character("g"), .home: view.selection = 0
+        case .character("G"), .end: view.selection = max(0, count - 1)
+        case .escape, .character("q"), .character("h"):
+            history = nil
+            focus = .list
+            return []
+        case .enter, .character("r"):
+            // The newest entry is the current text; a deletion cannot be restored as text.
+            guard let entry = view.selectedEntry, view.selection > 0, entry.body != nil else { return [] }
+            let save = editor?.noteID == view.noteID ? saveEditor() : []
+            return save + [.restoreRevision(noteID: view.noteID, revision: entry.id)]
+        default:
+            break
+        }
+        history = view
+        return []
+    }
+
+    mutating func revisionRestored(_ id: UUID) -> [Effect] {
+        let when = history?.selectedEntry.map { RelativeTime.long($0.date, now: now) } ?? ""
+        history = nil
+        if focus == .history { focus = .list }
+        var effects = reloadList()
+        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        return effects + show(when.isEmpty ? "Restored" : "Restored the version from \(when)")
+    }
+
+    mutating func openResolver(_ id: UUID, title: String, remaining: [NoteRow] = []) -> [Effect] {
+        var view = ResolverState(noteID: id, title: title)
+        view.remaining = remaining
+        resolver = view
+        focus = .resolver
+        // Unsaved text of this note is stored first, so the resolver shows what is really there.
+        let save = editor?.noteID == id ? saveEditor() : []
+        return save + [.loadConflict(id)]
+    }
+
+    mutating func conflictsLoaded(_ rows: [NoteRow]) -> [Effect] {
+        guard let first = rows.first else { return show("No conflicts") }
+        return openResolver(first.id, title: first.title, remaining: Array(rows.dropFirst()))
+    }
+
+    mutating func conflictLoaded(_ versions: ConflictVersions) -> [Effect] {
+        guard resolver?.noteID == versions.noteID else { return [] }
+        resolver?.versions = versions
+        resolver?.scroll = 0
+        return []
+    }
+
+    mutating func resolverKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        guard var view = resolver else {
+            focus = .list
+            return []
+        }
+        if view.editing != nil { return resolverEditKey(key, modifiers) }
+        guard let versions = view.versions, !view.resolving else {
+            if key == .escape || key == .character("q") { closeResolver() }
+            return []
+        }
+        var resolution: ConflictResolution?
+        switch key {
+        case .character("m"): resolution = .keepMine
+        case .character("t"): resolution = .keepTheirs
+        case .character("b"): resolution = .keepBoth
+        case .character("e"):
+            let size = Layout(size).middle.size
+            view.editing = TextEditor(
+                ResolverState.editText(versions), measure: SafeGlyphs(),
+                viewport: Size(width: size.width - 1, height: size.height - 2))
+            resolver = view
+            return []
+        case .character("j"), .down: view.scroll += 1
+        case .character("k"), .up: view.scroll = max(0, view.scroll - 1)
+        case .pageDown: view.scroll += max(1, Layout(size).middle.height - 3)
+        case .pageUp: view.scroll = max(0, view.scroll - max(1, Layout(size).middle.height - 3))
+        case .character("n"):
+            return resolveNext(after: view)
+        case .escape, .character("q"):
+            closeResolver()
+            return []
+        default:
+            return []
+        }
+        guard let resolution else {
+            resolver = view
+            return []
+        }
+        view.resolving = true
+        resolver = view
+        return [.resolveConflict(view.noteID, resolution)]
+    }
+
+    /// Keys while editing the merged text: Ctrl-S resolves with it, Esc goes back to the choice.
+    mutating func resolverEditKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        guard let text = resolver?.editing?.text, let id = resolver?.noteID else { return [] }
+        switch (key, modifiers) {
+        case (.escape, _):
+            resolver?.editing = nil
+        case (.character("s"), .control):
+            resolver?.resolving = true
+            resolver?.editing = nil
+            let parts = NoteContent.split(text)
+            return [.resolveConflict(id, .edited(title: parts.title, body: parts.body))]
+        default:
+            // The same keys as the editor pane, applied to the resolver's text.
+            var scratch = self
+            scratch.editor = EditorState(noteID: id)
+            scratch.editor?.editor = resolver?.editing
+            _ = scratch.editorKey(key, modifiers)
+            resolver?.editing = scratch.editor?.editor
+        }
+        return []
+    }
+
+    mutating func conflictResolved(_ id: UUID) -> [Effect] {
+        guard let view = resolver, view.noteID == id else { return reloadList() }
+        var effects = reloadList()
+        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        let title = TextWidth.clip(TerminalSafeText.sanitize(view.title), to: 30, ellipsis: true)
+        effects += show("Resolved “\(title)”")
+        return effects + resolveNext(after: view)
+    }
+
+    /// Opens the next conflict of the walk, or closes the resolver after the last.
+    mutating func resolveNext(after view: ResolverState) -> [Effect] {
+        guard let next = view.remaining.first else {
+            closeResolver()
+            return []
+        }
+        return openResolver(next.id, title: next.title, remaining: Array(view.remaining.dropFirst()))
+    }
+
+    mutating func closeResolver() {
+        resolver = nil
+        if focus == .resolver { focus = .list }
+    }
+}

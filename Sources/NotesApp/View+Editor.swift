@@ -1,0 +1,44 @@
+import NotesCore
+import TerminalUI
+
+/// Draws the open note in the editor pane (or "Loading…" until its text arrives).
+func drawEditor(_ open: EditorState, state: AppState, in pane: Rect, on buffer: inout Buffer) {
+    guard !pane.isEmpty else { return }
+    let rect = Layout(state.size).editorText
+    guard let editor = open.editor else {
+        buffer.write("Loading…", at: rect.origin, style: state.theme.placeholder, clipTo: rect)
+        return
+    }
+    drawEditorText(editor, focused: state.focus == .editor, theme: state.theme, in: rect, on: &buffer)
+}
+
+/// Draws an editor's visible rows only, every character through `SafeGlyphs` (so `ESC [ 2 J`
+/// shows as `␛[2J`), the title line bold, and the cursor as a reversed cell when `focused`.
+func drawEditorText(
+    _ editor: TextEditor<SafeGlyphs>, focused: Bool, theme: Theme, in rect: Rect, on buffer: inout Buffer
+) {
+    let glyphs = editor.measure
+    for (i, row) in editor.visibleRows.enumerated() {
+        let y = rect.y + i
+        let style = row.line == 0 ? theme.header : Style.plain
+        var x = rect.x
+        for character in row.text {
+            let columns = glyphs.columns(of: character)
+            // Spaces hanging past the edge are not drawn.
+            if x + columns > rect.maxX { break }
+            var shown = glyphs.display(character)
+            // A lone combining mark is drawn on a dotted circle, as Unicode charts show it.
+            if TextWidth.width(of: shown) == 0 { shown = "◌" + shown }
+            buffer.write(shown, at: Point(x: x, y: y), style: style, clipTo: rect)
+            x += columns
+        }
+    }
+    guard focused else { return }
+    let cursor = editor.cursorLocation
+    let point = Point(x: rect.x + cursor.x, y: rect.y + cursor.y)
+    guard rect.contains(point) else { return }
+    var cell = buffer[point]
+    if cell.isContinuation { cell = Cell(" ") }
+    cell.style = theme.cursor
+    buffer.set(cell, at: point)
+}

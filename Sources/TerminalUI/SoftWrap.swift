@@ -1,0 +1,65 @@
+/// Soft wrap of one line of editor text into visual rows.
+///
+/// The same greedy rules as `WrappedText`: a row breaks after a run of spaces when the next
+/// word does not fit, and inside a word (between grapheme clusters) only when the word alone
+/// is wider than a row; spaces past the edge hang at the end of their row. A character never
+/// straddles the edge, so a wide character that does not fit starts the next row. Widths come
+/// from a `GlyphMeasure`. One more, empty row follows a last row that is exactly full, so the
+/// cursor at the end of the line has a cell to sit on.
+public enum SoftWrap {
+    /// The column (character offset) where each visual row of `line` starts; the first is 0.
+    public static func rowStarts(of line: some StringProtocol, width: Int, measure: some GlyphMeasure) -> [Int] {
+        let width = max(1, width)
+        var starts = [0]
+        var rowStart = 0
+        var x = 0
+        var index = 0
+        var rowWidths: [Int] = []
+        var breakAfter = -1
+        var hanging = false
+        for character in line {
+            let w = measure.columns(of: character)
+            defer { index += 1 }
+            if character == " " {
+                if hanging || x + w > width {
+                    hanging = true
+                    rowWidths.append(0)
+                    breakAfter = index + 1
+                    continue
+                }
+                x += w
+                rowWidths.append(w)
+                breakAfter = index + 1
+                continue
+            }
+            if hanging {
+                starts.append(index)
+                rowStart = index
+                x = 0
+                rowWidths = []
+                breakAfter = -1
+                hanging = false
+            } else if x + w > width && index > rowStart {
+                if breakAfter > rowStart {
+                    let moved = Array(rowWidths[(breakAfter - rowStart)...])
+                    starts.append(breakAfter)
+                    rowStart = breakAfter
+                    rowWidths = moved
+                    x = moved.reduce(0, +)
+                    breakAfter = -1
+                }
+                if x + w > width && index > rowStart {
+                    starts.append(index)
+                    rowStart = index
+                    rowWidths = []
+                    x = 0
+                    breakAfter = -1
+                }
+            }
+            x += w
+            rowWidths.append(w)
+        }
+        if index > rowStart && x >= width && !hanging { starts.append(index) }
+        return starts
+    }
+}

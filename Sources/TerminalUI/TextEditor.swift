@@ -1,0 +1,119 @@
+/// A multi-line text editor as a value: the text, a cursor, soft wrap into a viewport, and
+/// undo/redo. Widgets draw it; the app feeds it keys. No I/O.
+///
+/// Text is kept as lines (split at LF and CRLF; saved with the line ending the text came
+/// with), so an edit costs the length of the lines it touches, not of the whole text, and
+/// soft wrap is computed only for the lines on screen: a 10 MB note edits like a small one.
+/// The cursor moves by grapheme cluster (Swift `Character`), so it never lands inside an
+/// emoji ZWJ sequence, a flag or a letter with combining marks; columns on screen come from
+/// the `Measure`, so wide (CJK, emoji) characters take two.
+public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
+    /// The text's lines, without line breaks (at least one, maybe empty).
+    public internal(set) var lines: [String]
+    public internal(set) var cursor = TextPosition.zero
+    public let measure: Measure
+    /// Columns and rows of the pane the text is wrapped into.
+    public internal(set) var viewport: Size
+    /// The first visual row shown: row `column` of line `line` (a row index, not a character column).
+    public internal(set) var top = TextPosition.zero
+    /// The line break `text` uses: the first one the loaded text had ("\n" when it had none).
+    public let lineEnding: String
+    /// Counts every change to the text (edits, undo, redo); autosave compares it.
+    public internal(set) var changeCount = 0
+
+    /// The screen column up/down motion aims for (kept across short lines), nil after other motion.
+    var goalX: Int?
+    var undoStack: [EditRecord] = []
+    var redoStack: [EditRecord] = []
+    /// What the last undo entry was, while further keys of the same kind may extend it.
+    var run: EditRecord.Kind?
+
+    public init(_ text: String, measure: Measure, viewport: Size = Size(width: 80, height: 24)) {
+        let split = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        lines = split.map(String.init)
+        lineEnding = text.first(where: { $0 == "\n" || $0 == "\r\n" }) == "\r\n" ? "\r\n" : "\n"
+        self.measure = measure
+        self.viewport = Size(width: max(1, viewport.width), height: max(1, viewport.height))
+    }
+
+    /// The whole text, lines joined with `lineEnding`.
+    public var text: String { lines.joined(separator: lineEnding) }
+
+    /// The first line: a note's title.
+    public var firstLine: String { lines[0] }
+
+    public var canUndo: Bool { !undoStack.isEmpty }
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    /// Wraps into a pane of `size` from now on and keeps the cursor in view.
+    public mutating func resize(_ size: Size) {
+        viewport = Size(width: max(1, size.width), height: max(1, size.height))
+        goalX = nil
+        scrollToCursor()
+    }
+
+    /// Puts the cursor at `position` (clamped to the text) and scrolls to it.
+    public mutating func moveCursor(to position: TextPosition) {
+        cursor = clamped(position)
+        goalX = nil
+        run = nil
+        scrollToCursor()
+    }
+
+    /// Replaces the whole text (a reload), keeping the cursor at the same line and column where
+    /// they still exist; undo history is dropped, since it described the old text.
+    public mutating func replaceAll(with text: String) {
+        let kept = cursor
+        let fresh = TextEditor(text, measure: measure, viewport: viewport)
+        lines = fresh.lines
+        undoStack = []
+        redoStack = []
+        run = nil
+        goalX = nil
+        changeCount += 1
+        cursor = clamped(kept)
+        scrollToCursor()
+    }
+
+    func clamped(_ position: TextPosition) -> TextPosition {
+        let line = min(max(0, position.line), lines.count - 1)
+        return TextPosition(line: line, column: min(max(0, position.column), lines[line].count))
+    }
+
+    /// Replaces the text from `start` to `end` with `text` (LF-separated) and returns what was
+    /// removed (LF-separated). The one primitive every edit, undo and redo goes through.
+    @discardableResult
+    mutating func replace(from start: TextPosition, to end: TextPosition, with text: String) -> String {
+        let removed = self.text(from: start, to: end)
+        if start.line == end.line && !text.contains("\n") {
+            let line = lines[start.line]
+            let lower = line.index(line.startIndex, offsetBy: start.column)
+            let upper = line.index(lower, offsetBy: end.column - start.column)
+            lines[start.line].replaceSubrange(lower..<upper, with: text)
+        } else {
+            let first = lines[start.line]
+            let last = lines[end.line]
+            let head = first.prefix(start.column)
+            let tail = last.dropFirst(end.column)
+            var pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            pieces[0] = head + pieces[0]
+            pieces[pieces.count - 1] += tail
+            lines.replaceSubrange(start.line...end.line, with: pieces)
+        }
+        changeCount += 1
+        return removed
+    }
+
+    /// The text between two positions, LF-separated.
+    func text(from start: TextPosition, to end: TextPosition) -> String {
+        guard start < end else { return "" }
+        if start.line == end.line {
+            let line = lines[start.line]
+            return String(line.dropFirst(start.column).prefix(end.column - start.column))
+        }
+        var parts = [String(lines[start.line].dropFirst(start.column))]
+        if end.line > start.line + 1 { parts += lines[(start.line + 1)..<end.line] }
+        parts.append(String(lines[end.line].prefix(end.column)))
+        return parts.joined(separator: "\n")
+    }
+}
