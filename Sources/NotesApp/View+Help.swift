@@ -13,9 +13,7 @@ let helpLines: [(keys: String, action: String)] = [
     ("d u", "trash / undo"),
     ("e", "open in $EDITOR"),
     ("s", "sync now"),
-    ("c", "resolve conflicts"),
-    ("h", "note history"),
-    ("^Z ^Y", "undo / redo (editor)"),
+    ("c h", "conflicts / history"),
     ("q", "quit (saves first)"),
 ]
 

@@ -46,16 +46,16 @@ import Testing
     }
 
     @Test func pageDownAndUpMoveByTheListHeightAndScroll() {
-        // 60x15: the list pane has 10 lines, so a page is 9 rows.
+        // 60x15: the list pane has 7 lines, so a page is 6 rows.
         var state = AppState.longFixture()
         #expect(send("<PgDn>", to: &state).isEmpty)
-        #expect(state.selection == 9)
-        // Row 9 is note 7, on list line 11 (FAVORITES, 2 rows, NOTES, 7 rows before it).
+        #expect(state.selection == 6)
+        // Row 6 is note 4, on list line 8 (FAVORITES, 2 rows, NOTES, 4 rows before it).
         #expect(state.scrollOffset == 2)
         _ = send("<PgDn><PgDn><PgDn>", to: &state)
-        #expect(state.selection == 31)
+        #expect(state.selection == 24)
         _ = send("<PgUp>", to: &state)
-        #expect(state.selection == 22)
+        #expect(state.selection == 18)
         _ = send("<PgUp><PgUp><PgUp>", to: &state)
         #expect(state.selection == 0)
         #expect(state.scrollOffset == 0)
@@ -65,10 +65,10 @@ import Testing
         var state = AppState.fixture()
         #expect(send("/", to: &state).isEmpty)
         #expect(state.focus == .search)
-        // The limit is the list height (10) plus a margin of as much again.
-        #expect(send("m", to: &state) == [.search(query: "m", limit: 20)])
-        #expect(send("eq", to: &state) == [.search(query: "me", limit: 20), .search(query: "meq", limit: 20)])
-        #expect(send("<BS>", to: &state) == [.search(query: "me", limit: 20)])
+        // The limit is the list height (7) plus a margin of as much again.
+        #expect(send("m", to: &state) == [.search(query: "m", limit: 14)])
+        #expect(send("eq", to: &state) == [.search(query: "me", limit: 14), .search(query: "meq", limit: 14)])
+        #expect(send("<BS>", to: &state) == [.search(query: "me", limit: 14)])
         #expect(state.searchText == "me")
     }
 
@@ -105,12 +105,12 @@ import Testing
     @Test func aPasteIntoSearchSearchesItsFirstLine() {
         var state = AppState.fixture()
         _ = send("/", to: &state)
-        #expect(update(&state, .input(.paste("budget\nrest"))) == [.search(query: "budget", limit: 20)])
+        #expect(update(&state, .input(.paste("budget\nrest"))) == [.search(query: "budget", limit: 14)])
     }
 
     @Test func keysTypedInSearchAreTextNotCommands() {
         var state = AppState.fixture()
-        #expect(send("/q", to: &state) == [.search(query: "q", limit: 20)])
+        #expect(send("/q", to: &state) == [.search(query: "q", limit: 14)])
         #expect(state.focus == .search)
     }
 
@@ -126,10 +126,24 @@ import Testing
 
     @Test func dTrashesWithAnUndoLineAndUUndoesOnce() {
         var state = AppState.fixture()
-        #expect(send("jjjd", to: &state) == [.trash(noteID(4))])
+        #expect(
+            send("jjjd", to: &state) == [
+                .trash(noteID(4)), .scheduleTimer(.expireUndo(generation: 1), after: .seconds(15)),
+            ])
         #expect(state.message == StatusMessage("Moved “Travel” to the trash. u: undo"))
-        #expect(send("u", to: &state) == [.undoTrash(noteID(4))])
+        #expect(
+            send("u", to: &state) == [
+                .undoTrash(noteID(4)), .scheduleTimer(.clearMessage(generation: 1), after: .seconds(6)),
+            ])
         #expect(state.message == StatusMessage("Restored from the trash"))
+        #expect(send("u", to: &state).isEmpty)
+    }
+
+    @Test func theUndoLineExpiresAndUThenDoesNothing() {
+        var state = AppState.fixture()
+        _ = send("d", to: &state)
+        #expect(update(&state, .timerFired(.expireUndo(generation: 1))).isEmpty)
+        #expect(state.message == nil)
         #expect(send("u", to: &state).isEmpty)
     }
 
@@ -141,7 +155,8 @@ import Testing
 
     @Test func sSyncsNow() {
         var state = AppState.fixture()
-        #expect(send("s", to: &state) == [.syncNow])
+        #expect(send("s", to: &state) == [.syncNow, .scheduleTimer(.clearMessage(generation: 1), after: .seconds(6))])
+        #expect(state.message == StatusMessage("Syncing…"))
     }
 
     @Test func eOpensTheSelectedNoteInTheExternalEditor() {
@@ -167,18 +182,23 @@ import Testing
         #expect(send("q", to: &state) == [.quit])
     }
 
-    @Test func enterFocusesTheEditorPlaceholderAndEscComesBack() {
+    @Test func enterLoadsTheSelectedNoteIntoTheEditorAndEscComesBack() {
         var state = AppState.fixture()
-        _ = send("<Enter>", to: &state)
+        #expect(send("j<Enter>", to: &state) == [.loadNote(noteID(2))])
         #expect(state.focus == .editor)
+        // Keys typed before the text arrives do nothing (there is nothing to edit yet).
         #expect(send("jq", to: &state).isEmpty)
-        _ = send("<Esc>", to: &state)
+        #expect(send("<Esc>", to: &state).isEmpty)
         #expect(state.focus == .list)
+        // Enter again on the same note only focuses it.
+        #expect(send("<Tab>", to: &state).isEmpty)
+        #expect(state.focus == .editor)
     }
 
     @Test func resizeLoadsTheVisibleWindowPlusAMargin() {
         var state = AppState.fixture()
-        #expect(update(&state, .resize(Size(width: 100, height: 30))) == [.loadList(offset: 0, limit: 56)])
+        // 100x30: a list of 28 lines; the window is a page above, the page and a page below.
+        #expect(update(&state, .resize(Size(width: 100, height: 30))) == [.loadList(offset: 0, limit: 84)])
         #expect(state.size == Size(width: 100, height: 30))
     }
 

@@ -62,7 +62,7 @@ import Testing
         // Width 5: two CJK characters (4 columns) fit; a third would straddle the edge.
         let e = editor("中文字符测试", width: 5)
         #expect(e.visibleRows.map(\.text) == ["中文", "字符", "测试"])
-        #expect(SoftWrap.rowStarts(of: "ab👩‍💻cd", width: 3, measure: PlainGlyphs()) == [0, 2, 3])
+        #expect(SoftWrap.rowStarts(of: "ab👩‍💻cd", width: 3, measure: PlainGlyphs()) == [0, 2, 4])
     }
 
     @Test func wrapBreaksAtSpacesAndTheCursorFollowsRows() {
