@@ -1,0 +1,216 @@
+import Foundation
+import NotesApp
+import NotesCore
+import TerminalUI
+import Testing
+
+/// The editor pane through `update`: loading, autosave, quitting, remote changes.
+@Suite struct EditorUpdateTests {
+    let autosave = Duration.milliseconds(1500)
+
+    func content(_ title: String = "Groceries", _ body: String = "milk, eggs", rev: String = "r1") -> NoteContent {
+        NoteContent(id: noteID(1), title: title, body: body, modifiedAt: testNow, headRevision: rev)
+    }
+
+    @Test func theLoadedNoteIsEditedWithTheTitleAsItsFirstLine() {
+        var state = AppState.editing(content())
+        #expect(state.editor?.text == "Groceries\nmilk, eggs")
+        #expect(state.editor?.cursor == TextPosition(line: 0, column: 0))
+        _ = send("<End>!<Down><End>, bread", to: &state)
+        #expect(state.editor?.text == "Groceries!\nmilk, eggs, bread")
+    }
+
+    @Test func everyChangeRestartsTheDebounceAndOnlyTheNewestTimerSaves() {
+        var state = AppState.editing(content())
+        #expect(send("a", to: &state) == [.scheduleTimer(.autosave(generation: 1), after: autosave)])
+        #expect(send("b", to: &state) == [.scheduleTimer(.autosave(generation: 2), after: autosave)])
+        // Motion changes nothing: no timer.
+        #expect(send("<Right>", to: &state).isEmpty)
+        #expect(update(&state, .timerFired(.autosave(generation: 1))).isEmpty)
+        #expect(
+            update(&state, .timerFired(.autosave(generation: 2))) == [
+                .saveNote(id: noteID(1), title: "abGroceries", body: "milk, eggs", baseRevision: "r1")
+            ])
+    }
+
+    @Test func textChangedAndChangedBackIsNotSaved() {
+        var state = AppState.editing(content())
+        _ = send("x<BS>", to: &state)
+        #expect(update(&state, .timerFired(.autosave(generation: 2))).isEmpty)
+        #expect(state.editor?.hasUnsavedEdits == false)
+        // Leaving the pane with nothing changed saves nothing either.
+        #expect(send("<Esc>", to: &state).isEmpty)
+    }
+
+    @Test func leavingThePaneSavesAtOnce() {
+        var state = AppState.editing(content())
+        _ = send("<C-End>\nmore", to: &state)
+        #expect(
+            send("<Esc>", to: &state) == [
+                .saveNote(id: noteID(1), title: "Groceries", body: "milk, eggs\nmore", baseRevision: "r1")
+            ])
+        #expect(state.focus == .list)
+        // The save's answer moves the base on; the pending debounce then finds nothing to do.
+        let saved = SavedNote(
+            id: noteID(1), title: "Groceries", body: "milk, eggs\nmore", headRevision: "r2", modifiedAt: testNow)
+        #expect(update(&state, .noteSaved(saved)).isEmpty)
+        #expect(state.editor?.baseRevision == "r2")
+        #expect(update(&state, .timerFired(.autosave(generation: 5))).isEmpty)
+    }
+
+    @Test func oneSaveAtATimeAndTheAnswerSavesWhatWasTypedMeanwhile() {
+        var state = AppState.editing(content("T", ""))
+        _ = send("<End>1", to: &state)
+        #expect(
+            send("<C-s>", to: &state) == [.saveNote(id: noteID(1), title: "T1", body: "", baseRevision: "r1")])
+        _ = send("2", to: &state)
+        // A second save waits for the first one's answer.
+        #expect(send("<C-s>", to: &state).isEmpty)
+        let saved = SavedNote(id: noteID(1), title: "T1", body: "", headRevision: "r2", modifiedAt: testNow)
+        #expect(update(&state, .noteSaved(saved)).isEmpty)
+        #expect(state.editor?.text == "T12")
+        #expect(
+            update(&state, .timerFired(.autosave(generation: 2))) == [
+                .saveNote(id: noteID(1), title: "T12", body: "", baseRevision: "r2")
+            ])
+    }
+
+    @Test func qSavesFirstAndQuitsWhenTheStoreHasIt() {
+        var state = AppState.editing(content())
+        _ = send("X<Esc>", to: &state)
+        let saved = SavedNote(
+            id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
+        _ = update(&state, .noteSaved(saved))
+        // Saved already: q quits at once.
+        #expect(send("q", to: &state) == [.quit])
+    }
+
+    @Test func qWithUnsavedTextWaitsForTheSave() {
+        var state = AppState.editing(content())
+        _ = send("X", to: &state)
+        state.focus = .list
+        let effects = send("q", to: &state)
+        #expect(effects.first == .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"))
+        #expect(!effects.contains(.quit))
+        #expect(state.quitting == .afterSave)
+        let saved = SavedNote(
+            id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
+        #expect(update(&state, .noteSaved(saved)) == [.quit])
+    }
+
+    @Test func aFailedSaveOnQuitKeepsTheAppOpenAndAsks() {
+        var state = AppState.editing(content())
+        _ = send("X", to: &state)
+        state.focus = .list
+        _ = send("q", to: &state)
+        _ = update(&state, .saveFailed(noteID(1), message: "disk full"))
+        #expect(state.quitting == .confirmWithoutSaving)
+        #expect(state.message == StatusMessage("Not saved: disk full. q: quit without saving", severity: .error))
+        #expect(state.editor?.text == "XGroceries\nmilk, eggs")
+        #expect(send("q", to: &state) == [.quit])
+    }
+
+    @Test func terminateSavesThenQuitsInOneBatch() {
+        var state = AppState.editing(content())
+        _ = send("X", to: &state)
+        #expect(
+            update(&state, .terminate) == [
+                .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"), .quit,
+            ])
+        var clean = AppState.editing(content())
+        #expect(update(&clean, .terminate) == [.quit])
+    }
+
+    @Test func aRemoteChangeReloadsACleanNoteInPlaceKeepingTheCursor() {
+        var state = AppState.editing(content())
+        _ = send("<Down><Right><Right>", to: &state)
+        let effects = update(&state, .storeChanged([noteID(1)]))
+        #expect(effects.contains(.loadNote(noteID(1))))
+        #expect(effects.contains { if case .loadList = $0 { true } else { false } })
+        _ = update(&state, .noteLoaded(content("Groceries", "milk, eggs, butter", rev: "r9")))
+        #expect(state.editor?.text == "Groceries\nmilk, eggs, butter")
+        #expect(state.editor?.cursor == TextPosition(line: 1, column: 2))
+        #expect(state.editor?.baseRevision == "r9")
+        #expect(state.editor?.hasUnsavedEdits == false)
+    }
+
+    @Test func aRemoteChangeNeverOverwritesUnsavedEditsTheyAreSavedOverTheirBaseAndMerged() {
+        var state = AppState.editing(content())
+        _ = send("<C-End> and tea", to: &state)
+        let effects = update(&state, .storeChanged([noteID(1)]))
+        #expect(!effects.contains(.loadNote(noteID(1))))
+        #expect(
+            effects.contains(
+                .saveNote(id: noteID(1), title: "Groceries", body: "milk, eggs and tea", baseRevision: "r1")))
+        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea")
+        // The runtime merged with the other device's change: the editor shows the merge and says so.
+        let merged = SavedNote(
+            id: noteID(1), title: "Groceries", body: "milk, eggs and tea\nbread", headRevision: "r3",
+            modifiedAt: testNow,
+            merged: true)
+        _ = update(&state, .noteSaved(merged))
+        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea\nbread")
+        #expect(state.editor?.hasUnsavedEdits == false)
+        #expect(state.message?.severity == .warning)
+        #expect(state.message?.text.contains("changed on another device") == true)
+    }
+
+    @Test func aLargePasteIsOneEditAndOneTimer() {
+        var state = AppState.editing(content("", ""))
+        let paste = String(repeating: "line of pasted text\n", count: 50_000)
+        #expect(update(&state, .input(.paste(paste))) == [.scheduleTimer(.autosave(generation: 1), after: autosave)])
+        #expect(state.editor?.text == paste)
+        #expect(state.editor?.cursor == TextPosition(line: 50_000, column: 0))
+    }
+
+    @Test func nCreatesANoteAndOpensItInTheEditor() {
+        var state = AppState.fixture()
+        #expect(send("n", to: &state) == [.createNote])
+        #expect(update(&state, .noteCreated(noteID(9))) == [.loadNote(noteID(9))])
+        #expect(state.focus == .editor)
+        _ = update(
+            &state,
+            .noteLoaded(NoteContent(id: noteID(9), title: "", body: "", modifiedAt: testNow, headRevision: "n1")))
+        _ = send("Title<Enter>Body", to: &state)
+        #expect(
+            send("<Esc>", to: &state) == [.saveNote(id: noteID(9), title: "Title", body: "Body", baseRevision: "n1")])
+    }
+
+    @Test func openingAnotherNoteSavesTheFirst() {
+        var state = AppState.editing(content())
+        _ = send("X<Esc>j", to: &state)
+        #expect(send("<Enter>", to: &state) == [.loadNote(noteID(2))])
+        var dirty = AppState.editing(content())
+        _ = send("X", to: &dirty)
+        dirty.focus = .list
+        _ = send("j", to: &dirty)
+        #expect(
+            send("<Enter>", to: &dirty) == [
+                .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"),
+                .loadNote(noteID(2)),
+            ])
+    }
+
+    @Test func undoAndRedoKeysAndWordMotion() {
+        var state = AppState.editing(content("one two", ""))
+        _ = send("<End> three", to: &state)
+        _ = send("<C-z>", to: &state)
+        #expect(state.editor?.text == "one two")
+        _ = send("<C-y>", to: &state)
+        #expect(state.editor?.text == "one two three")
+        _ = send("<C-Left><C-Left>", to: &state)
+        #expect(state.editor?.cursor == TextPosition(line: 0, column: 4))
+        _ = send("<A-Right>", to: &state)
+        #expect(state.editor?.cursor == TextPosition(line: 0, column: 7))
+    }
+}
+
+extension AppState {
+    /// The fixture with note 1 open in the editor, loaded with `content`, focused.
+    static func editing(_ content: NoteContent, size: Size = Size(width: 60, height: 15)) -> AppState {
+        var state = AppState.fixture(size: size)
+        _ = update(&state, .input(.key(.enter)))
+        _ = update(&state, .noteLoaded(content))
+        return state
+    }
+}
