@@ -36,6 +36,10 @@ let package = Package(
             name: "CloudFolder",
             dependencies: ["NotesCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(
+            name: "NotesSync",
+            dependencies: ["NotesCore", "CloudFolder", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "cloudnotes",
             dependencies: [
@@ -55,6 +59,10 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
+        .testTarget(
+            name: "NotesSyncTests",
+            dependencies: ["NotesSync", "NotesStore", "CloudFolder", "NotesCore", "NotesTestSupport"]
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI"]),
     ],

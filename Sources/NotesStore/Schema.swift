@@ -88,6 +88,22 @@ enum Schema {
             // TextFolding now folds ligatures (ﬁ → fi) and ſ.
             try SearchIndex.refold(db)
         }
+        migrator.registerMigration("v5-sync") { db in
+            // The causal buffer of DESIGN §3 rule 5: fetched revisions whose parents have not
+            // arrived yet; moved to `revision` once they have (NoteStore+SyncApply.swift).
+            try db.execute(sql: """
+                CREATE TABLE sync_buffer (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    recordID TEXT NOT NULL,
+                    parents TEXT NOT NULL,
+                    fields TEXT,
+                    hlc INTEGER NOT NULL,
+                    device TEXT NOT NULL
+                );
+                CREATE INDEX sync_buffer_by_record ON sync_buffer(recordID);
+                CREATE INDEX note_conflicts ON note(id) WHERE syncState = 'conflict';
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// The store side of sync (DESIGN §2 and §4): what the sync engine reads and writes.
+///
+/// Written in NotesCore terms (revisions, tuples, JSON text), so that NotesSync's `SyncStore`
+/// protocol, which it owns, is met by this API as it stands. The engine's state
+/// serialization is an opaque string the engine writes in the same transaction as what it
+/// covers: the outbox rows it sent (`markSent`), the fetched changes it applied
+/// (`applyFetchedRevisions`, in NoteStore+SyncApply.swift).
+extension NoteStore {
+    /// The `sync_state` key of the engine's state serialization.
+    static let engineStateKey = "engine"
+    /// The `sync_state` key of the cloud folder path `sync init` bound this store to.
+    static let cloudFolderKey = "cloudFolder"
+
+    /// Pending record zone changes after outbox seq `after`, oldest first, with their revisions
+    /// (the outbox joined with the revision table).
+    public func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
+        outboxSeq: Int64, zone: String, revision: Revision
+    )] {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT o.seq AS outboxSeq, o.zone AS outboxZone, r.* FROM outbox o
+                        JOIN revision r ON r.id = o.revID WHERE o.seq > ? ORDER BY o.seq LIMIT ?
+                        """),
+                arguments: [outboxSeq, limit]
+            ).map { row in (row["outboxSeq"], row["outboxZone"], try Self.revision(from: row)) }
+        }
+    }
+
+    /// Removes sent outbox rows, marks notes with nothing left to send as synced, and saves the
+    /// engine state, in one transaction (DESIGN §3 rule 2).
+    public func markSent(outboxSeqs: [Int64], engineState: String) throws {
+        try write { db in
+            var records = Set<String>()
+            for seq in outboxSeqs {
+                if let record = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT recordID FROM outbox WHERE seq = ?"), arguments: [seq])
+                {
+                    records.insert(record)
+                }
+                try db.run("DELETE FROM outbox WHERE seq = ?", [seq])
+            }
+            for record in records {
+                try db.run(
+                    """
+                    UPDATE note SET syncState = 'synced' WHERE id = ? AND syncState = 'pending'
+                    AND NOT EXISTS (SELECT 1 FROM outbox WHERE recordID = ?)
+                    """, [record, record])
+            }
+            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+        }
+    }
+
+    /// The engine's state serialization, or nil before the first sync.
+    public func engineState() throws -> String? {
+        try read { db in try Self.syncValue(Self.engineStateKey, db) }
+    }
+
+    /// Saves the engine's state serialization on its own (account changes, in-flight batches).
+    public func saveEngineState(_ state: String) throws {
+        try write { db in try Self.setSyncValue(Self.engineStateKey, state, db) }
+    }
+
+    /// The cloud folder `sync init` bound this data directory to, if any.
+    public func boundCloudFolder() throws -> String? {
+        try read { db in try Self.syncValue(Self.cloudFolderKey, db) }
+    }
+
+    /// Binds this data directory to a cloud folder path (`sync init`).
+    public func bindCloudFolder(_ path: String) throws {
+        try write { db in try Self.setSyncValue(Self.cloudFolderKey, path, db) }
+    }
+
+    /// How many notes are flagged `conflict`.
+    public func conflictCount() throws -> Int {
+        try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM note WHERE syncState = 'conflict'")) ?? 0
+        }
+    }
+
+    /// Every revision of a record that has arrived, oldest first (the causal buffer excluded).
+    public func revisions(of recordID: UUID) throws -> [Revision] {
+        try read { db in try Self.fetchRevisions(recordID.uuidString.lowercased(), db) }
+    }
+
+    /// How many fetched revisions wait in the causal buffer for their parents.
+    public func bufferedRevisionCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_buffer") ?? 0 }
+    }
+
+    static func syncValue(_ key: String, _ db: Database) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT CAST(value AS TEXT) FROM sync_state WHERE key = ?"), arguments: [key])
+    }
+
+    static func setSyncValue(_ key: String, _ value: String, _ db: Database) throws {
+        try db.run(
+            "INSERT INTO sync_state(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, value])
+    }
+
+    static func fetchRevisions(_ recordID: String, _ db: Database) throws -> [Revision] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM revision WHERE recordID = ? ORDER BY hlc, id"),
+            arguments: [recordID]
+        ).map(Self.revision(from:))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import NotesCore
+
+extension NoteStore {
+    /// Decides what two or more heads of one record become (DESIGN §3 rule 8): a merge
+    /// revision descending from every head, or nil to keep the heads (`askUser`); and whether the
+    /// note must be flagged `conflict`. Pure and deterministic; called inside the transaction.
+    public typealias HeadsResolver = (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+
+    /// What one `applyFetchedRevisions` did.
+    public typealias FetchApplication = (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
+
+    /// Applies fetched revisions and saves the engine state that covers them, in one
+    /// transaction (DESIGN §2 and §4: a crash applies all of it or none of it).
+    ///
+    /// Revisions already known are skipped (duplicates are harmless: ids are content
+    /// addressed). A revision whose parents have not all arrived waits in the causal buffer
+    /// (rule 5) and is applied when they have. Each record that gained revisions is then
+    /// recomputed from its heads: one head is the note (a tombstone removes it); several go
+    /// through `resolve`, whose merge revision is stored and queued for sending. Remote stamps
+    /// are folded into the device's clock, except those more than a day ahead (counted as
+    /// clock skew, rule 7).
+    public func applyFetchedRevisions(
+        _ revisions: [Revision], engineState: String, resolve: HeadsResolver
+    ) throws -> FetchApplication {
+        try write { db in
+            var touched: [String: UUID] = [:]
+            var skew = 0
+            let packed =
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'hlc'")) ?? 0
+            var clock = HybridLogicalClock(last: HLC(packed: packed))
+            let now = self.clock().millisecondsSince1970
+            for revision in revisions {
+                if !clock.receive(revision.hlc, now: now) { skew += 1 }
+                guard try !Self.isKnown(revision.id, db) else { continue }
+                try Self.insert(revision, into: "sync_buffer", db)
+                touched[revision.recordID.uuidString.lowercased()] = revision.recordID
+            }
+            try Self.setSyncValue("hlc", String(clock.last.packed), db)
+            var changed: [UUID] = []
+            var merged = 0
+            for (record, id) in touched.sorted(by: { $0.key < $1.key }) {
+                guard try Self.promoteBuffered(record, db) else { continue }
+                changed.append(id)
+                if try recompute(record, resolve: resolve, db) { merged += 1 }
+            }
+            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+            let buffered = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_buffer") ?? 0
+            return (changed, buffered, merged, skew)
+        }
+    }
+
+    /// Makes the note row match the record's heads; returns true when a merge revision was made.
+    func recompute(_ record: String, resolve: HeadsResolver, _ db: Database) throws -> Bool {
+        let history = try Self.fetchRevisions(record, db)
+        let heads = Self.heads(of: history)
+        guard heads.count > 1 else {
+            if let head = heads.first { try materialize(head, conflict: Self.isConflictedMerge(head), db) }
+            return false
+        }
+        let (merge, conflict) = resolve(heads, history)
+        guard let merge else {
+            // askUser: the heads stay; the note shows the latest edit until the user picks.
+            let shown = heads.filter { !$0.isTombstone }.max(by: Self.isEarlier) ?? heads.max(by: Self.isEarlier)!
+            try materialize(shown, conflict: true, db)
+            return false
+        }
+        let zone =
+            merge.fields?.zone ?? history.last(where: { $0.fields != nil })?.fields?.zone ?? Note.defaultZone
+        try insert(merge, db)
+        try enqueue(merge, zone: zone, kind: merge.isTombstone ? "delete" : "save", db)
+        try materialize(merge, conflict: conflict, db)
+        return true
+    }
+
+    /// Writes the note row (and its search entry) for a record's single head.
+    func materialize(_ head: Revision, conflict: Bool, _ db: Database) throws {
+        let idString = head.recordID.uuidString.lowercased()
+        let current = try Self.fetchNote(db, id: head.recordID)
+        guard let fields = head.fields else {
+            if current != nil {
+                try SearchIndex.remove(noteID: idString, db)
+                try db.run("DELETE FROM note WHERE id = ?", [idString])
+            }
+            return
+        }
+        let pending =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE recordID = ?)"),
+                arguments: [idString]) ?? false
+        let state: Note.SyncState = conflict ? .conflict : pending ? .pending : .synced
+        if let current, current.headRev == head.id, current.syncState == state { return }
+        let note = fields.note(id: head.recordID, headRev: head.id, syncState: state)
+        let searchRowid = try SearchIndex.update(note: note, previous: current, db)
+        try Self.upsert(note, searchRowid: searchRowid, db)
+    }
+
+    /// Revisions no other revision of the record names as a parent, in (HLC, device, id) order.
+    static func heads(of history: [Revision]) -> [Revision] {
+        let parents = Set(history.flatMap(\.parents))
+        return history.filter { !parents.contains($0.id) }.sorted(by: isEarlier)
+    }
+
+    /// The total order of DESIGN §3 rule 7, (HLC, device), with the revision id as the last
+    /// tie-break so that two revisions never compare equal.
+    public static func isEarlier(_ a: Revision, _ b: Revision) -> Bool {
+        (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)
+    }
+
+    /// A merge revision whose body kept both sides between conflict markers.
+    static func isConflictedMerge(_ revision: Revision) -> Bool {
+        guard revision.parents.count > 1, let body = revision.fields?.body else { return false }
+        var sawOurs = false
+        var sawSeparator = false
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(TextMerge.oursMarker) {
+                sawOurs = true
+            } else if sawOurs, line == TextMerge.separatorMarker || line == TextMerge.separatorMarker + "\r" {
+                sawSeparator = true
+            } else if sawSeparator, line.hasPrefix(TextMerge.theirsMarker) {
+                return true
+            }
+        }
+        return false
+    }
+
+    static func isKnown(_ revisionID: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)
+                        OR EXISTS (SELECT 1 FROM sync_buffer WHERE id = ?)
+                    """), arguments: [revisionID, revisionID]) ?? false
+    }
+
+    static func insert(_ revision: Revision, into table: String, _ db: Database) throws {
+        let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
+        try db.run(
+            "INSERT OR IGNORE INTO \(table)(id, recordID, parents, fields, hlc, device) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                revision.id, revision.recordID.uuidString.lowercased(), parents,
+                revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
+            ])
+    }
+
+    /// Moves a record's buffered revisions whose parents have all arrived into `revision`,
+    /// repeatedly (a chain arrives in any order); returns true when any moved.
+    static func promoteBuffered(_ record: String, _ db: Database) throws -> Bool {
+        var waiting = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM sync_buffer WHERE recordID = ?"), arguments: [record]
+        ).map(revision(from:))
+        var moved = false
+        var progress = true
+        while progress && !waiting.isEmpty {
+            progress = false
+            for revision in waiting {
+                var ready = true
+                for parent in revision.parents {
+                    let present =
+                        try Bool.fetchOne(
+                            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)"),
+                            arguments: [parent]) ?? false
+                    if !present {
+                        ready = false
+                        break
+                    }
+                }
+                guard ready else { continue }
+                try insert(revision, into: "revision", db)
+                try db.run("DELETE FROM sync_buffer WHERE id = ?", [revision.id])
+                waiting.removeAll { $0.id == revision.id }
+                moved = true
+                progress = true
+            }
+        }
+        return moved
+    }
+}

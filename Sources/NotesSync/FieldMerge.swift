@@ -1,0 +1,97 @@
+import Foundation
+import NotesCore
+
+/// Field-by-field three-way merge of two versions of a note (DESIGN §3 rule 8, `merge`).
+///
+/// Against the common ancestor: a field changed on one side takes that side; changed on both,
+/// the later (HLC, device) side's value. Tags merge as sets. The body merges line by line with
+/// `TextMerge` (labels: the writers' device ids, ours first, ours being the lower rev id).
+/// `modifiedAt` is the later of the two. Edit beats delete for the trash too: a side that moved
+/// the note to the trash loses against a side that changed its content.
+/// Strings compare byte for byte, never by canonical equivalence.
+enum FieldMerge {
+    struct Side {
+        var fields: RevisionFields
+        /// (HLC, device, rev id) as comparable text-free parts.
+        var stamp: Stamp
+        var label: String
+
+        init(fields: RevisionFields, stamp: Stamp, label: String) {
+            self.fields = fields
+            self.stamp = stamp
+            self.label = label
+        }
+
+        init(_ revision: Revision) {
+            self.init(
+                fields: revision.fields!, stamp: Stamp(hlc: revision.hlc, device: revision.device, id: revision.id),
+                label: revision.device)
+        }
+    }
+
+    struct Stamp: Comparable {
+        var hlc: HLC
+        var device: String
+        var id: String
+
+        static func < (a: Stamp, b: Stamp) -> Bool { (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id) }
+    }
+
+    static func merge(base: RevisionFields?, ours: Side, theirs: Side) -> (RevisionFields, Bool) {
+        let a = ours.fields
+        let b = theirs.fields
+        let later = ours.stamp > theirs.stamp ? a : b
+        func pick<T>(_ value: (RevisionFields) -> T, _ same: (T, T) -> Bool) -> T {
+            if same(value(a), value(b)) { return value(a) }
+            if let base {
+                if same(value(a), value(base)) { return value(b) }
+                if same(value(b), value(base)) { return value(a) }
+            }
+            return value(later)
+        }
+        var merged = a
+        merged.title = pick(\.title, bytesEqual)
+        merged.zone = pick(\.zone, bytesEqual)
+        merged.isFavorite = pick(\.isFavorite, ==)
+        merged.createdAt = pick(\.createdAt, ==)
+        merged.modifiedAt = max(a.modifiedAt, b.modifiedAt)
+        merged.deletedAt = pick(\.deletedAt, ==)
+        merged.tags = mergeTags(base: base?.tags, a.tags, b.tags)
+        let text = TextMerge.merge(
+            base: base?.body ?? "", ours: a.body, theirs: b.body, oursLabel: ours.label, theirsLabel: theirs.label)
+        merged.body = text.text
+        if merged.deletedAt != nil, base?.deletedAt == nil {
+            // Edit beats delete: the side that did not trash the note changed its content.
+            let keeper = a.deletedAt == nil ? a : b
+            if keeper.deletedAt == nil, contentChanged(keeper, from: base) { merged.deletedAt = nil }
+        }
+        return (merged, text.hasConflicts)
+    }
+
+    /// Three-way set merge: a tag stays if both keep it, or if the side that has it added it.
+    static func mergeTags(base: [String]?, _ a: [String], _ b: [String]) -> [String] {
+        let setA = Set(a.map(Key.init))
+        let setB = Set(b.map(Key.init))
+        let setBase = Set((base ?? []).map(Key.init))
+        let kept = setA.union(setB).filter { tag in
+            (setA.contains(tag) && setB.contains(tag)) || (setA.contains(tag) && !setBase.contains(tag))
+                || (setB.contains(tag) && !setBase.contains(tag))
+        }
+        return Note.normalizedTags(kept.map(\.text))
+    }
+
+    static func contentChanged(_ fields: RevisionFields, from base: RevisionFields?) -> Bool {
+        guard let base else { return true }
+        return !bytesEqual(fields.title, base.title) || !bytesEqual(fields.body, base.body)
+            || fields.tags.count != base.tags.count || !zip(fields.tags, base.tags).allSatisfy(bytesEqual)
+    }
+
+    static func bytesEqual(_ x: String, _ y: String) -> Bool { x.utf8.elementsEqual(y.utf8) }
+
+    /// A string hashed and compared by its bytes.
+    struct Key: Hashable {
+        var text: String
+        static func == (a: Key, b: Key) -> Bool { bytesEqual(a.text, b.text) }
+        func hash(into hasher: inout Hasher) { hasher.combine(Array(text.utf8)) }
+    }
+}

@@ -1,0 +1,162 @@
+import CloudFolder
+import Foundation
+import NotesCore
+
+/// Account status and error strategies (DESIGN §4, §3 rule 12).
+extension SyncEngine {
+    /// Opens the container (creating it only in an empty folder this store is not bound to),
+    /// binds the store on first use, and once per session removes this device's leftover temp
+    /// files. Throws when the account is not available; the status then says why.
+    func prepareAccount() throws -> any CloudFolder {
+        guard let folder = configuration.folder else {
+            accountStatus = .noAccount
+            throw CloudError(.notAuthenticated, "no cloud folder is configured; notes stay on this device")
+        }
+        let info: ContainerInfo
+        do {
+            info = try folder.openContainer(boundTo: state.containerID)
+        } catch let error as CloudError
+            where error.code == .unknownItem && state.containerID == nil && configuration.createsContainer
+        {
+            info = try folder.createContainer(
+                device: device, hlc: HLC(millis: configuration.now().millisecondsSince1970))
+        }
+        if let bound = state.containerID, bound != info.containerID {
+            let reason =
+                "the cloud folder holds another account (container \(info.containerID)); this device's notes "
+                + "belong to container \(bound) and are kept, nothing was synced"
+            if accountStatus != .restricted(reason: reason) {
+                emit(.accountChange(.switchAccounts(bound: bound, found: info.containerID)))
+            }
+            accountStatus = .restricted(reason: reason)
+            throw CloudError(.badContainer, reason)
+        }
+        if state.containerID == nil {
+            state.containerID = info.containerID
+            try store.saveEngineState(state.serialized)
+            emit(.accountChange(.signIn(containerID: info.containerID)))
+        }
+        if !preparedSession {
+            let removed = try folder.removeOwnTemporaryFiles(device: device)
+            if !removed.isEmpty { logger.info("removed \(removed.count) temp file(s) a crash left behind") }
+            try checkForClone(folder)
+            preparedSession = true
+        }
+        accountStatus = .available
+        return folder
+    }
+
+    /// Rule 10: a log file under our id beyond what we published was written by someone else
+    /// (a copied data directory, a restored backup). Rotation to a new id is not built: sending
+    /// stops with a clear error instead of ever overwriting or interleaving.
+    func checkForClone(_ folder: any CloudFolder) throws {
+        for (zone, zoneState) in state.zones.sorted(by: { $0.key < $1.key }) {
+            let head: Int64
+            do {
+                head = try folder.logHead(zone: zone, device: device, after: zoneState.published)
+            } catch let error as CloudError where error.code == .zoneNotFound {
+                continue
+            }
+            if head > zoneState.published && state.inFlight.map({ $0.zone == zone && $0.seq == head }) != true {
+                throw CloudError(
+                    .serverRecordChanged,
+                    "zone \(zone) holds log files of this device id beyond seq \(zoneState.published) that this "
+                        + "device did not record writing (a copied data directory or a restored backup?); "
+                        + "sync stops here rather than overwrite them")
+            }
+        }
+    }
+
+    /// Turns an error into the account status, the status phase and (automatic mode) a retry.
+    @discardableResult
+    func record(_ error: Error) -> CloudError {
+        let cloud: CloudError
+        if let error = error as? CloudError {
+            cloud = error
+        } else {
+            cloud = CloudError(.internalError, "\(error)")
+        }
+        let pending = (try? store.pendingCount()) ?? status.pendingCount
+        let waiting = pending > 0 ? "; \(pending) change(s) wait here" : ""
+        switch cloud.code {
+        case .notAuthenticated:
+            accountStatus = .noAccount
+            setPhase(.localOnly)
+        case .accountTemporarilyUnavailable, .networkUnavailable, .networkFailure:
+            accountStatus = .temporarilyUnavailable(reason: cloud.message)
+            setPhase(.offline(reason: "cloud folder unavailable: \(cloud.message)\(waiting)"))
+        case .permissionFailure:
+            accountStatus = .restricted(reason: cloud.message)
+            setPhase(.offline(reason: "cloud folder is read-only or not permitted: \(cloud.message)\(waiting)"))
+        case .quotaExceeded:
+            setPhase(.error(message: "cloud folder is full: \(cloud.message)\(waiting)"))
+        default:
+            setPhase(.error(message: cloud.description + waiting))
+        }
+        logger.error("sync failed: \(cloud)")
+        if configuration.automaticallySync, RetryPolicy.isRetryable(cloud.code) { scheduleRetry() }
+        return cloud
+    }
+
+    /// Rewrites this device's file (name, last seen, acknowledged tokens) at most once a minute.
+    func writeDeviceFileIfDue(now: Int64) throws {
+        guard let folder = configuration.folder else { return }
+        if let written = state.deviceFileWritten, now - written < 60_000 { return }
+        let info = DeviceInfo(
+            name: configuration.deviceName, lastSeen: now,
+            acknowledged: state.zones.mapValues(\.token))
+        try folder.writeDevice(info, device: device, hlc: HLC(millis: now))
+        state.deviceFileWritten = now
+    }
+
+    /// What `cloudnotes status` shows: a fresh look at the folder plus the engine's state.
+    public func report() -> SyncReport {
+        var report = SyncReport(
+            accountStatus: accountStatus, containerID: state.containerID, device: device,
+            lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)),
+            pending: (try? store.pendingCount()) ?? 0, conflicts: (try? store.conflictCount()) ?? 0,
+            zones: state.zones, warnings: warnings,
+            limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value))
+        do {
+            let folder = try prepareAccount()
+            report.accountStatus = accountStatus
+            let listing = try folder.devices()
+            for id in listing.items {
+                let info = try? folder.readDevice(id)
+                report.devices.append(
+                    SyncReport.Device(
+                        id: id, name: info?.name, lastSeen: info.map { Date(millisecondsSince1970: $0.lastSeen) },
+                        isThisDevice: id == device))
+            }
+            if !listing.ignored.isEmpty {
+                report.warnings.append("\(listing.ignored.count) unknown file(s) in the devices folder were ignored")
+            }
+        } catch {
+            let cloud = record(error)
+            report.accountStatus = accountStatus
+            if report.accountStatus == .available { report.warnings.append(cloud.description) }
+        }
+        return report
+    }
+}
+
+/// The engine's account, state and warnings, for `status`.
+public struct SyncReport: Sendable {
+    public struct Device: Sendable, Equatable {
+        public var id: DeviceID
+        public var name: String?
+        public var lastSeen: Date?
+        public var isThisDevice: Bool
+    }
+
+    public var accountStatus: AccountStatus
+    public var containerID: String?
+    public var device: DeviceID
+    public var lastSync: Date?
+    public var pending: Int
+    public var conflicts: Int
+    public var zones: [ZoneID: SyncEngineState.Zone]
+    public var warnings: [String]
+    public var limitExceeded: [String]
+    public var devices: [Device] = []
+}

@@ -1,0 +1,106 @@
+import CloudFolder
+import Foundation
+import NotesCore
+
+/// Fetching remote changes: DESIGN §3 rules 4, 5, 7 and 9, §4.
+extension SyncEngine {
+    /// Batches read per store transaction.
+    static let fetchBatchesPerTransaction = 64
+
+    /// Reads every zone's changes since its token and applies them, each group of batches in
+    /// one store transaction together with the token that covers it. Merge revisions made on
+    /// the way are queued in the outbox (`syncNow` sends them at once).
+    public func fetchChanges() async throws -> FetchSummary {
+        let folder = try prepareAccount()
+        emit(.willFetchChanges)
+        defer { emit(.didFetchChanges) }
+        var summary = FetchSummary()
+        let listing = try folder.zones()
+        if !listing.ignored.isEmpty {
+            warn("\(listing.ignored.count) unknown name(s) in the zones folder were ignored")
+        }
+        emit(.fetchedDatabaseChanges(zones: listing.items))
+        for zone in listing.items {
+            knownZones.insert(zone)
+            try fetch(zone, folder, &summary)
+        }
+        for (zone, known) in state.zones where !listing.items.contains(zone) && known.published > 0 {
+            warn("zone \(zone) is missing from the cloud folder (userDeletedZone); its notes stay here")
+        }
+        return summary
+    }
+
+    func fetch(_ zone: ZoneID, _ folder: any CloudFolder, _ summary: inout FetchSummary) throws {
+        while true {
+            var zoneState = state.zones[zone] ?? SyncEngineState.Zone()
+            let changes = try folder.fetchChanges(
+                zone: zone, since: zoneState.token, maxBatches: Self.fetchBatchesPerTransaction)
+            for file in changes.notArrived {
+                summary.notArrived += 1
+                warn("waiting for \(file.path): \(file.reason)")
+            }
+            if !changes.ignored.isEmpty {
+                warn("\(changes.ignored.count) unknown name(s) in zone \(zone) were ignored")
+            }
+            let revisions = changes.batches.flatMap { accepted($0, zone: zone) }
+            guard changes.token != zoneState.token || !revisions.isEmpty else { return }
+            zoneState.token = changes.token
+            var next = state
+            next.zones[zone] = zoneState
+            let applied = try store.applyFetchedRevisions(
+                revisions, engineState: next.serialized, resolve: resolver.resolve)
+            state = next
+            summary.received += revisions.count
+            summary.changed += applied.changed
+            summary.merged += applied.merged
+            summary.buffered = applied.buffered
+            summary.clockSkew += applied.clockSkew
+            if applied.clockSkew > 0 {
+                warn(
+                    "\(applied.clockSkew) change(s) in zone \(zone) are stamped more than a day in the future (clock skew)"
+                )
+            }
+            emit(.fetchedRecordZoneChanges(zone: zone, changed: applied.changed, merged: applied.merged))
+            setPhase(.syncing(done: summary.received, total: summary.received))
+            if !changes.moreComing { return }
+        }
+    }
+
+    /// The revisions of a batch this engine applies: notes whose fields name a valid zone.
+    func accepted(_ fetched: FetchedBatch, zone: ZoneID) -> [Revision] {
+        fetched.batch.records.compactMap { record in
+            guard record.recordType == ChangeRecord.recordType else {
+                warn("skipped records of unknown type \"\(record.recordType)\" in zone \(zone)")
+                return nil
+            }
+            if let fields = record.revision.fields, ZoneID(fields.zone) == nil {
+                warn("skipped a record with an invalid notebook name from device \(fetched.device)")
+                return nil
+            }
+            return record.revision
+        }
+    }
+
+    /// Ingests renamed copies of log files that check out (rule 9): content addressing makes
+    /// them harmless duplicates. Returns how many were found, and how many names were ignored.
+    public func repair() async throws -> (salvaged: Int, ignored: Int) {
+        let folder = try prepareAccount()
+        var salvaged = 0
+        var ignored = 0
+        for zone in try folder.zones().items {
+            let report = try folder.salvageScan(zone: zone)
+            ignored += report.ignored.count
+            let revisions = report.salvaged.flatMap { accepted($0, zone: zone) }
+            salvaged += report.salvaged.count
+            guard !revisions.isEmpty else { continue }
+            _ = try store.applyFetchedRevisions(revisions, engineState: state.serialized, resolve: resolver.resolve)
+        }
+        return (salvaged, ignored)
+    }
+
+    /// Every record in a zone's logs, for `debug records`.
+    public func records(zone: ZoneID) async throws -> [FetchedBatch] {
+        let folder = try prepareAccount()
+        return try folder.fetchChanges(zone: zone, since: .empty).batches
+    }
+}

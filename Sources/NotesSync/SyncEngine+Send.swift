@@ -1,0 +1,174 @@
+import CloudFolder
+import Foundation
+import NotesCore
+
+/// Sending pending record zone changes: DESIGN §3 rules 1–3 and 13, §4.
+extension SyncEngine {
+    /// A record over this many bytes of text may be over the 1 MB limit once JSON-escaped;
+    /// only those are measured before planning.
+    static let recordSizeCheckThreshold = ChangeRecord.maxFieldsBytes / 6
+
+    /// Publishes every pending change that can go, in batches of at most 400 records / 2 MB,
+    /// one log file each. A record over 1 MB stays local (`limitExceeded`, in `status` and the
+    /// summary) together with its later revisions, so no device ever waits for a parent that
+    /// will not come; the other records go out.
+    public func sendChanges() async throws -> SendSummary {
+        let folder = try prepareAccount()
+        emit(.willSendChanges)
+        defer { emit(.didSendChanges) }
+        var summary = SendSummary()
+        if let flight = state.inFlight { try republish(flight, folder, &summary) }
+        var after: Int64 = 0
+        var held = Set<UUID>()
+        limitExceeded = [:]
+        let total = (try? store.pendingCount()) ?? 0
+        while true {
+            let rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
+            guard let last = rows.last else { break }
+            after = last.outboxSeq
+            var groups: [(zone: ZoneID, rows: [(outboxSeq: Int64, revision: Revision)])] = []
+            for row in rows {
+                let revision = row.revision
+                if held.contains(revision.recordID) { continue }
+                if let error = Self.oversize(revision) {
+                    held.insert(revision.recordID)
+                    limitExceeded[revision.recordID] = error.message
+                    summary.failed.append(SyncEvent.FailedRecord(recordID: revision.recordID, error: error))
+                    continue
+                }
+                guard let zone = ZoneID(row.zone) else {
+                    warn("a pending change names an invalid zone \"\(row.zone)\"; it stays local")
+                    continue
+                }
+                if let index = groups.firstIndex(where: { $0.zone == zone }) {
+                    groups[index].rows.append((row.outboxSeq, revision))
+                } else {
+                    groups.append((zone, [(row.outboxSeq, revision)]))
+                }
+            }
+            for group in groups {
+                let (revisions, seqsByRevision) = Self.unique(group.rows)
+                for batch in ChangeBatch.plan(revisions).batches {
+                    let seqs = batch.records.flatMap { seqsByRevision[$0.revision.id] ?? [] }
+                    try publish(batch, zone: group.zone, outboxSeqs: seqs, folder, &summary)
+                    setPhase(.syncing(done: summary.sent, total: max(total, summary.sent)))
+                }
+            }
+        }
+        if !summary.failed.isEmpty {
+            emit(.sentRecordZoneChanges(zone: ZoneID(Note.defaultZone)!, saved: [], failed: summary.failed))
+        }
+        return summary
+    }
+
+    /// The limitExceeded error when a revision's record is over 1 MB, measured only for large ones.
+    static func oversize(_ revision: Revision) -> CloudError? {
+        guard let fields = revision.fields,
+            fields.body.utf8.count + fields.title.utf8.count > recordSizeCheckThreshold
+        else { return nil }
+        do {
+            _ = try ChangeRecord(revision).json()
+            return nil
+        } catch let error as CloudError {
+            return error
+        } catch {
+            return CloudError(.internalError, "\(error)")
+        }
+    }
+
+    /// Revisions in outbox order without repeats, and the outbox seqs of each.
+    static func unique(_ rows: [(outboxSeq: Int64, revision: Revision)]) -> ([Revision], [String: [Int64]]) {
+        var revisions: [Revision] = []
+        var seqs: [String: [Int64]] = [:]
+        for row in rows {
+            if seqs[row.revision.id] == nil { revisions.append(row.revision) }
+            seqs[row.revision.id, default: []].append(row.outboxSeq)
+        }
+        return (revisions, seqs)
+    }
+
+    /// Publishes one batch as the next seq of this device's log in `zone`: the batch is written
+    /// to the state first (in flight), then to the folder, then the outbox rows are marked sent
+    /// with the new seq in one transaction (rule 2).
+    func publish(
+        _ batch: ChangeBatch, zone: ZoneID, outboxSeqs: [Int64], _ folder: any CloudFolder,
+        _ summary: inout SendSummary
+    ) throws {
+        try ensureZone(zone, folder)
+        let seq = (state.zones[zone]?.published ?? 0) + 1
+        let hlc = batch.records.map(\.revision.hlc).max() ?? .zero
+        let flight = SyncEngineState.InFlight(zone: zone, seq: seq, hlc: hlc, outboxSeqs: outboxSeqs)
+        state.inFlight = flight
+        try store.saveEngineState(state.serialized)
+        try finish(flight, batch: batch, folder, &summary)
+    }
+
+    /// After a crash: publishes the in-flight batch again, built from the same outbox rows in
+    /// the same order, so the bytes are identical and an earlier success reads as `alreadyPublished`.
+    func republish(_ flight: SyncEngineState.InFlight, _ folder: any CloudFolder, _ summary: inout SendSummary) throws {
+        let wanted = Set(flight.outboxSeqs)
+        let low = (flight.outboxSeqs.min() ?? 1) - 1
+        let span = Int((flight.outboxSeqs.max() ?? 0) - low)
+        let rows = try store.pendingRecordZoneChanges(after: low, limit: max(span, 1))
+            .filter { wanted.contains($0.outboxSeq) }
+        guard !rows.isEmpty else {
+            state.inFlight = nil
+            try store.saveEngineState(state.serialized)
+            return
+        }
+        let (revisions, _) = Self.unique(rows.map { ($0.outboxSeq, $0.revision) })
+        let batch = ChangeBatch(records: revisions.map { ChangeRecord($0) })
+        try ensureZone(flight.zone, folder)
+        try finish(
+            SyncEngineState.InFlight(
+                zone: flight.zone, seq: flight.seq, hlc: flight.hlc, outboxSeqs: rows.map(\.outboxSeq)),
+            batch: batch, folder, &summary)
+    }
+
+    private func finish(
+        _ flight: SyncEngineState.InFlight, batch: ChangeBatch, _ folder: any CloudFolder, _ summary: inout SendSummary
+    ) throws {
+        do {
+            _ = try folder.publish(batch, zone: flight.zone, device: device, seq: flight.seq, hlc: flight.hlc)
+        } catch let error as CloudError where error.code == .serverRecordChanged {
+            throw CloudError(
+                .serverRecordChanged,
+                "log file \(flight.seq) of this device in zone \(flight.zone) already holds other bytes (another "
+                    + "writer with this device id?); nothing was overwritten and sending stops: \(error.message)")
+        }
+        var zoneState = state.zones[flight.zone] ?? SyncEngineState.Zone()
+        zoneState.published = flight.seq
+        // Our own log need not be read back: the token covers it up to what we published.
+        if zoneState.token[device] == flight.seq - 1 { zoneState.token[device] = flight.seq }
+        state.zones[flight.zone] = zoneState
+        state.inFlight = nil
+        try store.markSent(outboxSeqs: flight.outboxSeqs, engineState: state.serialized)
+        summary.sent += batch.records.count
+        summary.batches += 1
+        emit(.sentRecordZoneChanges(zone: flight.zone, saved: batch.records.map(\.revision.id), failed: []))
+    }
+
+    /// Creates the zone folder the first time this device writes to it.
+    func ensureZone(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        if state.zones[zone] != nil, knownZones.contains(zone) { return }
+        switch try folder.zoneStatus(zone) {
+        case .present:
+            break
+        case .deleted(let by):
+            warn(
+                "zone \(zone) was deleted on purpose by \(by.map(\.rawValue).joined(separator: ", ")); changes to it still go out"
+            )
+        case .missing:
+            if let known = state.zones[zone], known.published > 0 || !known.token.seqByDevice.isEmpty {
+                warn(
+                    "zone \(zone) disappeared from the cloud folder without a deletion marker (userDeletedZone); recreated"
+                )
+                state.zones[zone] = SyncEngineState.Zone()
+            }
+            _ = try folder.createZone(
+                ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
+                hlc: HLC(millis: configuration.now().millisecondsSince1970))
+        }
+        knownZones.insert(zone)
+    }
+}

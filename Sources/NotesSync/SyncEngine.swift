@@ -1,0 +1,201 @@
+import CloudFolder
+import Foundation
+import Logging
+import NotesCore
+
+/// The sync engine: CKSyncEngine's shape over a cloud folder (DESIGN §4).
+///
+/// Local edits reach the store first; the engine sends its pending record zone changes in
+/// batches (`sendChanges`, debounced after edits when `automaticallySync` is on, at once on
+/// `syncNow`) and fetches remote changes with change tokens (`fetchChanges`, on start, when the
+/// watcher sees the folder change, on its fallback poll, on `syncNow`). Fetched changes and the
+/// state that covers them are applied in one store transaction; concurrent heads are resolved
+/// by `ConflictResolver`. Errors carry CKError's codes and set the account status and the
+/// `SyncStatus` the UI shows; retryable ones are retried with backoff and jitter.
+///
+/// Sending is in `SyncEngine+Send.swift`, fetching in `+Fetch.swift`, account checks and error
+/// strategies in `+Account.swift`, the automatic scheduling in `+Automatic.swift`.
+public actor SyncEngine {
+    /// How an engine runs; the defaults are the app's.
+    public struct Configuration: Sendable {
+        /// The cloud folder; nil is local only (`noAccount`).
+        public var folder: (any CloudFolder)?
+        /// This device's name, as the device file shows it to others.
+        public var deviceName: String
+        public var conflictStrategy: ConflictStrategy
+        /// Sync on its own: debounced sends, fetches on folder changes, retries (on in the app,
+        /// off in tests, which call `sendChanges`/`fetchChanges` themselves).
+        public var automaticallySync: Bool
+        /// Seconds from the last edit to the send.
+        public var debounceSeconds: Double
+        public var retry: RetryPolicy
+        /// Creates the container in an empty folder when the store is not bound yet (rule 12).
+        public var createsContainer: Bool
+        /// The wall clock.
+        public var now: @Sendable () -> Date
+        /// Starts a folder watcher that calls back on changes; nil: no watcher.
+        public var makeWatcher: (@Sendable (@escaping @Sendable () -> Void) throws -> any ChangeWatcher)?
+
+        public init(
+            folder: (any CloudFolder)?, deviceName: String = "device", conflictStrategy: ConflictStrategy = .merge,
+            automaticallySync: Bool = false, debounceSeconds: Double = 2, retry: RetryPolicy = RetryPolicy(),
+            createsContainer: Bool = true, now: @escaping @Sendable () -> Date = Date.init,
+            makeWatcher: (@Sendable (@escaping @Sendable () -> Void) throws -> any ChangeWatcher)? = nil
+        ) {
+            self.folder = folder
+            self.deviceName = deviceName
+            self.conflictStrategy = conflictStrategy
+            self.automaticallySync = automaticallySync
+            self.debounceSeconds = debounceSeconds
+            self.retry = retry
+            self.createsContainer = createsContainer
+            self.now = now
+            self.makeWatcher = makeWatcher
+        }
+    }
+
+    public let store: any SyncStore
+    public let configuration: Configuration
+    public let device: DeviceID
+    let resolver: ConflictResolver
+    let logger = Logger(label: "cloudnotes.sync")
+
+    public internal(set) var state: SyncEngineState
+    public internal(set) var accountStatus: AccountStatus
+    public internal(set) var status: SyncStatus
+    /// Things the user should hear about: skipped files, clock skew, notes over the limit.
+    public internal(set) var warnings: [String] = []
+    /// Notes that stay local because a revision is over the 1 MB record limit, with the message.
+    public internal(set) var limitExceeded: [UUID: String] = [:]
+
+    /// Events for the delegate, as CKSyncEngine hands them to `handleEvent`.
+    public nonisolated let events: AsyncStream<SyncEvent>
+    /// Every change of `status`, for the UI.
+    public nonisolated let statusUpdates: AsyncStream<SyncStatus>
+    let eventSink: AsyncStream<SyncEvent>.Continuation
+    let statusSink: AsyncStream<SyncStatus>.Continuation
+
+    var preparedSession = false
+    /// Zones seen in the folder this session (so a send does not stat the zone every time).
+    var knownZones = Set<ZoneID>()
+    var debounceTask: Task<Void, Never>?
+    var retryTask: Task<Void, Never>?
+    var fetchScheduled = false
+    var retryAttempt = 0
+    var watcher: (any ChangeWatcher)?
+    var random = SystemRandomNumberGenerator()
+
+    public init(store: any SyncStore, configuration: Configuration) throws {
+        guard let device = DeviceID(store.deviceID) else {
+            throw CloudError(.internalError, "the store's device id \(store.deviceID) is not a valid device id")
+        }
+        self.store = store
+        self.configuration = configuration
+        self.device = device
+        self.resolver = ConflictResolver(strategy: configuration.conflictStrategy)
+        self.state = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
+        self.accountStatus = configuration.folder == nil ? .noAccount : .available
+        let lastSync = state.lastSync.map(Date.init(millisecondsSince1970:))
+        self.status = SyncStatus(
+            phase: configuration.folder == nil ? .localOnly : .idle(lastSync: lastSync),
+            pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0)
+        (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
+        (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// One "sync now": send, fetch, and send again what the fetch merged. Errors become the
+    /// account status and `status` (and, when syncing automatically, a retry); they are returned
+    /// in the summary, never thrown.
+    @discardableResult
+    public func syncNow() async -> SyncSummary {
+        var summary = SyncSummary()
+        debounceTask?.cancel()
+        do {
+            summary.sent = try await sendChanges()
+            summary.fetched = try await fetchChanges()
+            if summary.fetched.merged > 0 {
+                summary.sent.add(try await sendChanges())
+            }
+            let now = configuration.now().millisecondsSince1970
+            state.lastSync = now
+            try writeDeviceFileIfDue(now: now)
+            try store.saveEngineState(state.serialized)
+            emit(.stateUpdate(state))
+            retryAttempt = 0
+            setPhase(.idle(lastSync: Date(millisecondsSince1970: now)))
+        } catch {
+            summary.error = record(error)
+        }
+        summary.pending = status.pendingCount
+        summary.conflicts = status.conflictCount
+        return summary
+    }
+
+    // MARK: Status and events
+
+    func emit(_ event: SyncEvent) { eventSink.yield(event) }
+
+    func setPhase(_ phase: SyncStatus.Phase) {
+        var next = status
+        next.phase = phase
+        next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
+        next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
+        guard next != status else { return }
+        status = next
+        statusSink.yield(next)
+    }
+
+    func warn(_ message: String) {
+        logger.warning("\(message)")
+        if !warnings.contains(message) { warnings.append(message) }
+        if warnings.count > 50 { warnings.removeFirst(warnings.count - 50) }
+    }
+}
+
+/// What one `syncNow` did.
+public struct SyncSummary: Sendable, Equatable {
+    public var sent = SendSummary()
+    public var fetched = FetchSummary()
+    /// The error that stopped it, if any (already reflected in the engine's status).
+    public var error: CloudError?
+    public var pending = 0
+    public var conflicts = 0
+
+    public init() {}
+}
+
+/// What `sendChanges` did.
+public struct SendSummary: Sendable, Equatable {
+    /// Revisions published.
+    public var sent = 0
+    /// Log files written.
+    public var batches = 0
+    /// Records left out (over the record limit).
+    public var failed: [SyncEvent.FailedRecord] = []
+
+    public init() {}
+
+    mutating func add(_ other: SendSummary) {
+        sent += other.sent
+        batches += other.batches
+        failed += other.failed
+    }
+}
+
+/// What `fetchChanges` did.
+public struct FetchSummary: Sendable, Equatable {
+    /// Revisions read from other devices' logs (duplicates included).
+    public var received = 0
+    /// Notes that changed here.
+    public var changed: [UUID] = []
+    /// Merge revisions made (to be sent).
+    public var merged = 0
+    /// Revisions waiting for their parents.
+    public var buffered = 0
+    /// Remote stamps more than a day ahead.
+    public var clockSkew = 0
+    /// Files that did not check out (waited for, not skipped).
+    public var notArrived = 0
+
+    public init() {}
+}

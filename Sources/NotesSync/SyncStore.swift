@@ -1,0 +1,37 @@
+import Foundation
+import NotesCore
+
+/// The local store as the sync engine sees it: the delegate of CKSyncEngine's design (DESIGN §1, §4).
+///
+/// NotesSync owns this protocol, so the engine is tested against any store and NotesStore
+/// never imports NotesSync. Every requirement is in NotesCore terms; `NoteStore` meets it as
+/// it stands (`extension NoteStore: SyncStore {}`). Calls are synchronous and may block on the
+/// database; the engine makes them from its own actor, never from the UI.
+public protocol SyncStore: Sendable {
+    /// The device id local revisions are stamped with (a `DeviceID` of the cloud folder).
+    var deviceID: String { get }
+
+    /// Pending record zone changes after outbox seq `after`, oldest first, with their revisions.
+    func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
+        outboxSeq: Int64, zone: String, revision: Revision
+    )]
+    /// How many changes wait to be sent.
+    func pendingCount() throws -> Int
+    /// Removes sent changes and saves the engine state, in one transaction.
+    func markSent(outboxSeqs: [Int64], engineState: String) throws
+
+    /// The engine's state serialization, or nil before the first sync.
+    func engineState() throws -> String?
+    func saveEngineState(_ state: String) throws
+
+    /// Applies fetched revisions and saves the engine state that covers them, in one
+    /// transaction; records with several heads go through `resolve`, whose merge revision the
+    /// store keeps and queues for sending.
+    func applyFetchedRevisions(
+        _ revisions: [Revision], engineState: String,
+        resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+    ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
+
+    /// How many notes are flagged `conflict`.
+    func conflictCount() throws -> Int
+}

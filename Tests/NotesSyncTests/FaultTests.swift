@@ -1,0 +1,200 @@
+import CloudFolder
+import Foundation
+import Glibc
+import NotesCore
+import NotesStore
+import NotesSync
+import Testing
+
+@Suite("Crashes and folder faults lose nothing (DESIGN §7)")
+struct FaultTests {
+    @Test(
+        "a crash at each step of publication, then a restart: B gets every note once", arguments: FileIOStep.publication
+    )
+    func crashDuringPublication(_ step: FileIOStep) async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair()
+        let note = try a.store.create(title: "survives", body: "crash test\n")
+        io.crash(at: step, pathContains: "/log/")
+        let crashed = await a.engine.syncNow()
+        #expect(crashed.error != nil)
+        io.restart()
+        // A new process over the same store: the in-flight batch is published again.
+        let restarted = try SyncEngine(
+            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.now }))
+        let summary = await restarted.syncNow()
+        #expect(summary.error == nil, "\(step): \(String(describing: summary.error))")
+        #expect(try a.store.pendingCount() == 0)
+        _ = await b.sync()
+        #expect(try b.store.note(note.id)?.body == "crash test\n")
+        let logFiles = io.allPaths().filter { $0.contains("/log/\(a.store.deviceID)/") && $0.hasSuffix(".json") }
+        #expect(logFiles.allSatisfy { !$0.contains(".tmp-") }, "\(step): temp files left: \(logFiles)")
+        #expect(try b.store.history(note.id).count == 1)
+    }
+
+    @Test("power loss after a publication that was not yet durable: republished, nothing lost")
+    func powerLoss() async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair()
+        let note = try a.store.create(title: "durable", body: "x\n")
+        io.crash(at: .fsyncDirectory, pathContains: "/log/")
+        _ = await a.engine.syncNow()
+        io.powerLoss()
+        let restarted = try SyncEngine(
+            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.now }))
+        #expect(await restarted.syncNow().error == nil)
+        _ = await b.sync()
+        #expect(try b.store.note(note.id)?.body == "x\n")
+    }
+
+    @Test("a crash inside the fetch transaction: rolled back, fetched again, applied once")
+    func crashInsideFetch() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let note = try a.store.create(title: "once", body: "x\n")
+        _ = await a.sync()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory)
+        let failing = FailingApplyStore(base: store)
+        let first = try SyncEngine(store: failing, configuration: SyncEngine.Configuration(folder: folder))
+        #expect(await first.syncNow().error != nil)
+        #expect(try store.note(note.id) == nil)
+        #expect(try store.engineState().map(SyncEngineState.init(serialized:))?.zones.isEmpty ?? true)
+        let second = try SyncEngine(store: store, configuration: SyncEngine.Configuration(folder: folder))
+        #expect(await second.syncNow().error == nil)
+        #expect(try store.note(note.id)?.body == "x\n")
+        #expect(try store.history(note.id).count == 1)
+        let again = await second.syncNow()
+        #expect(again.fetched.received == 0)
+    }
+
+    @Test("the folder removed, or unmounted (an empty folder in its place): offline, nothing created, changes wait")
+    func folderGone() async throws {
+        let folder = try TestFolder.disk()
+        let root = folder.layout.root
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        try await quiesce([a, b])
+        let note = try a.store.create(title: "waits", body: "x\n")
+        try FileManager.default.moveItem(atPath: root, toPath: root + ".away")
+        let removed = await a.engine.syncNow()
+        #expect(removed.error != nil)
+        guard case .temporarilyUnavailable = await a.engine.accountStatus else {
+            Issue.record("account status is \(await a.engine.accountStatus)")
+            return
+        }
+        guard case .offline(let reason) = await a.engine.status.phase else {
+            Issue.record("status is \(await a.engine.status)")
+            return
+        }
+        #expect(reason.contains("1 change(s) wait"))
+        #expect(!FileManager.default.fileExists(atPath: root))
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+        #expect(await a.engine.syncNow().error != nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
+        #expect(try a.store.pendingCount() == 1)
+        try FileManager.default.removeItem(atPath: root)
+        try FileManager.default.moveItem(atPath: root + ".away", toPath: root)
+        _ = await a.sync()
+        _ = await b.sync()
+        #expect(try b.store.note(note.id) != nil)
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    @Test(
+        "a read-only or full folder: status says so, changes wait and go out when it recovers",
+        arguments: [EROFS, ENOSPC])
+    func readOnlyOrFull(_ number: Int32) async throws {
+        let (_, io, a, b) = try await TestFolder.memoryPair()
+        let note = try a.store.create(title: "later", body: "x\n")
+        io.fail(number == EROFS ? .createExclusive : .write, errno: number, times: 1000)
+        #expect(await a.engine.syncNow().error != nil)
+        let status = await a.engine.status
+        if number == EROFS {
+            guard case .restricted = await a.engine.accountStatus, case .offline(let reason) = status.phase else {
+                Issue.record("status is \(status)")
+                return
+            }
+            #expect(reason.contains("read-only"))
+        } else {
+            guard case .error(let message) = status.phase else {
+                Issue.record("status is \(status)")
+                return
+            }
+            #expect(message.contains("full"))
+        }
+        #expect(status.pendingCount == 1)
+        io.clearFaults()
+        _ = await a.sync()
+        _ = await b.sync()
+        #expect(try b.store.note(note.id) != nil)
+        #expect(io.allPaths().filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test("a note over 1 MB stays local with limitExceeded; the other notes sync")
+    func overLimit() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        let big = try a.store.create(title: "big", body: String(repeating: "0123456789abcdef\n", count: 70_000))
+        let small = try a.store.create(title: "small", body: "fits\n")
+        let summary = await a.sync()
+        #expect(summary.sent.failed.map(\.recordID) == [big.id])
+        #expect(summary.sent.failed.first?.error.code == .limitExceeded)
+        #expect(await a.engine.limitExceeded[big.id]?.contains("1 MB") == true)
+        #expect(await a.engine.report().limitExceeded.count == 1)
+        _ = await b.sync()
+        #expect(try b.store.note(small.id) != nil)
+        #expect(try b.store.note(big.id) == nil)
+        #expect(try a.store.pendingCount() == 1)
+        #expect(try b.store.bufferedRevisionCount() == 0)
+    }
+
+    @Test("clock skew of a day: a device stamped in the future is a warning, not a dragged clock; they converge")
+    func clockSkew() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let future = TestClock(1_700_000_000_000 + 25 * 3600 * 1000)
+        let b = try TestDevice("b", folder: folder, clock: future)
+        let note = try a.store.create(title: "skew", body: "one\ntwo\n")
+        try await quiesce([a, b])
+        _ = try b.store.update(note.id) { $0.body = "one\ntwo\nfrom the future\n" }
+        _ = try a.store.update(note.id) { $0.title = "renamed" }
+        try await quiesce([a, b])
+        #expect(await a.engine.warnings.contains { $0.contains("clock skew") })
+        let after = try a.store.update(note.id) { $0.body += "now\n" }
+        let stamp = try #require(try a.store.history(note.id).first { $0.id == after.headRev }).hlc
+        #expect(stamp.millis < future.now.millisecondsSince1970)
+        try await quiesce([a, b])
+        #expect(try b.store.note(note.id)?.body == "one\ntwo\nfrom the future\nnow\n")
+    }
+}
+
+/// A store whose fetch transaction fails (rolls back) the first time.
+final class FailingApplyStore: SyncStore, @unchecked Sendable {
+    let base: NoteStore
+    var failed = false
+
+    init(base: NoteStore) { self.base = base }
+
+    var deviceID: String { base.deviceID }
+    func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
+        outboxSeq: Int64, zone: String, revision: Revision
+    )] { try base.pendingRecordZoneChanges(after: outboxSeq, limit: limit) }
+    func pendingCount() throws -> Int { try base.pendingCount() }
+    func markSent(outboxSeqs: [Int64], engineState: String) throws {
+        try base.markSent(outboxSeqs: outboxSeqs, engineState: engineState)
+    }
+    func engineState() throws -> String? { try base.engineState() }
+    func saveEngineState(_ state: String) throws { try base.saveEngineState(state) }
+    func conflictCount() throws -> Int { try base.conflictCount() }
+    func applyFetchedRevisions(
+        _ revisions: [Revision], engineState: String,
+        resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+    ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
+        if !failed {
+            failed = true
+            throw CloudError(.internalError, "simulated crash inside the fetch transaction")
+        }
+        return try base.applyFetchedRevisions(revisions, engineState: engineState, resolve: resolve)
+    }
+}

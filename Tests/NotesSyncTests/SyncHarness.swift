@@ -1,0 +1,133 @@
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+import Testing
+
+extension NoteStore: SyncStore {}
+
+/// A manual clock shared by a device's store and engine (tests never sleep to separate stamps).
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var millis: Int64
+
+    init(_ millis: Int64 = 1_700_000_000_000) { self.millis = millis }
+
+    var now: Date { lock.withLock { Date(millisecondsSince1970: millis) } }
+
+    func advance(by ms: Int64) { lock.withLock { millis += ms } }
+}
+
+/// One device: its own store in a temp directory and an engine over the shared cloud folder.
+final class TestDevice: @unchecked Sendable {
+    let name: String
+    let directory: URL
+    let store: NoteStore
+    let engine: SyncEngine
+    let clock: TestClock
+
+    init(
+        _ name: String, folder: any CloudFolder, strategy: ConflictStrategy = .merge, clock: TestClock = TestClock()
+    ) throws {
+        self.name = name
+        self.clock = clock
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
+        store = try NoteStore(directory: directory, clock: { clock.now })
+        engine = try SyncEngine(
+            store: store,
+            configuration: SyncEngine.Configuration(
+                folder: folder, deviceName: name, conflictStrategy: strategy, now: { clock.now }))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Sends, fetches and sends what the fetch merged; fails the test on an error.
+    @discardableResult
+    func sync(sourceLocation: SourceLocation = #_sourceLocation) async -> SyncSummary {
+        let summary = await engine.syncNow()
+        #expect(
+            summary.error == nil, "\(name): \(summary.error.map(String.init(describing:)) ?? "")",
+            sourceLocation: sourceLocation)
+        return summary
+    }
+
+    /// Every note (trash included) as id → fields, for byte-wise comparison across devices.
+    func snapshot() throws -> [UUID: NoteState] {
+        var result: [UUID: NoteState] = [:]
+        for section in [ListSection.all, .trash] {
+            for summary in try store.list(ListRequest(section: section, limit: 100_000)) {
+                let note = try #require(try store.note(summary.id))
+                result[note.id] = NoteState(note)
+            }
+        }
+        return result
+    }
+}
+
+/// What must be identical on every device once sync is quiet.
+struct NoteState: Equatable, CustomStringConvertible {
+    var headRev: String?
+    var title: [UInt8]
+    var body: [UInt8]
+    var tags: [String]
+    var isFavorite: Bool
+    var inTrash: Bool
+
+    init(_ note: Note) {
+        headRev = note.headRev
+        title = Array(note.title.utf8)
+        body = Array(note.body.utf8)
+        tags = note.tags
+        isFavorite = note.isFavorite
+        inTrash = note.isTrashed
+    }
+
+    var description: String {
+        "rev \(headRev?.prefix(8) ?? "-") \(String(decoding: title, as: UTF8.self)): \(String(decoding: body, as: UTF8.self).debugDescription)"
+    }
+}
+
+/// Cloud folders for tests: in memory, or a fresh temp directory.
+enum TestFolder {
+    static func memory() -> (DirectoryCloudFolder, InMemoryFileIO) {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/cloud")
+        return (DirectoryCloudFolder(root: "/cloud", io: io), io)
+    }
+
+    /// An in-memory folder with two devices that have synced once.
+    static func memoryPair() async throws -> (DirectoryCloudFolder, InMemoryFileIO, TestDevice, TestDevice) {
+        let (folder, io) = memory()
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        try await quiesce([a, b])
+        return (folder, io, a, b)
+    }
+
+    static func disk() throws -> DirectoryCloudFolder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloud-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return DirectoryCloudFolder(root: path)
+    }
+}
+
+/// Syncs devices round-robin until a full round moves nothing, then expects them identical.
+func quiesce(
+    _ devices: [TestDevice], maxRounds: Int = 10, label: String = "", sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    for _ in 0..<maxRounds {
+        var moved = false
+        for device in devices {
+            let summary = await device.sync(sourceLocation: sourceLocation)
+            if summary.sent.sent > 0 || summary.fetched.received > 0 { moved = true }
+        }
+        if !moved { break }
+    }
+    let first = try devices[0].snapshot()
+    for device in devices.dropFirst() {
+        let other = try device.snapshot()
+        #expect(
+            other == first, "\(label) \(device.name) differs from \(devices[0].name)", sourceLocation: sourceLocation)
+    }
+}

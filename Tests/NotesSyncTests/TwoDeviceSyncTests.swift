@@ -1,0 +1,50 @@
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+import Testing
+
+@Suite("Two devices over one cloud folder")
+struct TwoDeviceSyncTests {
+    @Test("a note added on A arrives on B with the same revision, in memory and on disk")
+    func addOnAArrivesOnB() async throws {
+        for folder in [TestFolder.memory().0, try TestFolder.disk()] {
+            let a = try TestDevice("a", folder: folder)
+            let b = try TestDevice("b", folder: folder)
+            let note = try a.store.create(title: "Groceries", body: "milk\neggs\n", tags: ["home"])
+            let sent = await a.sync()
+            #expect(sent.sent.sent == 1)
+            #expect(try a.store.pendingCount() == 0)
+            #expect(try a.store.note(note.id)?.syncState == .synced)
+            let fetched = await b.sync()
+            #expect(fetched.fetched.changed == [note.id])
+            let arrived = try #require(try b.store.note(note.id))
+            #expect(arrived.body == "milk\neggs\n")
+            #expect(arrived.tags == ["home"])
+            #expect(arrived.headRev == note.headRev)
+            #expect(arrived.syncState == .synced)
+            #expect(try b.store.search("eggs").hits.map(\.note.id) == [note.id])
+        }
+    }
+
+    @Test("edits, trash and purge go both ways and a quiet round moves nothing")
+    func editsBothWays() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        let kept = try a.store.create(title: "kept", body: "one\n")
+        let gone = try a.store.create(title: "gone", body: "bye\n")
+        try await quiesce([a, b])
+        _ = try b.store.update(kept.id) { $0.body = "one\ntwo\n" }
+        try b.store.purge(gone.id)
+        _ = try a.store.setFavorite(kept.id, true)
+        try await quiesce([a, b])
+        let onA = try #require(try a.store.note(kept.id))
+        #expect(onA.body == "one\ntwo\n")
+        #expect(onA.isFavorite)
+        #expect(try a.store.note(gone.id) == nil)
+        let quiet = await a.sync()
+        #expect(quiet.sent.sent == 0 && quiet.fetched.received == 0)
+    }
+}
