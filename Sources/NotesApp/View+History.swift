@@ -28,6 +28,7 @@ func drawHistory(_ history: HistoryState, state: AppState, in rect: Rect, on buf
         buffer.write(display(label, line.maxX - x), at: Point(x: x, y: y), clipTo: line)
         if index == history.selection { buffer.setStyle(theme.selected, in: line) }
     }
+    drawSeparator(state, separatorBetween(listRect, previewRect, in: rect), on: &buffer)
     if let entry = history.selectedEntry {
         drawText(entry.body.map { entry.title + "\n" + $0 } ?? "(deleted)", in: previewRect, theme: theme, on: &buffer)
     }
@@ -47,6 +48,13 @@ func splitPanes(_ rect: Rect) -> (Rect, Rect) {
         Rect(x: rect.x, y: rect.y, width: rect.width, height: top),
         Rect(x: rect.x, y: rect.y + top + 1, width: rect.width, height: max(0, rect.height - top - 1))
     )
+}
+
+/// The column or row between two panes from `splitPanes`.
+func separatorBetween(_ first: Rect, _ second: Rect, in rect: Rect) -> Rect {
+    first.maxX < second.x
+        ? Rect(x: first.maxX, y: rect.y, width: 1, height: rect.height)
+        : Rect(x: rect.x, y: first.maxY, width: rect.width, height: 1)
 }
 
 /// Untrusted multi-line text, made safe (block mode) and soft-wrapped into `rect`, from

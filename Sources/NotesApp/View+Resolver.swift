@@ -27,9 +27,5 @@ func drawResolver(_ resolver: ResolverState, state: AppState, in rect: Rect, on 
         let text = Rect(x: pane.x, y: pane.y + 1, width: pane.width, height: max(0, pane.height - 1))
         drawText(side.text, in: text, theme: theme, scroll: resolver.scroll, on: &buffer)
     }
-    let separator =
-        mineRect.maxX < theirsRect.x
-        ? Rect(x: mineRect.maxX, y: body.y, width: 1, height: body.height)
-        : Rect(x: body.x, y: mineRect.maxY, width: body.width, height: 1)
-    drawSeparator(state, separator, on: &buffer)
+    drawSeparator(state, separatorBetween(mineRect, theirsRect, in: body), on: &buffer)
 }
