@@ -46,6 +46,8 @@ let package = Package(
                 "NotesCore",
                 "NotesStore",
                 "TerminalUI",
+                "NotesSync",
+                "CloudFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

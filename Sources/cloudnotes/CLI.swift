@@ -74,6 +74,7 @@ struct CloudNotes: ParsableCommand {
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
             Remove.self, Restore.self, Purge.self, History.self, Export.self, Import.self, ConfigCommand.self,
+            Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self,
         ],
         defaultSubcommand: List.self
     )

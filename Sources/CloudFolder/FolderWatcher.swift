@@ -1,0 +1,176 @@
+import Foundation
+import Glibc
+
+/// Watches a folder tree with inotify and calls back when something in it may have changed,
+/// with a slow fallback poll for file systems where inotify does not see remote writes
+/// (NFS, SMB, FUSE mounts): DESIGN §4.
+///
+/// One thread blocks in `poll(2)` on the inotify descriptor and a stop pipe, with the poll
+/// interval as its timeout: no busy polling. Folders created later (a new device's log
+/// folder, a new segment) are watched as their creation is reported. Bursts of events (a
+/// publication is a create, a write and a rename) are drained for `settle` before one
+/// callback. Symlinks are never followed (`IN_DONT_FOLLOW`, and `lstat` while walking).
+public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
+    /// Which events count as a change.
+    public enum Events: Sendable {
+        /// Entries created, renamed in, closed after writing or removed (a cloud folder).
+        case entries
+        /// Also every write (a data directory, where SQLite appends to its WAL).
+        case writes
+    }
+
+    public let root: String
+    private let pollInterval: Double
+    private let maxDepth: Int
+    private let mask: UInt32
+    private let settle: Double
+    private let onChange: @Sendable () -> Void
+    private let inotify: Int32
+    private let stopPipe: (read: Int32, write: Int32)
+    private let lock = NSLock()
+    private var paths: [Int32: (path: String, depth: Int)] = [:]
+    private var stopped = false
+    private var thread: Thread?
+
+    /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only).
+    public init(
+        root: String, pollInterval: Double = 30, maxDepth: Int = 8, events: Events = .entries, settle: Double = 0.005,
+        onChange: @escaping @Sendable () -> Void
+    ) throws {
+        self.root = root
+        self.pollInterval = pollInterval
+        self.maxDepth = maxDepth
+        self.settle = settle
+        self.onChange = onChange
+        var mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF)
+        if events == .writes { mask |= UInt32(IN_MODIFY) }
+        self.mask = mask | UInt32(IN_DONT_FOLLOW | IN_ONLYDIR)
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotify >= 0 else { throw CloudError(errno: errno, operation: "inotify_init1", path: root) }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            let number = errno
+            Glibc.close(inotify)
+            throw CloudError(errno: number, operation: "pipe2", path: nil)
+        }
+        stopPipe = (fds[0], fds[1])
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        lock.withLock { addTree(root, depth: 0) }
+        let thread = Thread { [self] in run() }
+        thread.name = "cloudnotes.watcher"
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    public func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(stopPipe.write, &byte, 1)
+    }
+
+    /// How many folders are watched now (for tests).
+    public var watchedFolderCount: Int { lock.withLock { paths.count } }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let timeout = Int32(min(pollInterval * 1000, Double(Int32.max)))
+        while true {
+            var fds = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, timeout)
+            if lock.withLock({ stopped }) || fds[1].revents != 0 { break }
+            if ready == 0 {
+                // The fallback poll: a remote write inotify could not see.
+                lock.withLock { addTree(root, depth: 0) }
+                onChange()
+                continue
+            }
+            guard ready > 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            var changed = drain(&buffer)
+            // Let the rest of a burst arrive, so one publication is one callback.
+            if settle > 0 {
+                usleep(UInt32(settle * 1_000_000))
+                changed = drain(&buffer) || changed
+            }
+            if changed { onChange() }
+        }
+        Glibc.close(inotify)
+        Glibc.close(stopPipe.read)
+        Glibc.close(stopPipe.write)
+    }
+
+    /// Reads every pending event; watches new folders; returns true when any event counted.
+    private func drain(_ buffer: inout [UInt8]) -> Bool {
+        var changed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
+            guard count > 0 else { return changed }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let (wd, eventMask, nameLength) = buffer.withUnsafeBytes { raw in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.wd, event.mask, Int(event.len))
+                }
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let nameBytes = buffer[nameStart..<min(count, nameStart + nameLength)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                offset = nameStart + nameLength
+                if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    lock.withLock { addTree(root, depth: 0) }
+                    changed = true
+                    continue
+                }
+                if eventMask & UInt32(IN_IGNORED) != 0 {
+                    lock.withLock { _ = paths.removeValue(forKey: wd) }
+                    continue
+                }
+                changed = true
+                if eventMask & UInt32(IN_ISDIR) != 0, eventMask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty,
+                    !name.contains("/")
+                {
+                    lock.withLock {
+                        if let parent = paths[wd], parent.depth < maxDepth {
+                            addTree(parent.path + "/" + name, depth: parent.depth + 1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Watches `path` and its folders (called with the lock held). Already-watched folders
+    /// keep their watch: inotify returns the same descriptor.
+    private func addTree(_ path: String, depth: Int) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        let wd = inotify_add_watch(inotify, path, mask)
+        guard wd >= 0 else { return }
+        let known = paths[wd] != nil
+        paths[wd] = (path, depth)
+        guard depth < maxDepth, !known || depth == 0 else { return }
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        var children: [String] = []
+        while let entry = readdir(directory) {
+            guard entry.pointee.d_type == DT_DIR || entry.pointee.d_type == DT_UNKNOWN else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { children.append(name) }
+        }
+        for child in children { addTree(path + "/" + child, depth: depth + 1) }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show sync status: account, last sync, pending changes, conflicts, devices, change tokens, warnings.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    struct StatusJSON: Encodable {
+        struct Device: Encodable {
+            var id: String
+            var name: String?
+            var lastSeen: String?
+            var thisDevice: Bool
+        }
+        struct Zone: Encodable {
+            var token: [String: Int64]
+            var published: Int64
+        }
+        var accountStatus: String
+        var reason: String?
+        var cloudFolder: String?
+        var containerID: String?
+        var device: String
+        var lastSync: String?
+        var pending: Int
+        var conflicts: Int
+        var devices: [Device]
+        var zones: [String: Zone]
+        var warnings: [String]
+    }
+
+    func run() throws {
+        let context = try Context(global)
+        let store = try context.openStore()
+        let status: StatusJSON
+        if let (engine, folder) = try SyncSetup.engine(context, store, createsContainer: false) {
+            let report = Blocking.value { await engine.report() }
+            status = StatusJSON(
+                accountStatus: report.accountStatus.name, reason: report.accountStatus.reason, cloudFolder: folder,
+                containerID: report.containerID, device: report.device.rawValue,
+                lastSync: report.lastSync.map(Format.iso), pending: report.pending, conflicts: report.conflicts,
+                devices: report.devices.map {
+                    StatusJSON.Device(
+                        id: $0.id.rawValue, name: $0.name, lastSeen: $0.lastSeen.map(Format.iso),
+                        thisDevice: $0.isThisDevice)
+                },
+                zones: Dictionary(
+                    uniqueKeysWithValues: report.zones.map { zone, state in
+                        (
+                            zone.rawValue,
+                            StatusJSON.Zone(
+                                token: Dictionary(
+                                    uniqueKeysWithValues: state.token.seqByDevice.map { ($0.key.rawValue, $0.value) }),
+                                published: state.published)
+                        )
+                    }),
+                warnings: report.warnings + report.limitExceeded)
+        } else {
+            status = StatusJSON(
+                accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
+                containerID: nil, device: store.deviceID, lastSync: nil, pending: try store.pendingCount(),
+                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [])
+        }
+        if json { return try Output.json(status) }
+        let account = status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
+        Output.line("account    \(TerminalSafeText.sanitize(account))")
+        Output.line("folder     \(TerminalSafeText.sanitize(status.cloudFolder ?? "none (local only)"))")
+        if let containerID = status.containerID { Output.line("container  \(containerID)") }
+        Output.line("device     \(status.device)")
+        Output.line("last sync  \(status.lastSync ?? "never")")
+        Output.line("pending    \(status.pending)")
+        Output.line("conflicts  \(status.conflicts)")
+        for device in status.devices {
+            let name = TerminalSafeText.sanitize(device.name ?? "?")
+            let this = device.thisDevice ? ", this device" : ""
+            Output.line("device     \(device.id) \(name) (seen \(device.lastSeen ?? "never")\(this))")
+        }
+        for (zone, state) in status.zones.sorted(by: { $0.key < $1.key }) {
+            let token = state.token.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
+            Output.line("zone       \(zone) published \(state.published), read \(token.isEmpty ? "nothing" : token)")
+        }
+        for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
+    }
+}

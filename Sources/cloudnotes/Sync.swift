@@ -1,0 +1,99 @@
+import ArgumentParser
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync with the cloud folder.",
+        discussion: """
+            `cloudnotes sync` sends pending changes and fetches remote ones once; `--watch` keeps \
+            syncing until interrupted. `cloudnotes sync init PATH` creates or joins a cloud folder.
+            """,
+        subcommands: [SyncRun.self, SyncInit.self],
+        defaultSubcommand: SyncRun.self)
+}
+
+struct SyncRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Send and fetch once (the default), or keep syncing with --watch.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Keep syncing in the foreground (folder watcher, debounced sends) until SIGINT or SIGTERM.")
+    var watch = false
+    @Flag(help: "Also scan for copies a replicator renamed (conflicted copy, .sync-conflict) and ingest them.")
+    var repair = false
+    @Option(help: "With --watch: seconds from a local change to its send (default: the config's).")
+    var debounce: Double?
+
+    func run() throws {
+        let context = try Context(global)
+        let store = try context.openStore()
+        guard let (engine, _) = try SyncSetup.engine(context, store, automatic: watch, debounce: debounce) else {
+            throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
+        }
+        if watch { return try SyncWatch.run(engine, dataDirectory: store.directory.path) }
+        if repair {
+            let found = try Blocking.run { try await engine.repair() }
+            Output.line("repair: \(found.salvaged) renamed cop(ies) ingested, \(found.ignored) unknown name(s) ignored")
+        }
+        let summary = Blocking.value { await engine.syncNow() }
+        try Self.print(summary, engine)
+    }
+
+    static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
+        for failed in summary.sent.failed { Output.warn(failed.error.message) }
+        for warning in Blocking.value({ await engine.warnings }) { Output.warn(warning) }
+        if let error = summary.error {
+            let status = Blocking.value { await engine.status }
+            switch status.phase {
+            case .offline(let reason): throw CLIError(reason)
+            case .error(let message): throw CLIError(message)
+            default: throw CLIError(error.description)
+            }
+        }
+        let fetched = summary.fetched
+        Output.line(
+            "sent \(summary.sent.sent) change(s) in \(summary.sent.batches) file(s); received \(fetched.received), "
+                + "\(Set(fetched.changed).count) note(s) changed, \(fetched.merged) merged")
+        var tail = "pending \(summary.pending), conflicts \(summary.conflicts)"
+        if fetched.buffered > 0 { tail += ", \(fetched.buffered) waiting for earlier changes" }
+        Output.line(tail)
+    }
+}
+
+struct SyncInit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract:
+            "Create a cloud folder (in an empty or new folder) or join an existing one, and bind this data directory to it."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The cloud folder (a plain directory; Dropbox, Syncthing and the like may replicate it).")
+    var path: String
+
+    func run() throws {
+        let context = try Context(global)
+        let store = try context.openStore()
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let state = try store.engineState().map(SyncEngineState.init(serialized:)), let bound = state.containerID,
+            let current = try store.boundCloudFolder() ?? context.config.cloudFolder, current != absolute
+        {
+            throw CLIError(
+                "this data directory is already bound to container \(bound) in \(current); use another --data-dir for another account"
+            )
+        }
+        guard let (engine, folder) = try SyncSetup.engine(context, store, path: absolute) else { return }
+        let summary = Blocking.value { await engine.syncNow() }
+        // Bound only once the folder checked out: a failed init leaves nothing behind.
+        if summary.error == nil {
+            try store.bindCloudFolder(folder)
+            let containerID = Blocking.value { await engine.state.containerID } ?? "?"
+            Output.line("bound to cloud folder \(folder) (container \(containerID))")
+        }
+        try SyncRun.print(summary, engine)
+    }
+}

@@ -1,0 +1,79 @@
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+
+/// Wires a sync engine for a command: which cloud folder, which store, which options.
+enum SyncSetup {
+    /// The cloud folder in force: the one `sync init` bound this data directory to, else the
+    /// config's (nil: local only).
+    static func folderPath(_ context: Context, _ store: NoteStore) throws -> String? {
+        try store.boundCloudFolder() ?? context.config.cloudFolder
+    }
+
+    /// An engine over the folder in force, or nil when none is configured.
+    ///
+    /// An unbound store whose folder does not exist yet gets the folder created (then a
+    /// container in it, rule 12: only an empty folder a store is not bound to). A bound store
+    /// never creates anything: a missing folder is `temporarilyUnavailable`.
+    static func engine(
+        _ context: Context, _ store: NoteStore, path: String? = nil, automatic: Bool = false, debounce: Double? = nil,
+        createsContainer: Bool = true
+    ) throws -> (engine: SyncEngine, folder: String)? {
+        guard let path = try path ?? folderPath(context, store) else { return nil }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if Context.path(store.directory, isInside: URL(fileURLWithPath: absolute, isDirectory: true)) {
+            throw CLIError(
+                "the data directory \(store.directory.path) is inside the cloud folder \(absolute); the database must never live in the cloud folder"
+            )
+        }
+        let state = try store.engineState().map(SyncEngineState.init(serialized:))
+        if createsContainer, state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
+            try FileManager.default.createDirectory(
+                atPath: absolute, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let poll = context.config.pollIntervalSeconds
+        let configuration = SyncEngine.Configuration(
+            folder: DirectoryCloudFolder(root: absolute), deviceName: context.config.deviceName,
+            conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
+            debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
+            makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
+        return (try SyncEngine(store: store, configuration: configuration), absolute)
+    }
+}
+
+/// Runs async work from a synchronous command and waits for it.
+enum Blocking {
+    static func value<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                box.result = .success(try await body())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+}
+
+/// A result written by one task and read after it signalled.
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+    var value: T?
+}

@@ -1,0 +1,49 @@
+import CloudFolder
+import Foundation
+import Glibc
+import NotesCore
+import NotesSync
+
+/// `cloudnotes sync --watch`: the engine syncing on its own in the foreground until SIGINT or
+/// SIGTERM, printing each status change.
+///
+/// Remote changes arrive through the cloud folder's watcher (and its fallback poll); local
+/// changes made by other processes on this device (`cloudnotes add`, the TUI) are noticed by a
+/// second watcher on the data directory, where SQLite writes its WAL, and sent after the
+/// debounce.
+enum SyncWatch {
+    static func run(_ engine: SyncEngine, dataDirectory: String) throws {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let queue = DispatchQueue(label: "cloudnotes.signals")
+        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+        for source in sources {
+            source.setEventHandler { Task { await engine.stop() } }
+            source.resume()
+        }
+        let local = try FolderWatcher(root: dataDirectory, pollInterval: 3600, maxDepth: 0, events: .writes) {
+            Task { await engine.pendingChangesAdded() }
+        }
+        defer {
+            local.stop()
+            for source in sources { source.cancel() }
+        }
+        try Blocking.run {
+            let updates = engine.statusUpdates
+            await engine.start()
+            for await status in updates { Output.line(describe(status)) }
+        }
+    }
+
+    /// One line per status, as the status bar would say it.
+    static func describe(_ status: SyncStatus) -> String {
+        let counts = "pending \(status.pendingCount), conflicts \(status.conflictCount)"
+        switch status.phase {
+        case .localOnly: return "local only"
+        case .idle(let last): return "synced \(last.map(Format.iso) ?? "never") (\(counts))"
+        case .syncing(let done, let total): return "syncing \(done)/\(total)"
+        case .offline(let reason): return "offline: \(reason)"
+        case .error(let message): return "error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import CloudFolder
+
+/// The watcher of DESIGN §4: inotify on the folder tree, new folders picked up, a fallback poll.
+@Suite("FolderWatcher")
+struct FolderWatcherTests {
+    /// Counts callbacks; `wait` polls with a deadline (never a bare sleep to "let it happen").
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func hit() { lock.withLock { value += 1 } }
+        var count: Int { lock.withLock { value } }
+
+        func wait(above: Int, seconds: Double = 5) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if count > above { return true }
+                usleep(5_000)
+            }
+            return false
+        }
+    }
+
+    @Test("a file published in a device folder created after the start is reported")
+    func newFoldersAreWatched() throws {
+        let root = TempDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let counter = Counter()
+        let watcher = try FolderWatcher(root: root, pollInterval: 3600) { counter.hit() }
+        defer { watcher.stop() }
+        let segment = root + "/private/zones/notes/log/aaaaaaaaaaaaaaaa/000000000000"
+        try FileManager.default.createDirectory(atPath: segment, withIntermediateDirectories: true)
+        #expect(counter.wait(above: 0))
+        // The new folders are watched: a rename into the segment is seen.
+        let deadline = Date().addingTimeInterval(5)
+        while watcher.watchedFolderCount < 7 && Date() < deadline { usleep(5_000) }
+        #expect(watcher.watchedFolderCount == 7)
+        let before = counter.count
+        try Data("x".utf8).write(to: URL(fileURLWithPath: segment + "/.tmp"))
+        try FileManager.default.moveItem(atPath: segment + "/.tmp", toPath: segment + "/000000000001.json")
+        #expect(counter.wait(above: before))
+    }
+
+    @Test("with no events, the fallback poll still calls back; after stop nothing does")
+    func fallbackPollAndStop() throws {
+        let root = TempDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let counter = Counter()
+        let watcher = try FolderWatcher(root: root, pollInterval: 0.05) { counter.hit() }
+        #expect(counter.wait(above: 2))
+        watcher.stop()
+        usleep(100_000)
+        let stopped = counter.count
+        usleep(200_000)
+        #expect(counter.count == stopped)
+    }
+
+    @Test("a planted symlink to another folder is not followed")
+    func symlinkNotFollowed() throws {
+        let root = TempDirectory.make()
+        let outside = TempDirectory.make()
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: outside)
+        let counter = Counter()
+        let watcher = try FolderWatcher(root: root, pollInterval: 3600) { counter.hit() }
+        defer { watcher.stop() }
+        #expect(watcher.watchedFolderCount == 1)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: outside + "/file"))
+        #expect(!counter.wait(above: 0, seconds: 0.3))
+    }
+}
