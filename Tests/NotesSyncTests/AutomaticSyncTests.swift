@@ -1,0 +1,100 @@
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+import Testing
+
+@Suite("Automatic sync: debounce, retries, the status stream (DESIGN §4)")
+struct AutomaticSyncTests {
+    func automaticDevice(
+        _ name: String, folder: any CloudFolder, debounce: Double, retry: RetryPolicy = RetryPolicy()
+    ) throws -> (NoteStore, SyncEngine, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "auto-\(name)-\(UUID().uuidString)")
+        let store = try NoteStore(directory: directory)
+        let engine = try SyncEngine(
+            store: store,
+            configuration: SyncEngine.Configuration(
+                folder: folder, deviceName: name, automaticallySync: true, debounceSeconds: debounce, retry: retry))
+        return (store, engine, directory)
+    }
+
+    /// Waits for a condition with a deadline (never a bare sleep).
+    func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return try await condition()
+    }
+
+    @Test("edits are sent once, a debounce after the last of a burst")
+    func debouncedSend() async throws {
+        let (folder, _) = TestFolder.memory()
+        let (store, engine, directory) = try automaticDevice("a", folder: folder, debounce: 0.3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await engine.start()
+        var sentBatches = 0
+        let events = Task {
+            for await event in engine.events {
+                if case .sentRecordZoneChanges(_, let saved, _) = event, !saved.isEmpty { sentBatches += 1 }
+                if sentBatches > 0 { return sentBatches }
+            }
+            return sentBatches
+        }
+        let note = try store.create(title: "burst", body: "1\n")
+        await engine.pendingChangesAdded()
+        for n in 2...4 {
+            _ = try store.update(note.id) { $0.body += "\(n)\n" }
+            await engine.pendingChangesAdded()
+        }
+        #expect(try store.pendingCount() == 4)
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(await events.value == 1)
+        await engine.stop()
+    }
+
+    @Test("a folder that comes back: the status goes offline, then a retry with backoff sends what waited")
+    func retryAfterOutage() async throws {
+        let folder = try TestFolder.disk()
+        let root = folder.layout.root
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, engine, directory) = try automaticDevice(
+            "a", folder: folder, debounce: 0, retry: RetryPolicy(initial: 0.05, maximum: 0.2))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await engine.start()
+        let statuses = Task {
+            var seen: [SyncStatus.Phase] = []
+            for await status in engine.statusUpdates {
+                seen.append(status.phase)
+                if case .idle = status.phase, seen.contains(where: { if case .offline = $0 { true } else { false } }) {
+                    return seen
+                }
+            }
+            return seen
+        }
+        try FileManager.default.moveItem(atPath: root, toPath: root + ".away")
+        _ = try store.create(title: "waits", body: "x\n")
+        await engine.pendingChangesAdded()
+        #expect(await eventually { if case .offline = await engine.status.phase { true } else { false } })
+        #expect(try store.pendingCount() == 1)
+        try FileManager.default.moveItem(atPath: root + ".away", toPath: root)
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        let seen = await statuses.value
+        #expect(seen.contains { if case .offline(let reason) = $0 { reason.contains("wait") } else { false } })
+        await engine.stop()
+    }
+
+    @Test("backoff doubles up to the maximum, jitter stays within its fraction, retry-after is a floor")
+    func retryPolicy() {
+        let policy = RetryPolicy(initial: 1, multiplier: 2, maximum: 60, jitter: 0.2)
+        #expect(policy.delay(attempt: 1, unit: 0.5) == 1)
+        #expect(policy.delay(attempt: 4, unit: 0.5) == 8)
+        #expect(policy.delay(attempt: 30, unit: 0.5) == 60)
+        #expect(policy.delay(attempt: 4, unit: 0) == 8 * 0.8)
+        #expect(policy.delay(attempt: 4, unit: 0.999_999) < 8 * 1.2 + 0.001)
+        #expect(policy.delay(attempt: 1, retryAfter: 30, unit: 0.5) == 30)
+    }
+}
