@@ -29,11 +29,29 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
     var run: EditRecord.Kind?
 
     public init(_ text: String, measure: Measure, viewport: Size = Size(width: 80, height: 24)) {
-        let split = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        lines = split.map(String.init)
-        lineEnding = text.first(where: { $0 == "\n" || $0 == "\r\n" }) == "\r\n" ? "\r\n" : "\n"
+        (lines, lineEnding) = Self.splitLines(text)
         self.measure = measure
         self.viewport = Size(width: max(1, viewport.width), height: max(1, viewport.height))
+    }
+
+    /// Lines split at LF and CRLF, found on the UTF-8 bytes (a line break is always a grapheme
+    /// of its own, so this is the split by `Character`, only faster); the line ending is the
+    /// first one's.
+    static func splitLines(_ text: String) -> ([String], String) {
+        let utf8 = text.utf8
+        var lines: [String] = []
+        var start = utf8.startIndex
+        var ending: String?
+        while let newline = utf8[start...].firstIndex(of: 0x0A) {
+            var end = newline
+            let crlf = end > start && utf8[utf8.index(before: end)] == 0x0D
+            if crlf { end = utf8.index(before: end) }
+            if ending == nil { ending = crlf ? "\r\n" : "\n" }
+            lines.append(String(Substring(utf8[start..<end])))
+            start = utf8.index(after: newline)
+        }
+        lines.append(String(Substring(utf8[start...])))
+        return (lines, ending ?? "\n")
     }
 
     /// The whole text, lines joined with `lineEnding`.
