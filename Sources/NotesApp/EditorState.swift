@@ -14,6 +14,8 @@ public struct EditorState: Equatable, Sendable {
     var cleanChangeCount = 0
     /// The text of the save the runtime is running; one save per note at a time.
     var savingText: String?
+    /// The note changed in the store while a save was running: look again once it is answered.
+    var reloadAfterSave = false
     /// The autosave timer's generation: only the newest scheduled timer saves.
     var autosaveGeneration = 0
 

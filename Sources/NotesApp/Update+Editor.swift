@@ -31,7 +31,7 @@ extension AppState {
         editor!.storedText = text
         editor!.cleanChangeCount = editor!.editor!.changeCount
         editor!.baseRevision = content.headRevision
-        return []
+        return show("Reloaded: the note changed outside this editor")
     }
 
     /// Saves the editor's text when it differs from the store's: at once, not debounced.
@@ -56,6 +56,8 @@ extension AppState {
         guard let open = editor, open.noteID == saved.id, let sent = open.savingText, let current = open.text
         else { return quitting == .afterSave ? [.quit] : [] }
         editor!.savingText = nil
+        let reload = editor!.reloadAfterSave
+        editor!.reloadAfterSave = false
         let stored = NoteContent(
             id: saved.id, title: saved.title, body: saved.body, modifiedAt: saved.modifiedAt,
             headRevision: saved.headRevision
@@ -75,6 +77,7 @@ extension AppState {
         if saved.merged {
             effects += show("This note changed on another device: your edits were kept and merged", severity: .warning)
         }
+        if reload && !typedSince && quitting != .afterSave { effects.append(.loadNote(saved.id)) }
         if quitting == .afterSave {
             let again = saveEditor()
             return effects + (again.isEmpty ? [.quit] : again)

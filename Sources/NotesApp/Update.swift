@@ -136,11 +136,15 @@ extension AppState {
     /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.
     mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
         var effects = reloadList()
-        if let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded, open.savingText == nil {
-            // Unsaved edits are saved on top of the revision they started from: the runtime
-            // merges them with the change (noteSaved says so); otherwise reload in place.
-            effects += open.hasUnsavedEdits ? saveEditor() : [.loadNote(open.noteID)]
+        guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }
+        if open.savingText != nil {
+            // Maybe the echo of our own save, maybe not: look once the save is answered.
+            editor?.reloadAfterSave = true
+            return effects
         }
+        // Unsaved edits are saved on top of the revision they started from: the runtime
+        // merges them with the change (noteSaved says so); otherwise reload in place.
+        return effects + (open.hasUnsavedEdits ? saveEditor() : [.loadNote(open.noteID)])
         return effects
     }
 }

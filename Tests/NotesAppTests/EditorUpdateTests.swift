@@ -155,6 +155,22 @@ import Testing
         #expect(state.message?.text.contains("changed on another device") == true)
     }
 
+    @Test func aChangeReportedWhileSavingIsLookedAtOnceTheSaveIsAnswered() {
+        var state = AppState.editing(content())
+        _ = send("X<Esc>", to: &state)
+        // $EDITOR (or sync) changed the note while the pane's save was running.
+        #expect(!update(&state, .storeChanged([noteID(1)])).contains(.loadNote(noteID(1))))
+        let saved = SavedNote(
+            id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
+        #expect(update(&state, .noteSaved(saved)) == [.loadNote(noteID(1))])
+        _ = update(&state, .noteLoaded(content("XGroceries", "milk, eggs, from vim", rev: "r3")))
+        #expect(state.editor?.text == "XGroceries\nmilk, eggs, from vim")
+        #expect(state.message == StatusMessage("Reloaded: the note changed outside this editor"))
+        // Our own save's echo (same head) changes nothing.
+        _ = update(&state, .storeChanged([noteID(1)]))
+        #expect(update(&state, .noteLoaded(content("XGroceries", "milk, eggs, from vim", rev: "r3"))).isEmpty)
+    }
+
     @Test func aLargePasteIsOneEditAndOneTimer() {
         var state = AppState.editing(content("", ""))
         let paste = String(repeating: "line of pasted text\n", count: 50_000)
