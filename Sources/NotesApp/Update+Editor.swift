@@ -101,6 +101,10 @@ extension AppState {
         }
         let word = modifiers.contains(.control) || modifiers.contains(.alt)
         switch (key, word) {
+        // Undo and redo: Alt-U and Alt-E as in nano (the runtime keeps Ctrl-Z for suspending to
+        // the shell), and Ctrl-Z / Ctrl-Y for backends that pass them on.
+        case (.character("u"), true) where modifiers == .alt: return editText { $0.undo() }
+        case (.character("e"), true) where modifiers == .alt: return editText { $0.redo() }
         case (.character("z"), true) where modifiers == .control: return editText { $0.undo() }
         case (.character("y"), true) where modifiers == .control: return editText { $0.redo() }
         case (.character("s"), true) where modifiers == .control: return saveEditor()

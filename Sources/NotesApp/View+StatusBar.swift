@@ -51,7 +51,7 @@ func hints(for state: AppState) -> [String] {
     switch state.focus {
     case .list: ["/ search", "n new", "? help", "q quit"]
     case .search: ["Enter go", "Esc clear"]
-    case .editor: ["^Z undo", "^S save", "Esc back"]
+    case .editor: ["M-u undo", "^S save", "Esc back"]
     case .help: ["Esc close"]
     case .history: ["Enter restore", "Esc close"]
     case .resolver:

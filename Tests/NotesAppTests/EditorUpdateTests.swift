@@ -210,6 +210,10 @@ import Testing
     @Test func undoAndRedoKeysAndWordMotion() {
         var state = AppState.editing(content("one two", ""))
         _ = send("<End> three", to: &state)
+        _ = send("<A-u>", to: &state)
+        #expect(state.editor?.text == "one two")
+        _ = send("<A-e>", to: &state)
+        #expect(state.editor?.text == "one two three")
         _ = send("<C-z>", to: &state)
         #expect(state.editor?.text == "one two")
         _ = send("<C-y>", to: &state)

@@ -68,6 +68,19 @@ import Testing
         #expect(lines[11].hasPrefix(" local only · saved "))
     }
 
+    @Test func aResizeRewrapsTheTextAndKeepsTheCursor() {
+        var state = open(
+            "Title", "alpha beta gamma delta epsilon zeta eta theta iota kappa", size: Size(width: 100, height: 12))
+        _ = send("<Down><End>", to: &state)
+        _ = update(&state, .input(.resize(Size(width: 40, height: 16))))
+        // 40 columns: stacked, the editor's text is 39 wide.
+        let lines = text(view(state, Size(width: 40, height: 16))).lines
+        #expect(lines[10] == " alpha beta gamma delta epsilon zeta eta")
+        #expect(lines[11] == " theta iota kappa                       ")
+        #expect(state.editor?.cursor == TextPosition(line: 1, column: 56))
+        #expect(view(state, Size(width: 40, height: 16))[17, 11].style == Style().reverse())
+    }
+
     @Test func theStatusBarSaysWhetherTheTextIsSaved() {
         var state = open("Title", "")
         _ = send("!", to: &state)
