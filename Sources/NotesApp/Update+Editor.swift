@@ -95,39 +95,14 @@ extension AppState {
     }
 
     mutating func editorKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
-        if key == .escape {
+        switch (key, modifiers) {
+        case (.escape, _):
             focus = .list
             return saveEditor()
-        }
-        let word = modifiers.contains(.control) || modifiers.contains(.alt)
-        switch (key, word) {
-        // Undo and redo: Alt-U and Alt-E as in nano (the runtime keeps Ctrl-Z for suspending to
-        // the shell), and Ctrl-Z / Ctrl-Y for backends that pass them on.
-        case (.character("u"), true) where modifiers == .alt: return editText { $0.undo() }
-        case (.character("e"), true) where modifiers == .alt: return editText { $0.redo() }
-        case (.character("z"), true) where modifiers == .control: return editText { $0.undo() }
-        case (.character("y"), true) where modifiers == .control: return editText { $0.redo() }
-        case (.character("s"), true) where modifiers == .control: return saveEditor()
-        case (.character("b"), true) where modifiers == .alt: return editText { $0.move(.wordLeft) }
-        case (.character("f"), true) where modifiers == .alt: return editText { $0.move(.wordRight) }
-        case (.character(let character), false): return editText { $0.insert(String(character)) }
-        case (.enter, _): return editText { $0.insert("\n") }
-        case (.tab, false): return editText { $0.insert("\t") }
-        case (.backspace, _): return editText { $0.backspace() }
-        case (.delete, _): return editText { $0.deleteForward() }
-        case (.left, false): return editText { $0.move(.left) }
-        case (.right, false): return editText { $0.move(.right) }
-        case (.left, true): return editText { $0.move(.wordLeft) }
-        case (.right, true): return editText { $0.move(.wordRight) }
-        case (.up, _): return editText { $0.move(.up) }
-        case (.down, _): return editText { $0.move(.down) }
-        case (.home, false): return editText { $0.move(.lineStart) }
-        case (.end, false): return editText { $0.move(.lineEnd) }
-        case (.home, true): return editText { $0.move(.textStart) }
-        case (.end, true): return editText { $0.move(.textEnd) }
-        case (.pageUp, _): return editText { $0.move(.pageUp) }
-        case (.pageDown, _): return editText { $0.move(.pageDown) }
-        default: return []
+        case (.character("s"), .control):
+            return saveEditor()
+        default:
+            return editText { $0.apply(key, modifiers) }
         }
     }
 

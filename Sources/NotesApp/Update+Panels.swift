@@ -130,12 +130,7 @@ extension AppState {
             let parts = NoteContent.split(text)
             return [.resolveConflict(id, .edited(title: parts.title, body: parts.body))]
         default:
-            // The same keys as the editor pane, applied to the resolver's text.
-            var scratch = self
-            scratch.editor = EditorState(noteID: id)
-            scratch.editor?.editor = resolver?.editing
-            _ = scratch.editorKey(key, modifiers)
-            resolver?.editing = scratch.editor?.editor
+            resolver?.editing?.apply(key, modifiers)
         }
         return []
     }

@@ -135,7 +135,7 @@ extension AppState {
 
     /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.
     mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
-        var effects = reloadList()
+        let effects = reloadList()
         guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }
         if open.savingText != nil {
             // Maybe the echo of our own save, maybe not: look once the save is answered.
@@ -145,6 +145,5 @@ extension AppState {
         // Unsaved edits are saved on top of the revision they started from: the runtime
         // merges them with the change (noteSaved says so); otherwise reload in place.
         return effects + (open.hasUnsavedEdits ? saveEditor() : [.loadNote(open.noteID)])
-        return effects
     }
 }
