@@ -139,9 +139,16 @@ extension AppState {
     }
 
     mutating func listLoaded(_ window: ListWindow) -> [Effect] {
+        let selectedID = searchResults == nil ? selectedRow?.id : nil
         listWindow = window
         if let requested = requestedWindow, requested.lowerBound == window.offset { requestedWindow = nil }
-        if searchResults == nil { clampSelection() }
+        guard searchResults == nil else { return [] }
+        // The selection stays on its note when the list changes around it (a favorite moves
+        // up, a synced note arrives on top), as long as the note is in the new window.
+        if let selectedID, let index = window.rows.firstIndex(where: { $0.id == selectedID }) {
+            selection = window.offset + index
+        }
+        clampSelection()
         return []
     }
 

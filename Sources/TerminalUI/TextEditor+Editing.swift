@@ -23,7 +23,8 @@ extension TextEditor {
     public mutating func insert(_ text: String) {
         guard !text.isEmpty else { return }
         let normalized = text.utf8.contains(0x0D) ? text.replacingCRLF() : text
-        let isTyping = normalized.count == 1 && normalized != "\n"
+        // One character (cheap check first: a paste can be megabytes).
+        let isTyping = normalized.utf8.count <= 64 && normalized.count == 1 && normalized != "\n"
         let before = cursor
         replace(from: cursor, to: cursor, with: normalized)
         cursor = before.advanced(over: normalized)
@@ -118,19 +119,21 @@ extension TextEditor {
 }
 
 extension String {
-    /// CRLF and lone CR turned into LF, as text typed into the editor has them.
+    /// CRLF and lone CR turned into LF, as text typed into the editor has them (on the UTF-8
+    /// bytes: CR and LF are never part of a longer sequence).
     func replacingCRLF() -> String {
-        var out = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
         var afterCR = false
-        for scalar in unicodeScalars {
-            if scalar == "\r" {
-                out.append("\n")
+        for byte in utf8 {
+            if byte == 0x0D {
+                bytes.append(0x0A)
                 afterCR = true
                 continue
             }
-            if !(scalar == "\n" && afterCR) { out.append(scalar) }
+            if !(byte == 0x0A && afterCR) { bytes.append(byte) }
             afterCR = false
         }
-        return String(out)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -113,7 +113,7 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
             let last = lines[end.line]
             let head = first.prefix(start.column)
             let tail = last.dropFirst(end.column)
-            var pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var pieces = Self.splitLines(text).0
             pieces[0] = head + pieces[0]
             pieces[pieces.count - 1] += tail
             lines.replaceSubrange(start.line...end.line, with: pieces)

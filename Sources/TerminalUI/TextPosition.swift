@@ -17,20 +17,16 @@ public struct TextPosition: Hashable, Sendable, Comparable, CustomStringConverti
 
     public var description: String { "\(line):\(column)" }
 
-    /// Where the cursor ends after inserting `text` (LF-separated) here.
+    /// Where the cursor ends after inserting `text` (LF-separated) here. Line breaks are found
+    /// on the UTF-8 bytes; only the last line's characters are counted.
     public func advanced(over text: String) -> TextPosition {
-        var newlines = 0
-        var afterLast = 0
-        for character in text {
-            if character == "\n" {
-                newlines += 1
-                afterLast = 0
-            } else {
-                afterLast += 1
-            }
+        let utf8 = text.utf8
+        guard let lastBreak = utf8.lastIndex(of: 0x0A) else {
+            return TextPosition(line: line, column: column + text.count)
         }
-        return newlines == 0
-            ? TextPosition(line: line, column: column + afterLast)
-            : TextPosition(line: line + newlines, column: afterLast)
+        var newlines = 0
+        for byte in utf8 where byte == 0x0A { newlines += 1 }
+        let tail = Substring(utf8[utf8.index(after: lastBreak)...])
+        return TextPosition(line: line + newlines, column: tail.count)
     }
 }

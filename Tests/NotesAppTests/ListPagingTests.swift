@@ -56,6 +56,23 @@ import Testing
         #expect(update(&state, .storeChanged([])) == [.loadList(offset: 986, limit: 21)])
     }
 
+    @Test func theSelectionFollowsItsNoteWhenTheListChanges() {
+        var state = AppState.fixture()
+        _ = send("jjj", to: &state)
+        #expect(state.selectedRow?.title == "Travel")
+        #expect(send("f", to: &state) == [.toggleFavorite(noteID(4))])
+        // Travel is a favorite now: it moved to the FAVORITES section.
+        var travel = state.notes[1]
+        travel.isFavorite = true
+        let favorites = state.favorites + [travel]
+        let others = state.notes.filter { $0.id != noteID(4) }
+        _ = update(
+            &state,
+            .rowsLoaded(ListWindow(offset: 0, rows: favorites + others, favoriteCount: 3, totalCount: 5)))
+        #expect(state.selection == 2)
+        #expect(state.selectedRow?.id == noteID(4))
+    }
+
     @Test func searchResultsGrowWhenTheSelectionNearsTheirEnd() {
         var state = bigList()
         _ = send("/note", to: &state)
