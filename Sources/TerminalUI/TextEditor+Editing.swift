@@ -26,8 +26,7 @@ extension TextEditor {
         // One character (cheap check first: a paste can be megabytes).
         let isTyping = normalized.utf8.count <= 64 && normalized.count == 1 && normalized != "\n"
         let before = cursor
-        replace(from: cursor, to: cursor, with: normalized)
-        cursor = before.advanced(over: normalized)
+        cursor = replace(from: cursor, to: cursor, with: normalized).end
         if isTyping, run == .typing, var last = undoStack.last, last.cursorAfter == before {
             last.inserted += normalized
             last.cursorAfter = cursor
@@ -47,7 +46,7 @@ extension TextEditor {
         guard cursor != .zero else { return }
         let before = cursor
         let start = position(before: cursor)
-        let removed = replace(from: start, to: cursor, with: "")
+        let removed = replace(from: start, to: cursor, with: "").removed
         cursor = start
         if run == .backspace, var last = undoStack.last, last.start == before, last.inserted.isEmpty {
             last.removed = removed + last.removed
@@ -68,7 +67,7 @@ extension TextEditor {
     public mutating func deleteForward() {
         let end = position(after: cursor)
         guard end != cursor else { return }
-        let removed = replace(from: cursor, to: end, with: "")
+        let removed = replace(from: cursor, to: end, with: "").removed
         if run == .delete, var last = undoStack.last, last.start == cursor, last.inserted.isEmpty {
             last.removed += removed
             undoStack[undoStack.count - 1] = last
@@ -87,7 +86,7 @@ extension TextEditor {
     public mutating func undo() -> Bool {
         guard let last = undoStack.popLast() else { return false }
         replace(from: last.start, to: last.start.advanced(over: last.inserted), with: last.removed)
-        cursor = last.cursorBefore
+        cursor = clamped(last.cursorBefore)
         redoStack.append(last)
         run = nil
         afterEdit()
@@ -99,7 +98,7 @@ extension TextEditor {
     public mutating func redo() -> Bool {
         guard let last = redoStack.popLast() else { return false }
         replace(from: last.start, to: last.start.advanced(over: last.removed), with: last.inserted)
-        cursor = last.cursorAfter
+        cursor = clamped(last.cursorAfter)
         undoStack.append(last)
         run = nil
         afterEdit()

@@ -98,28 +98,50 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         return TextPosition(line: line, column: min(max(0, position.column), lines[line].count))
     }
 
-    /// Replaces the text from `start` to `end` with `text` (LF-separated) and returns what was
-    /// removed (LF-separated). The one primitive every edit, undo and redo goes through.
+    /// Replaces the text from `start` to `end` (clamped to the text) with `text` (LF-separated)
+    /// and returns what was removed (LF-separated) and where the inserted text ends. The one
+    /// primitive every edit, undo and redo goes through.
+    ///
+    /// The end is counted on the new line, so text that joins a neighbouring character into
+    /// one grapheme (a lone combining mark typed after a letter) leaves the cursor after that
+    /// grapheme, never inside it.
     @discardableResult
-    mutating func replace(from start: TextPosition, to end: TextPosition, with text: String) -> String {
+    mutating func replace(
+        from start: TextPosition, to end: TextPosition, with text: String
+    ) -> (removed: String, end: TextPosition) {
+        let start = clamped(start)
+        let end = max(start, clamped(end))
         let removed = self.text(from: start, to: end)
-        if start.line == end.line && !text.contains("\n") {
+        let endLine: Int
+        let endOffset: Int
+        if start.line == end.line && !text.utf8.contains(0x0A) {
             let line = lines[start.line]
             let lower = line.index(line.startIndex, offsetBy: start.column)
             let upper = line.index(lower, offsetBy: end.column - start.column)
+            endLine = start.line
+            endOffset = line.utf8.distance(from: line.startIndex, to: lower) + text.utf8.count
             lines[start.line].replaceSubrange(lower..<upper, with: text)
         } else {
-            let first = lines[start.line]
-            let last = lines[end.line]
-            let head = first.prefix(start.column)
-            let tail = last.dropFirst(end.column)
+            let head = lines[start.line].prefix(start.column)
+            let tail = lines[end.line].dropFirst(end.column)
             var pieces = Self.splitLines(text).0
+            endLine = start.line + pieces.count - 1
+            endOffset = (pieces.count == 1 ? head.utf8.count : 0) + pieces[pieces.count - 1].utf8.count
             pieces[0] = head + pieces[0]
             pieces[pieces.count - 1] += tail
             lines.replaceSubrange(start.line...end.line, with: pieces)
         }
         changeCount += 1
-        return removed
+        let line = lines[endLine]
+        let endIndex = line.utf8.index(line.startIndex, offsetBy: endOffset)
+        // Graphemes that start before the end of the inserted text.
+        var column = 0
+        var index = line.startIndex
+        while index < endIndex {
+            line.formIndex(after: &index)
+            column += 1
+        }
+        return (removed, TextPosition(line: endLine, column: column))
     }
 
     /// The text between two positions, LF-separated.
