@@ -58,12 +58,22 @@ func separatorBetween(_ first: Rect, _ second: Rect, in rect: Rect) -> Rect {
 }
 
 /// Untrusted multi-line text, made safe (block mode) and soft-wrapped into `rect`, from
-/// visual row `scroll`; the first line bold.
+/// visual row `scroll`; the first line bold. Only what fills the rect is split and wrapped, so
+/// a 10 MB revision draws as fast as a short one.
 func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
+    let utf8 = text.utf8
+    var start = utf8.startIndex
     var y = rect.y
     var skip = scroll
-    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+    var number = 0
+    while y < rect.maxY {
+        let end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
+        // A row holds at most `width` characters: the rest of a long line cannot show.
+        let needed = (skip + rect.maxY - y) * rect.width
+        // CRLF ends a line as LF does.
+        let lineEnd = end > start && utf8[utf8.index(before: end)] == 0x0D ? utf8.index(before: end) : end
+        let line = Substring(utf8[start..<lineEnd]).prefix(needed)
         let wrapped = WrappedText(TerminalSafeText.sanitize(String(line), mode: .block), width: rect.width)
         for row in wrapped.texts {
             if skip > 0 {
@@ -74,5 +84,8 @@ func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on b
             buffer.write(row, at: Point(x: rect.x, y: y), style: number == 0 ? theme.header : .plain, clipTo: rect)
             y += 1
         }
+        guard end < utf8.endIndex else { return }
+        start = utf8.index(after: end)
+        number += 1
     }
 }

@@ -138,7 +138,8 @@ func drawHighlighted(
     for (offset, character) in text.enumerated() {
         while matchIndex < matches.count && matches[matchIndex].upperBound <= offset { matchIndex += 1 }
         let isMatch = matchIndex < matches.count && matches[matchIndex].contains(offset)
-        let shown = TerminalSafeText.sanitize(String(character))
+        let isPlain = character.asciiValue.map { $0 >= 0x20 && $0 < 0x7F } ?? false
+        let shown = isPlain ? String(character) : TerminalSafeText.sanitize(String(character))
         let width = TextWidth.width(of: shown)
         if x + width > limit {
             return buffer.write("…", at: Point(x: x, y: point.y), style: style, clipTo: rect)

@@ -49,6 +49,25 @@ import Testing
         #expect(text(screen).lines[14].hasSuffix("Enter restore  Esc close "))
     }
 
+    @Test func thePreviewDrawsOnlyWhatFitsOfAHugeRevisionAndCRLFIsALineBreak() {
+        var state = AppState.fixture()
+        _ = send("h", to: &state)
+        let huge = "first\r\n" + String(repeating: "long line without breaks ", count: 400_000)
+        _ = update(
+            &state,
+            .historyLoaded(noteID(1), [HistoryEntry(id: "r1", date: testNow, device: "desk", title: "Big", body: huge)])
+        )
+        let clock = ContinuousClock()
+        var screen = Buffer(size: Size(width: 60, height: 15))
+        let elapsed = clock.measure { screen = view(state, Size(width: 60, height: 15)) }
+        let lines = text(screen).lines
+        #expect(lines[8] == TextWidth.pad("Big", to: 60))
+        #expect(lines[9] == TextWidth.pad("first", to: 60))
+        #expect(lines[10].hasPrefix("long line without breaks long line without breaks long "))
+        // 10 MB of body: only the rows on screen are wrapped (generous bound for a shared machine).
+        #expect(elapsed < .milliseconds(500), "drawing took \(elapsed)")
+    }
+
     @Test func enterRestoresTheSelectedRevisionButNotTheCurrentOne() {
         var state = showing()
         #expect(send("<Enter>", to: &state).isEmpty)
