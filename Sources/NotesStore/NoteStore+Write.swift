@@ -113,16 +113,21 @@ extension NoteStore {
 
     /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
     /// differs. Runs in transactions of `batchSize` notes.
-    public func importNotes(_ notes: [Note], batchSize: Int = 2000) throws -> (
+    public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         var counts = (created: 0, updated: 0, unchanged: 0)
         // Oldest first: search rowids then ascend within each transaction. FTS5 flushes its
         // pending terms whenever a rowid goes down, which made random-order imports 4x slower.
         let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
+        if notes.count > 1 {
+            try write { db in try SearchIndex.reserveMemoryForLargeTransactions(db) }
+        }
         for start in stride(from: 0, to: notes.count, by: batchSize) {
             let batch = notes[start..<min(start + batchSize, notes.count)]
             try write { db in
+                // One clock for the batch, persisted once: two statements per note fewer.
+                var clock = try hybridLogicalClock(db)
                 for var note in batch {
                     guard Self.isValidZone(note.zone) else {
                         throw StoreError(
@@ -136,9 +141,11 @@ extension NoteStore {
                         counts.unchanged += 1
                         continue
                     }
-                    try save(note, previous: existing, db)
+                    let stamp = clock.tick(now: self.clock().millisecondsSince1970)
+                    try save(note, previous: existing, stamp: stamp, db)
                     if existing == nil { counts.created += 1 } else { counts.updated += 1 }
                 }
+                try persist(clock.last, db)
             }
         }
         return counts
@@ -159,14 +166,14 @@ extension NoteStore {
     /// The one write path of a local edit: revision, note row, search index and outbox, in the
     /// caller's transaction.
     @discardableResult
-    func save(_ note: Note, previous: Note?, _ db: Database) throws -> Note {
+    func save(_ note: Note, previous: Note?, stamp: HLC? = nil, _ db: Database) throws -> Note {
         try Self.checkStorable(note)
         var note = note
         let fields = RevisionFields(note: note)
         let canonicalFields = fields.json.canonicalBytes
         let revision = Revision(
             recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [], fields: fields,
-            canonicalFields: canonicalFields, hlc: try nextHLC(db), device: deviceID)
+            canonicalFields: canonicalFields, hlc: try stamp ?? nextHLC(db), device: deviceID)
         try insert(revision, canonicalFields: String(decoding: canonicalFields, as: UTF8.self), db)
         note.headRev = revision.id
         note.syncState = .pending
@@ -201,15 +208,25 @@ extension NoteStore {
     /// The next HLC stamp, persisted in the same transaction so that two processes on one
     /// device never hand out the same stamp.
     func nextHLC(_ db: Database) throws -> HLC {
+        var clock = try hybridLogicalClock(db)
+        let stamp = clock.tick(now: self.clock().millisecondsSince1970)
+        try persist(stamp, db)
+        return stamp
+    }
+
+    /// The device's clock as last persisted (callers that tick it must `persist` the last stamp
+    /// in the same transaction).
+    func hybridLogicalClock(_ db: Database) throws -> HybridLogicalClock {
         let packed =
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'hlc'"))
             ?? 0
-        var clock = HybridLogicalClock(last: HLC(packed: packed))
-        let stamp = clock.tick(now: self.clock().millisecondsSince1970)
+        return HybridLogicalClock(last: HLC(packed: packed))
+    }
+
+    func persist(_ stamp: HLC, _ db: Database) throws {
         try db.run(
             "INSERT INTO sync_state(key, value) VALUES ('hlc', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             [stamp.packed])
-        return stamp
     }
 
     static func upsert(_ note: Note, searchRowid: Int64?, _ db: Database) throws {

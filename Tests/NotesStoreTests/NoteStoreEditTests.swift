@@ -2,6 +2,7 @@ import Foundation
 import NotesCore
 import NotesTestSupport
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreEditTests {
@@ -81,6 +82,18 @@ import Testing
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    @Test func importedRevisionsGetDistinctIncreasingStampsAcrossBatchesAndLaterEdits() throws {
+        let t = try TestStore()
+        let notes = (0..<25).map { Note(title: "n\($0)", body: "b\($0)") }
+        _ = try t.store.importNotes(notes, batchSize: 7)  // the clock is read and persisted per batch
+        t.advance(-3600)
+        let edited = try t.store.update(notes[0].id) { $0.body = "edited" }
+        let stamps = try notes.map { try #require(try t.store.history($0.id).last).hlc }
+        let editStamp = try #require(try t.store.history(edited.id).first).hlc
+        #expect(Set(stamps).count == notes.count)
+        #expect(stamps.allSatisfy { $0 < editStamp })
+    }
+
     @Test func aFailingChangeLeavesNothingBehind() throws {
         struct Boom: Error {}
         let t = try TestStore()
@@ -103,18 +116,23 @@ import Testing
         let t = try TestStore()
         let good = (0..<5).map { Note(title: "ok \($0)", body: "") }
         let bad = Note(zone: "Not Valid", title: "bad", body: "")
-        #expect(throws: StoreError.self) { try t.store.importNotes(good + [bad] + good.map { Note(title: $0.title + "!", body: "") }) }
+        #expect(throws: StoreError.self) {
+            try t.store.importNotes(good + [bad] + good.map { Note(title: $0.title + "!", body: "") })
+        }
         #expect(try t.store.count(.all) == 0)
         #expect(try t.store.pendingCount() == 0)
         let counts = try t.store.importNotes(good)
         #expect(counts.created == 5 && counts.updated == 0 && counts.unchanged == 0)
-        let again = try t.store.importNotes(good + [Note(id: good[0].id, title: "changed", body: "", createdAt: good[0].createdAt)])
+        let again = try t.store.importNotes(
+            good + [Note(id: good[0].id, title: "changed", body: "", createdAt: good[0].createdAt)])
         #expect(again.created == 0 && again.unchanged == 5 && again.updated == 1)
     }
 
     @Test func textWithANulCharacterIsRefusedNotCutShort() throws {
         let t = try TestStore()
-        for (title, body, tags) in [("a", "before\u{0}after", [String]()), ("a\u{0}b", "x", []), ("a", "x", ["t\u{0}"])] {
+        for (title, body, tags) in [
+            ("a", "before\u{0}after", [String]()), ("a\u{0}b", "x", []), ("a", "x", ["t\u{0}"]),
+        ] {
             let error = #expect(throws: StoreError.self) { try t.store.create(title: title, body: body, tags: tags) }
             #expect(error?.code == .invalidInput && error?.message.contains("NUL") == true)
         }
