@@ -24,6 +24,13 @@ public struct ResolverState: Equatable, Sendable {
 
     public var isEditing: Bool { editing != nil }
 
+    /// The edit mode's text area at a terminal size: the resolver's pane less its heading
+    /// and a one-column margin.
+    static func editViewport(_ size: Size) -> Size {
+        let middle = Layout(size).middle
+        return Size(width: max(1, middle.width - 1), height: max(1, middle.height - 1))
+    }
+
     /// The text `e` starts from: a three-way merge with conflict markers where the sides
     /// disagree (both texts one after the other when there is no common ancestor).
     static func editText(_ versions: ConflictVersions) -> String {

@@ -91,10 +91,8 @@ extension AppState {
         case .character("t"): resolution = .keepTheirs
         case .character("b"): resolution = .keepBoth
         case .character("e"):
-            let size = Layout(size).middle.size
             view.editing = TextEditor(
-                ResolverState.editText(versions), measure: SafeGlyphs(),
-                viewport: Size(width: size.width - 1, height: size.height - 2))
+                ResolverState.editText(versions), measure: SafeGlyphs(), viewport: ResolverState.editViewport(size))
             resolver = view
             return []
         case .character("j"), .down: view.scroll += 1

@@ -65,6 +65,7 @@ extension AppState {
     mutating func resize(_ size: Size) -> [Effect] {
         self.size = size
         editor?.editor?.resize(Layout(size).editorText.size)
+        resolver?.editing?.resize(ResolverState.editViewport(size))
         keepSelectionVisible()
         requestedWindow = nil
         if let query = searchResults != nil ? searchText : nil, !query.isEmpty {

@@ -36,7 +36,7 @@ func drawEditorText(
     guard focused else { return }
     let cursor = editor.cursorLocation
     let point = Point(x: rect.x + cursor.x, y: rect.y + cursor.y)
-    guard rect.contains(point) else { return }
+    guard rect.contains(point), buffer.area.contains(point) else { return }
     var cell = buffer[point]
     if cell.isContinuation { cell = Cell(" ") }
     cell.style = theme.cursor
