@@ -68,11 +68,17 @@ func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on b
     var skip = scroll
     var number = 0
     while y < rect.maxY {
-        let end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
-        // A row holds at most `width` characters: the rest of a long line cannot show.
+        // A row holds at most `width` characters, so a line longer than the rows left cannot
+        // show its end: look for its end only that far (in bytes, generously), never through
+        // megabytes of one line.
         let needed = (skip + rect.maxY - y) * rect.width
+        var limit = utf8.index(start, offsetBy: needed * 8 + 64, limitedBy: utf8.endIndex) ?? utf8.endIndex
+        while limit < utf8.endIndex && utf8[limit] & 0xC0 == 0x80 { limit = utf8.index(before: limit) }
+        let found = utf8[start..<limit].firstIndex(of: 0x0A)
+        let end = found ?? limit
         // CRLF ends a line as LF does.
-        let lineEnd = end > start && utf8[utf8.index(before: end)] == 0x0D ? utf8.index(before: end) : end
+        let isCRLF = found != nil && end > start && utf8[utf8.index(before: end)] == 0x0D
+        let lineEnd = isCRLF ? utf8.index(before: end) : end
         let line = Substring(utf8[start..<lineEnd]).prefix(needed)
         let wrapped = WrappedText(TerminalSafeText.sanitize(String(line), mode: .block), width: rect.width)
         for row in wrapped.texts {
@@ -84,8 +90,8 @@ func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on b
             buffer.write(row, at: Point(x: rect.x, y: y), style: number == 0 ? theme.header : .plain, clipTo: rect)
             y += 1
         }
-        guard end < utf8.endIndex else { return }
-        start = utf8.index(after: end)
+        guard let found else { return }
+        start = utf8.index(after: found)
         number += 1
     }
 }
