@@ -13,7 +13,8 @@ public final class NoteStore: Sendable {
 
     public let directory: URL
     public let databaseURL: URL
-    let pool: DatabasePool
+    /// A WAL `DatabasePool`; a read-only `DatabaseQueue` when the data directory refuses writes.
+    let pool: any DatabaseWriter
     /// This store's device id (random lowercase base32), made on first open.
     public let deviceID: String
     let clock: @Sendable () -> Date
@@ -39,6 +40,15 @@ public final class NoteStore: Sendable {
         }
         do {
             try Self.checkIsOurs(databaseURL)
+            if let readOnly = try Self.openReadOnlyIfDirectoryRefusesWrites(databaseURL, config) {
+                pool = readOnly
+                // Only writes use the device id, and they fail here with the read-only error.
+                deviceID =
+                    try readOnly.read { db in
+                        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
+                    } ?? ""
+                return
+            }
             pool = try DatabasePool(path: databaseURL.path, configuration: config)
             if try pool.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
             // Opening is on the path to the first screen: read-only checks first, and a write
@@ -52,6 +62,43 @@ public final class NoteStore: Sendable {
             throw Self.storeError(error, path: databaseURL.path)
         }
         Self.restrictPermissions(of: databaseURL)
+    }
+
+    /// A data directory that refuses writes (a read-only mount, a directory without write
+    /// permission) still lets users read their notes: SQLite's WAL mode needs to create
+    /// `-shm` even to read, so the database is opened `immutable` (nothing can change it while
+    /// nobody can write there). A leftover `-wal` holds commits that only a writer can apply
+    /// (an immutable open would not see them): then it is the read-only error, as for writes.
+    private static func openReadOnlyIfDirectoryRefusesWrites(
+        _ databaseURL: URL, _ config: Configuration
+    ) throws -> DatabaseQueue? {
+        let directory = databaseURL.deletingLastPathComponent().path
+        guard access(directory, W_OK) != 0, errno == EROFS || errno == EACCES,
+            FileManager.default.fileExists(atPath: databaseURL.path)
+        else { return nil }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: databaseURL.path + "-wal")[.size] as? NSNumber)
+        if let wal, wal.intValue > 0 {
+            throw StoreError(
+                .readOnly,
+                "the data directory \(directory) is read-only and \(databaseURL.lastPathComponent)-wal holds changes only a writer can apply; make the directory writable once"
+            )
+        }
+        var config = config
+        config.readonly = true
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = databaseURL.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        let queue = try DatabaseQueue(path: components.string ?? databaseURL.path, configuration: config)
+        if try queue.read(isForeign) { throw foreignDatabase(databaseURL) }
+        if try !queue.read(Schema.migrator.hasCompletedMigrations) {
+            throw StoreError(
+                .readOnly,
+                "the data directory \(directory) is read-only and \(databaseURL.lastPathComponent) needs an upgrade by this version; make the directory writable once"
+            )
+        }
+        return queue
     }
 
     /// Creates the data directory 0700, or tightens an existing one we can change.

@@ -137,18 +137,22 @@ import Testing
         #expect(try cli.note(id)["body"] as? String == "still here")
     }
 
-    @Test(
-        .enabled(if: canMountReadOnly, "needs root and unshare(1) to bind-mount the data directory read-only"),
-        .disabled(
-            "not built: NoteStore always opens a writable WAL DatabasePool, so on a read-only directory without -wal/-shm files even `show` fails (with a clear \"data directory is read-only\" error)"
-        ))
-    func aReadOnlyDataDirectoryCanStillBeRead() throws {
+    @Test(.enabled(if: canMountReadOnly, "needs root and unshare(1) to bind-mount the data directory read-only"))
+    func aReadOnlyDataDirectoryCanStillBeReadSearchedAndExported() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let id = try cli.add("Readable", body: "still here")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.dataDirectory.path).sorted()
         let show = try readOnly(cli, "show", id)
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout == "still here")
+        let list = try readOnly(cli, "list")
+        #expect(list.status == 0 && list.stdout.contains("Readable"), "\(list.stderr)")
+        let search = try readOnly(cli, "search", "still")
+        #expect(search.status == 0 && search.stdout.contains("Readable"), "\(search.stderr)")
+        let tag = try readOnly(cli, "tag", id, "x")
+        #expect(tag.status == 1 && tag.stderr.contains("read-only"), "\(tag.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dataDirectory.path).sorted() == files)
     }
 
     @Test
