@@ -9,15 +9,29 @@
 public enum SoftWrap {
     /// The column (character offset) where each visual row of `line` starts; the first is 0.
     public static func rowStarts(of line: some StringProtocol, width: Int, measure: some GlyphMeasure) -> [Int] {
+        rowStarts(of: line, from: 0, width: width, measure: measure).starts
+    }
+
+    /// Row starts of `text`, the part of a line from column `offset` (itself a row start), as
+    /// columns of the whole line. Stops early, `stopped` true, right after a row start for
+    /// which `stop` says yes: the editor re-wraps from just before an edit until the rows fall
+    /// back in step with the old ones, so a keystroke in a long line costs a row or two.
+    ///
+    /// Every row starts in the same state (no width used, no break opportunity before it),
+    /// which is what makes any row start a safe place to resume from.
+    static func rowStarts(
+        of text: some StringProtocol, from offset: Int, width: Int, measure: some GlyphMeasure,
+        stop: (Int) -> Bool = { _ in false }
+    ) -> (starts: [Int], stopped: Bool) {
         let width = max(1, width)
-        var starts = [0]
-        var rowStart = 0
+        var starts = [offset]
+        var rowStart = offset
         var x = 0
-        var index = 0
+        var index = offset
         var rowWidths: [Int] = []
         var breakAfter = -1
         var hanging = false
-        for character in line {
+        for character in text {
             let w = measure.columns(of: character)
             defer { index += 1 }
             if character == " " {
@@ -34,6 +48,7 @@ public enum SoftWrap {
             }
             if hanging {
                 starts.append(index)
+                if stop(index) { return (starts, true) }
                 rowStart = index
                 x = 0
                 rowWidths = []
@@ -43,6 +58,7 @@ public enum SoftWrap {
                 if breakAfter > rowStart {
                     let moved = Array(rowWidths[(breakAfter - rowStart)...])
                     starts.append(breakAfter)
+                    if stop(breakAfter) { return (starts, true) }
                     rowStart = breakAfter
                     rowWidths = moved
                     x = moved.reduce(0, +)
@@ -50,6 +66,7 @@ public enum SoftWrap {
                 }
                 if x + w > width && index > rowStart {
                     starts.append(index)
+                    if stop(index) { return (starts, true) }
                     rowStart = index
                     rowWidths = []
                     x = 0
@@ -60,6 +77,6 @@ public enum SoftWrap {
             rowWidths.append(w)
         }
         if index > rowStart && x >= width && !hanging { starts.append(index) }
-        return starts
+        return (starts, false)
     }
 }

@@ -44,7 +44,7 @@ extension TextEditor {
 
     /// The position one character on (the start of the next line from a line's end).
     func position(after position: TextPosition) -> TextPosition {
-        if position.column < lines[position.line].count {
+        if !lines[position.line].dropFirst(position.column).isEmpty {
             return TextPosition(line: position.line, column: position.column + 1)
         }
         guard position.line + 1 < lines.count else { return position }

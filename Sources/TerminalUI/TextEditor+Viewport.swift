@@ -7,11 +7,6 @@ extension TextEditor {
         public var text: Substring
     }
 
-    /// Row starts of line `line` at the viewport's width (see `SoftWrap`).
-    func rowStarts(ofLine line: Int) -> [Int] {
-        SoftWrap.rowStarts(of: lines[line], width: viewport.width, measure: measure)
-    }
-
     /// The visual row and screen column of `position`, given its line's row starts. A position
     /// in spaces hanging past the edge shows on the row's last column.
     func location(of position: TextPosition, rowStarts starts: [Int]) -> (row: Int, x: Int) {
@@ -83,6 +78,7 @@ extension TextEditor {
     /// Scrolls the least that brings the cursor's row into the viewport. Wraps at most a
     /// viewport's worth of lines, however long the text.
     mutating func scrollToCursor() {
+        refreshWrapCache()
         if top.line >= lines.count { top = TextPosition(line: lines.count - 1, column: 0) }
         top.column = min(top.column, rowStarts(ofLine: top.line).count - 1)
         let cursorRow = location(of: cursor, rowStarts: rowStarts(ofLine: cursor.line)).row

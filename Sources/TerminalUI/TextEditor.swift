@@ -27,6 +27,8 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
     var redoStack: [EditRecord] = []
     /// What the last undo entry was, while further keys of the same kind may extend it.
     var run: EditRecord.Kind?
+    /// The soft wrap of the cursor's line (derived; ignored by ==).
+    var wrapCache = WrapCache()
 
     public init(_ text: String, measure: Measure, viewport: Size = Size(width: 80, height: 24)) {
         (lines, lineEnding) = Self.splitLines(text)
@@ -84,6 +86,7 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         let kept = cursor
         let fresh = TextEditor(text, measure: measure, viewport: viewport)
         lines = fresh.lines
+        wrapCache = WrapCache()
         undoStack = []
         redoStack = []
         run = nil
@@ -95,7 +98,15 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
 
     func clamped(_ position: TextPosition) -> TextPosition {
         let line = min(max(0, position.line), lines.count - 1)
-        return TextPosition(line: line, column: min(max(0, position.column), lines[line].count))
+        // Walks at most `column` characters: a cursor in a long line costs its column, not the line.
+        let text = lines[line]
+        var column = 0
+        var index = text.startIndex
+        while column < position.column && index < text.endIndex {
+            text.formIndex(after: &index)
+            column += 1
+        }
+        return TextPosition(line: line, column: column)
     }
 
     /// Replaces the text from `start` to `end` (clamped to the text) with `text` (LF-separated)
@@ -120,7 +131,8 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
             let upper = line.index(lower, offsetBy: end.column - start.column)
             endLine = start.line
             endOffset = line.utf8.distance(from: line.startIndex, to: lower) + text.utf8.count
-            lines[start.line].replaceSubrange(lower..<upper, with: text)
+            // On the scalars: String's own replaceSubrange counts the whole line's characters.
+            lines[start.line].unicodeScalars.replaceSubrange(lower..<upper, with: text.unicodeScalars)
         } else {
             let head = lines[start.line].prefix(start.column)
             let tail = lines[end.line].dropFirst(end.column)
@@ -140,6 +152,12 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         while index < endIndex {
             line.formIndex(after: &index)
             column += 1
+        }
+        if start.line == end.line && endLine == start.line {
+            updateWrapCache(
+                line: start.line, column: start.column, removedCount: end.column - start.column, newEnd: column)
+        } else if wrapCache.line >= start.line {
+            wrapCache.line = -1
         }
         return (removed, TextPosition(line: endLine, column: column))
     }

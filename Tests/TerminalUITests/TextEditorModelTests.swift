@@ -18,7 +18,9 @@ import Testing
     }
 
     /// Pieces that stay separate graphemes however they are joined (no lone combining marks).
-    static let pieces = ["a", "b", " ", "中", "文", "👩‍💻", "🇩🇪", "e\u{301}", "\n", "❤️", "x y", "\r\n", "word\nnext"]
+    static let pieces = [
+        "a", "b", " ", " ", "c", "中", "文", "👩‍💻", "🇩🇪", "e\u{301}", "\n", "❤️", "x y", "\r\n", "word\nnext", "ab",
+    ]
 
     @Test(arguments: 0..<40)
     func randomEditsMatchAPlainModelAndUndoRestoresTheStart(seed: Int) {
@@ -28,7 +30,7 @@ import Testing
         var model = Array(start)
         var cursor = 0
         var steps = 0
-        for step in 0..<120 {
+        for step in 0..<300 {
             switch random.below(9) {
             case 0, 1, 2:
                 let piece = Self.pieces[random.below(Self.pieces.count)]
@@ -65,6 +67,9 @@ import Testing
             }
             #expect(editor.text == String(model), "seed \(seed), step \(step)")
             #expect(offset(of: editor.cursor, in: model) == cursor, "seed \(seed), step \(step)")
+            // The wrap kept for the cursor's line equals wrapping it from scratch.
+            let fresh = SoftWrap.rowStarts(of: editor.lines[editor.cursor.line], width: 7, measure: PlainGlyphs())
+            #expect(editor.cursorLineRowStarts == fresh, "seed \(seed), step \(step)")
             let location = editor.cursorLocation
             #expect(location.y >= 0 && location.y < 3 && location.x >= 0 && location.x < 7, "seed \(seed)")
             if editor.text != String(model) { return }
