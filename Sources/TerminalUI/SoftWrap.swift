@@ -9,22 +9,27 @@
 public enum SoftWrap {
     /// The column (character offset) where each visual row of `line` starts; the first is 0.
     public static func rowStarts(of line: some StringProtocol, width: Int, measure: some GlyphMeasure) -> [Int] {
-        rowStarts(of: line, from: 0, width: width, measure: measure).starts
+        rowStarts(of: line, from: 0, utf8Offset: 0, width: width, measure: measure).starts
     }
 
-    /// Row starts of `text`, the part of a line from column `offset` (itself a row start), as
-    /// columns of the whole line. Stops early, `stopped` true, right after a row start for
+    /// Row starts of `text`, the part of a line from column `offset` (itself a row start, at
+    /// byte `utf8Offset`), as columns of the whole line, with the UTF-8 offset of each (so a
+    /// row of a long line is reached without walking its characters). Stops early, `stopped` true, right after a row start for
     /// which `stop` says yes: the editor re-wraps from just before an edit until the rows fall
     /// back in step with the old ones, so a keystroke in a long line costs a row or two.
     ///
     /// Every row starts in the same state (no width used, no break opportunity before it),
     /// which is what makes any row start a safe place to resume from.
     static func rowStarts(
-        of text: some StringProtocol, from offset: Int, width: Int, measure: some GlyphMeasure,
+        of text: some StringProtocol, from offset: Int, utf8Offset: Int, width: Int, measure: some GlyphMeasure,
         stop: (Int) -> Bool = { _ in false }
-    ) -> (starts: [Int], stopped: Bool) {
+    ) -> (starts: [Int], offsets: [Int], stopped: Bool) {
         let width = max(1, width)
         var starts = [offset]
+        var offsets = [utf8Offset]
+        // UTF-8 offsets of the characters of the current row (to find a moved word's start).
+        var rowOffsets: [Int] = []
+        var byte = utf8Offset
         var rowStart = offset
         var x = 0
         var index = offset
@@ -33,50 +38,66 @@ public enum SoftWrap {
         var hanging = false
         for character in text {
             let w = measure.columns(of: character)
-            defer { index += 1 }
+            defer {
+                index += 1
+                byte += character.utf8.count
+            }
             if character == " " {
                 if hanging || x + w > width {
                     hanging = true
                     rowWidths.append(0)
+                    rowOffsets.append(byte)
                     breakAfter = index + 1
                     continue
                 }
                 x += w
                 rowWidths.append(w)
+                rowOffsets.append(byte)
                 breakAfter = index + 1
                 continue
             }
             if hanging {
                 starts.append(index)
-                if stop(index) { return (starts, true) }
+                offsets.append(byte)
+                if stop(index) { return (starts, offsets, true) }
                 rowStart = index
                 x = 0
                 rowWidths = []
+                rowOffsets = []
                 breakAfter = -1
                 hanging = false
             } else if x + w > width && index > rowStart {
                 if breakAfter > rowStart {
                     let moved = Array(rowWidths[(breakAfter - rowStart)...])
+                    let movedOffsets = Array(rowOffsets[(breakAfter - rowStart)...])
                     starts.append(breakAfter)
-                    if stop(breakAfter) { return (starts, true) }
+                    offsets.append(movedOffsets.first ?? byte)
+                    if stop(breakAfter) { return (starts, offsets, true) }
                     rowStart = breakAfter
                     rowWidths = moved
+                    rowOffsets = movedOffsets
                     x = moved.reduce(0, +)
                     breakAfter = -1
                 }
                 if x + w > width && index > rowStart {
                     starts.append(index)
-                    if stop(index) { return (starts, true) }
+                    offsets.append(byte)
+                    if stop(index) { return (starts, offsets, true) }
                     rowStart = index
                     rowWidths = []
+                    rowOffsets = []
                     x = 0
                     breakAfter = -1
                 }
             }
             x += w
             rowWidths.append(w)
+            rowOffsets.append(byte)
         }
-        if index > rowStart && x >= width && !hanging { starts.append(index) }
-        return (starts, false)
+        if index > rowStart && x >= width && !hanging {
+            starts.append(index)
+            offsets.append(byte)
+        }
+        return (starts, offsets, false)
     }
 }

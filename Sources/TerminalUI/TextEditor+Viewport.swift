@@ -13,7 +13,8 @@ extension TextEditor {
         var row = 0
         while row + 1 < starts.count, starts[row + 1] <= position.column { row += 1 }
         var x = 0
-        for character in lines[position.line].dropFirst(starts[row]).prefix(position.column - starts[row]) {
+        let rowStart = index(ofColumn: starts[row], inLine: position.line).index
+        for character in lines[position.line][rowStart...].prefix(position.column - starts[row]) {
             x += measure.columns(of: character)
         }
         return (row, min(x, viewport.width - 1))
@@ -24,12 +25,13 @@ extension TextEditor {
     func column(atRow row: Int, x: Int, line: Int, rowStarts starts: [Int]) -> Int {
         let start = starts[row]
         let text = lines[line]
-        let end = row + 1 < starts.count ? starts[row + 1] : text.count
+        let rowStart = index(ofColumn: start, inLine: line).index
+        let end = row + 1 < starts.count ? starts[row + 1] : start + text[rowStart...].count
         // On a row followed by another, the last place is before the next row's first character.
         let last = row + 1 < starts.count ? max(start, end - 1) : end
         var used = 0
         var column = start
-        for character in text.dropFirst(start).prefix(last - start) {
+        for character in text[rowStart...].prefix(last - start) {
             let w = measure.columns(of: character)
             if used + w > x { return column }
             used += w
@@ -61,9 +63,9 @@ extension TextEditor {
         while rows.count < viewport.height && line < lines.count {
             let starts = rowStarts(ofLine: line)
             let text = lines[line]
-            var index = text.index(text.startIndex, offsetBy: starts[min(row, starts.count - 1)])
+            var index = index(ofColumn: starts[min(row, starts.count - 1)], inLine: line).index
             while row < starts.count && rows.count < viewport.height {
-                let end = row + 1 < starts.count ? starts[row + 1] : text.count
+                let end = row + 1 < starts.count ? starts[row + 1] : starts[row] + text[index...].count
                 let next = text.index(index, offsetBy: end - starts[row])
                 rows.append(VisualRow(line: line, columns: starts[row]..<end, text: text[index..<next]))
                 index = next

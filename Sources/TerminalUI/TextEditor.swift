@@ -120,46 +120,66 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
     mutating func replace(
         from start: TextPosition, to end: TextPosition, with text: String
     ) -> (removed: String, end: TextPosition) {
+        let line = min(max(0, start.line), lines.count - 1)
+        if start.line == end.line && !text.utf8.contains(0x0A) {
+            return replace(inLine: line, from: start.column, to: end.column, with: text)
+        }
         let start = clamped(start)
         let end = max(start, clamped(end))
         let removed = self.text(from: start, to: end)
-        let endLine: Int
-        let endOffset: Int
-        if start.line == end.line && !text.utf8.contains(0x0A) {
-            let line = lines[start.line]
-            let lower = line.index(line.startIndex, offsetBy: start.column)
-            let upper = line.index(lower, offsetBy: end.column - start.column)
-            endLine = start.line
-            endOffset = line.utf8.distance(from: line.startIndex, to: lower) + text.utf8.count
-            // On the scalars: String's own replaceSubrange counts the whole line's characters.
-            lines[start.line].unicodeScalars.replaceSubrange(lower..<upper, with: text.unicodeScalars)
-        } else {
-            let head = lines[start.line].prefix(start.column)
-            let tail = lines[end.line].dropFirst(end.column)
-            var pieces = Self.splitLines(text).0
-            endLine = start.line + pieces.count - 1
-            endOffset = (pieces.count == 1 ? head.utf8.count : 0) + pieces[pieces.count - 1].utf8.count
-            pieces[0] = head + pieces[0]
-            pieces[pieces.count - 1] += tail
-            lines.replaceSubrange(start.line...end.line, with: pieces)
-        }
+        let head = lines[start.line].prefix(start.column)
+        let tail = lines[end.line].dropFirst(end.column)
+        var pieces = Self.splitLines(text).0
+        let endLine = start.line + pieces.count - 1
+        let endOffset = (pieces.count == 1 ? head.utf8.count : 0) + pieces[pieces.count - 1].utf8.count
+        pieces[0] = head + pieces[0]
+        pieces[pieces.count - 1] += tail
+        lines.replaceSubrange(start.line...end.line, with: pieces)
         changeCount += 1
-        let line = lines[endLine]
-        let endIndex = line.utf8.index(line.startIndex, offsetBy: endOffset)
-        // Graphemes that start before the end of the inserted text.
+        if wrapCache.line >= start.line { wrapCache.line = -1 }
+        return (removed, TextPosition(line: endLine, column: Self.column(ofUTF8Offset: endOffset, in: lines[endLine])))
+    }
+
+    /// `replace` within one line, with no line break inserted: the typing path. Reaches the
+    /// edit through the kept wrap of the cursor's line, so its cost is a row, not the line.
+    private mutating func replace(
+        inLine line: Int, from startColumn: Int, to endColumn: Int, with text: String
+    ) -> (removed: String, end: TextPosition) {
+        let old = lines[line]
+        let (lower, column) = index(ofColumn: max(0, startColumn), inLine: line)
+        var upper = lower
+        var removedCount = 0
+        while removedCount < endColumn - column && upper < old.endIndex {
+            old.formIndex(after: &upper)
+            removedCount += 1
+        }
+        let removed = String(old[lower..<upper])
+        let simple = !Self.mayJoin(text, replacing: lower..<upper, in: old)
+        let lowerOffset = old.utf8.distance(from: old.startIndex, to: lower)
+        // On the scalars: String's own replaceSubrange counts the whole line's characters.
+        lines[line].unicodeScalars.replaceSubrange(lower..<upper, with: text.unicodeScalars)
+        changeCount += 1
+        let newEnd =
+            simple
+            ? column + text.count
+            : Self.column(ofUTF8Offset: lowerOffset + text.utf8.count, in: lines[line])
+        updateWrapCache(
+            line: line, column: column, removedCount: removedCount, newEnd: newEnd,
+            byteDelta: text.utf8.count - removed.utf8.count, simple: simple)
+        return (removed, TextPosition(line: line, column: newEnd))
+    }
+
+    /// The number of graphemes of `line` that start before byte `offset`: the column just
+    /// after text ending there, never inside a grapheme it joined.
+    static func column(ofUTF8Offset offset: Int, in line: String) -> Int {
+        let endIndex = line.utf8.index(line.startIndex, offsetBy: offset)
         var column = 0
         var index = line.startIndex
         while index < endIndex {
             line.formIndex(after: &index)
             column += 1
         }
-        if start.line == end.line && endLine == start.line {
-            updateWrapCache(
-                line: start.line, column: start.column, removedCount: end.column - start.column, newEnd: column)
-        } else if wrapCache.line >= start.line {
-            wrapCache.line = -1
-        }
-        return (removed, TextPosition(line: endLine, column: column))
+        return column
     }
 
     /// The text between two positions, LF-separated.

@@ -70,6 +70,11 @@ import Testing
             // The wrap kept for the cursor's line equals wrapping it from scratch.
             let fresh = SoftWrap.rowStarts(of: editor.lines[editor.cursor.line], width: 7, measure: PlainGlyphs())
             #expect(editor.cursorLineRowStarts == fresh, "seed \(seed), step \(step)")
+            for row in editor.visibleRows {
+                let line = editor.lines[row.line]
+                let expected = line.dropFirst(row.columns.lowerBound).prefix(row.columns.count)
+                #expect(row.text == expected, "seed \(seed), step \(step)")
+            }
             let location = editor.cursorLocation
             #expect(location.y >= 0 && location.y < 3 && location.x >= 0 && location.x < 7, "seed \(seed)")
             if editor.text != String(model) { return }
