@@ -42,6 +42,8 @@ public enum Effect: Equatable, Sendable {
     case undoTrash(UUID)
     /// Suspend the TUI (`TerminalBackend.suspend`), run `$EDITOR` on the note's text in a
     /// private temporary file, store what comes back if it changed, resume and repaint.
+    /// `update` puts a `saveNote` of the pane's text before it in the same batch: read the note
+    /// only once the writes asked for before are done, or `$EDITOR` opens the older text.
     /// -> `Action.storeChanged([id])`, or effectFailed with the editor's exit status.
     case openExternalEditor(UUID)
     /// Load the note's revisions, newest first. -> `Action.historyLoaded(id, [HistoryEntry])`.
