@@ -207,6 +207,18 @@ import Testing
             ])
     }
 
+    @Test func theExternalEditorGetsTheTextTheStoreWasAskedToSaveFirst() {
+        var state = AppState.editing(content())
+        _ = send("X<Esc>", to: &state)
+        _ = update(&state, .saveFailed(noteID(1), message: "database is locked"))
+        // The text is still unsaved: `e` saves it before handing the note to $EDITOR.
+        #expect(
+            send("e", to: &state) == [
+                .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"),
+                .openExternalEditor(noteID(1)),
+            ])
+    }
+
     @Test func undoAndRedoKeysAndWordMotion() {
         var state = AppState.editing(content("one two", ""))
         _ = send("<End> three", to: &state)
