@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "cloudnotes", targets: ["cloudnotes"]),
         .library(name: "NotesCore", targets: ["NotesCore"]),
         .library(name: "NotesStore", targets: ["NotesStore"]),
+        .library(name: "NotesSync", targets: ["NotesSync"]),
+        .library(name: "CloudFolder", targets: ["CloudFolder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

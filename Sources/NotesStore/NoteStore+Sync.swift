@@ -111,3 +111,39 @@ extension NoteStore {
         ).map(Self.revision(from:))
     }
 }
+
+extension NoteStore {
+    /// Queues every revision of every note in `zone` for sending again, oldest first: the zone
+    /// folder vanished without a deletion marker (`userDeletedZone`, DESIGN §3 rule 12) and is
+    /// re-uploaded; content addressing makes the copies other devices already hold harmless.
+    /// Returns how many revisions were queued.
+    @discardableResult
+    public func requeueZone(_ zone: String) throws -> Int {
+        try write { db in
+            let revisions = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
+                    WHERE n.zone = ? ORDER BY r.hlc, r.id
+                    """, arguments: [zone]
+            ).map(Self.revision(from:))
+            for revision in revisions {
+                try enqueue(revision, zone: zone, kind: revision.isTombstone ? "delete" : "save", db)
+            }
+            try db.run("UPDATE note SET syncState = 'pending' WHERE zone = ? AND syncState = 'synced'", [zone])
+            return revisions.count
+        }
+    }
+
+    /// Moves every note of `zone` that is not in the trash to the trash (a local edit each):
+    /// the zone was deleted on purpose on another device (a deletion marker, rule 12).
+    /// Returns how many notes moved.
+    @discardableResult
+    public func trashZone(_ zone: String) throws -> Int {
+        let ids = try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM note WHERE zone = ? AND deletedAt IS NULL", arguments: [zone])
+        }
+        for id in ids.compactMap(UUID.init(uuidString:)) { _ = try trash(id) }
+        return ids.count
+    }
+}

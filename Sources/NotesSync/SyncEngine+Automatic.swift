@@ -37,7 +37,7 @@ extension SyncEngine {
         guard configuration.automaticallySync else { return }
         debounceTask?.cancel()
         let delay = configuration.debounceSeconds
-        debounceTask = Task { [weak self] in
+        debounceTask = Task(priority: .userInitiated) { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.debouncedSend()
@@ -66,7 +66,7 @@ extension SyncEngine {
         retryTask?.cancel()
         retryAttempt += 1
         let delay = configuration.retry.delay(attempt: retryAttempt, unit: Double.random(in: 0..<1, using: &random))
-        retryTask = Task { [weak self] in
+        retryTask = Task(priority: .userInitiated) { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.syncNow()

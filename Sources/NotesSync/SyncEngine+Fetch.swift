@@ -22,12 +22,68 @@ extension SyncEngine {
         emit(.fetchedDatabaseChanges(zones: listing.items))
         for zone in listing.items {
             knownZones.insert(zone)
+            try actOnDeletionMarker(zone, folder)
+            try forgetRewoundLogs(zone, folder)
             try fetch(zone, folder, &summary)
         }
-        for (zone, known) in state.zones where !listing.items.contains(zone) && known.published > 0 {
-            warn("zone \(zone) is missing from the cloud folder (userDeletedZone); its notes stay here")
+        for (zone, known) in state.zones.sorted(by: { $0.key < $1.key })
+        where !listing.items.contains(zone) && (known.published > 0 || !known.token.seqByDevice.isEmpty) {
+            try recreate(zone, folder)
         }
         return summary
+    }
+
+    /// Rule 12, `userDeletedZone`: the zone folder is gone without a deletion marker. It is
+    /// created again and this device's notes in it are queued for upload (queued first, so a
+    /// crash in between re-uploads twice rather than never).
+    func recreate(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        let queued = try store.requeueZone(zone.rawValue)
+        _ = try folder.createZone(
+            ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
+            hlc: HLC(millis: configuration.now().millisecondsSince1970))
+        state.zones[zone] = SyncEngineState.Zone()
+        try store.saveEngineState(state.serialized)
+        knownZones.insert(zone)
+        warn(
+            "zone \(zone) vanished from the cloud folder without a deletion marker (userDeletedZone); "
+                + "recreated it and queued \(queued) revision(s) for upload")
+    }
+
+    /// A file the token says was read is gone: the zone was deleted and recreated (by another
+    /// device's `recreate`) or a log rewound. Every stream of the zone is read again from seq 1
+    /// (duplicates are harmless); when this device's own log is gone too, everything of the
+    /// zone is uploaded again. (A recreated log that has already grown past the old seq is not
+    /// noticed this way; a zone incarnation id would be needed for that.)
+    func forgetRewoundLogs(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        guard var zoneState = state.zones[zone] else { return }
+        var rewound = false
+        for (other, seq) in zoneState.token.seqByDevice.sorted(by: { $0.key < $1.key }) where seq > 0 && !rewound {
+            rewound = try folder.logHead(zone: zone, device: other, after: seq - 1) < seq
+        }
+        let ownLogGone =
+            try zoneState.published > 0
+            && folder.logHead(zone: zone, device: device, after: zoneState.published - 1) < zoneState.published
+        guard rewound || ownLogGone else { return }
+        zoneState.token = .empty
+        if ownLogGone {
+            try store.requeueZone(zone.rawValue)
+            zoneState.published = 0
+        }
+        state.zones[zone] = zoneState
+        try store.saveEngineState(state.serialized)
+        warn("zone \(zone) was recreated in the cloud folder; its logs are read again from the start")
+    }
+
+    /// Rule 12: a deletion marker means the zone was deleted on purpose: its notes go to the
+    /// local trash, once (a note restored afterwards stays restored).
+    func actOnDeletionMarker(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        guard !state.deletedZones.contains(zone), case .deleted(let by) = try folder.zoneStatus(zone) else { return }
+        let trashed = try store.trashZone(zone.rawValue)
+        state.deletedZones.insert(zone)
+        try store.saveEngineState(state.serialized)
+        warn(
+            "zone \(zone) was deleted on purpose by \(by.map(\.rawValue).joined(separator: ", ")); "
+                + "\(trashed) note(s) moved to the trash here")
     }
 
     func fetch(_ zone: ZoneID, _ folder: any CloudFolder, _ summary: inout FetchSummary) throws {

@@ -150,6 +150,16 @@ extension SyncEngine {
 
     /// Creates the zone folder the first time this device writes to it.
     func ensureZone(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        if let known = state.zones[zone], known.published > 0 {
+            // Our log must still end where we left it: two probes per batch.
+            if try folder.logHead(zone: zone, device: device, after: known.published - 1) == known.published { return }
+            if case .missing = try folder.zoneStatus(zone) {
+                try recreate(zone, folder)
+            } else {
+                try forgetRewoundLogs(zone, folder)
+            }
+            return
+        }
         if state.zones[zone] != nil, knownZones.contains(zone) { return }
         switch try folder.zoneStatus(zone) {
         case .present:
@@ -160,14 +170,12 @@ extension SyncEngine {
             )
         case .missing:
             if let known = state.zones[zone], known.published > 0 || !known.token.seqByDevice.isEmpty {
-                warn(
-                    "zone \(zone) disappeared from the cloud folder without a deletion marker (userDeletedZone); recreated"
-                )
-                state.zones[zone] = SyncEngineState.Zone()
+                try recreate(zone, folder)
+            } else {
+                _ = try folder.createZone(
+                    ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
+                    hlc: HLC(millis: configuration.now().millisecondsSince1970))
             }
-            _ = try folder.createZone(
-                ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
-                hlc: HLC(millis: configuration.now().millisecondsSince1970))
         }
         knownZones.insert(zone)
     }

@@ -35,6 +35,8 @@ public actor SyncEngine {
         public var now: @Sendable () -> Date
         /// Starts a folder watcher that calls back on changes; nil: no watcher.
         public var makeWatcher: (@Sendable (@escaping @Sendable () -> Void) throws -> any ChangeWatcher)?
+        /// Where warnings and errors are logged (a CLI that prints them itself raises the level).
+        public var logger = Logger(label: "cloudnotes.sync")
 
         public init(
             folder: (any CloudFolder)?, deviceName: String = "device", conflictStrategy: ConflictStrategy = .merge,
@@ -58,7 +60,7 @@ public actor SyncEngine {
     public let configuration: Configuration
     public let device: DeviceID
     let resolver: ConflictResolver
-    let logger = Logger(label: "cloudnotes.sync")
+    var logger: Logger { configuration.logger }
 
     public internal(set) var state: SyncEngineState
     public internal(set) var accountStatus: AccountStatus
@@ -113,7 +115,9 @@ public actor SyncEngine {
         do {
             summary.sent = try await sendChanges()
             summary.fetched = try await fetchChanges()
-            if summary.fetched.merged > 0 {
+            // Merges made by the fetch, or a zone queued again for upload.
+            let pending = try store.pendingCount()
+            if summary.fetched.merged > 0 || pending > summary.sent.failed.count {
                 summary.sent.add(try await sendChanges())
             }
             let now = configuration.now().millisecondsSince1970

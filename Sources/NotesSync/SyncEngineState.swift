@@ -39,6 +39,8 @@ public struct SyncEngineState: Sendable, Equatable {
     public var lastSync: Int64?
     /// When this device's file was last written (ms since 1970).
     public var deviceFileWritten: Int64?
+    /// Zones whose deletion marker this device has acted on (its notes went to the trash once).
+    public var deletedZones: Set<ZoneID> = []
 
     public init() {}
 
@@ -56,6 +58,7 @@ public struct SyncEngineState: Sendable, Equatable {
         if let containerID { object["containerID"] = .string(containerID) }
         if let lastSync { object["lastSync"] = .int(lastSync) }
         if let deviceFileWritten { object["deviceFileWritten"] = .int(deviceFileWritten) }
+        if !deletedZones.isEmpty { object["deletedZones"] = .array(deletedZones.sorted().map { .string($0.rawValue) }) }
         if let inFlight {
             object["inFlight"] = .object([
                 "zone": .string(inFlight.zone.rawValue), "seq": .int(inFlight.seq),
@@ -76,6 +79,7 @@ public struct SyncEngineState: Sendable, Equatable {
         containerID = json["containerID"]?.stringValue
         lastSync = json["lastSync"]?.intValue
         deviceFileWritten = json["deviceFileWritten"]?.intValue
+        deletedZones = Set((json["deletedZones"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneID.init) })
         for (name, value) in zoneObjects {
             guard let zone = ZoneID(name), let token = value["token"], let published = value["published"]?.intValue
             else { throw CloudError(.internalError, "the saved sync state is damaged (zone \(name))") }

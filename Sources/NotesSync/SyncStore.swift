@@ -34,4 +34,12 @@ public protocol SyncStore: Sendable {
 
     /// How many notes are flagged `conflict`.
     func conflictCount() throws -> Int
+
+    /// Queues every revision of the zone's notes again (the zone folder vanished without a
+    /// marker: `userDeletedZone`); returns how many.
+    @discardableResult
+    func requeueZone(_ zone: String) throws -> Int
+    /// Moves the zone's notes to the trash (the zone was deleted on purpose); returns how many.
+    @discardableResult
+    func trashZone(_ zone: String) throws -> Int
 }

@@ -1,5 +1,6 @@
 import CloudFolder
 import Foundation
+import Logging
 import NotesCore
 import NotesStore
 import NotesSync
@@ -34,11 +35,13 @@ enum SyncSetup {
                 atPath: absolute, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let poll = context.config.pollIntervalSeconds
-        let configuration = SyncEngine.Configuration(
+        var configuration = SyncEngine.Configuration(
             folder: DirectoryCloudFolder(root: absolute), deviceName: context.config.deviceName,
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
+        // Commands print the engine's warnings and errors themselves.
+        configuration.logger.logLevel = .critical
         return (try SyncEngine(store: store, configuration: configuration), absolute)
     }
 }

@@ -20,10 +20,10 @@ struct AutomaticSyncTests {
         return (store, engine, directory)
     }
 
-    /// Waits for a condition with a deadline (never a bare sleep).
-    func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    /// Waits for a condition: up to `seconds` of 10 ms naps (never a bare sleep). Naps, not a
+    /// wall-clock deadline, so a test starved of threads by other suites still gets its time.
+    func eventually(_ seconds: Double = 30, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        for _ in 0..<Int(seconds * 100) {
             if try await condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -52,8 +52,9 @@ struct AutomaticSyncTests {
         }
         #expect(try store.pendingCount() == 4)
         #expect(try await eventually { try store.pendingCount() == 0 })
-        #expect(await events.value == 1)
+        // Stopping ends the streams, so the readers below cannot wait forever.
         await engine.stop()
+        #expect(await events.value == 1)
     }
 
     @Test("a folder that comes back: the status goes offline, then a retry with backoff sends what waited")
@@ -82,9 +83,10 @@ struct AutomaticSyncTests {
         #expect(try store.pendingCount() == 1)
         try FileManager.default.moveItem(atPath: root + ".away", toPath: root)
         #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(await eventually { if case .idle = await engine.status.phase { true } else { false } })
+        await engine.stop()
         let seen = await statuses.value
         #expect(seen.contains { if case .offline(let reason) = $0 { reason.contains("wait") } else { false } })
-        await engine.stop()
     }
 
     @Test("backoff doubles up to the maximum, jitter stays within its fraction, retry-after is a floor")

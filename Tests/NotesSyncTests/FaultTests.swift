@@ -187,6 +187,8 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     func engineState() throws -> String? { try base.engineState() }
     func saveEngineState(_ state: String) throws { try base.saveEngineState(state) }
     func conflictCount() throws -> Int { try base.conflictCount() }
+    func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
+    func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
         resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)

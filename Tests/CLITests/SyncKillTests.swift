@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// DESIGN §7's oracle against the real binary: `kill -9` at random moments of `cloudnotes sync`
+/// on device A, then one clean sync each: B holds every note A acknowledged, once, and A has
+/// nothing left to send.
+@Suite("kill -9 during sync")
+struct SyncKillTests {
+    @Test("a kill -9 loop against 'sync' loses nothing and duplicates nothing")
+    func killLoop() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cloud = runner.home.appendingPathComponent("cloud").path
+        let a = runner.device("a")
+        let b = runner.device("b")
+        try runner.cn(at: a, "sync", "init", cloud)
+        try runner.cn(at: b, "sync", "init", cloud)
+        let notes = (0..<1200).map { n in
+            CLIRunner.fixture(
+                id: String(format: "00000000-0000-4000-8000-%012d", n), title: "note \(n)",
+                body: String(repeating: "line of note \(n)\n", count: 20))
+        }
+        try runner.seed(notes, into: a)
+        var seed = UInt64(Date().timeIntervalSince1970)
+        print("kill loop seed \(seed)")
+        var killed = 0
+        for _ in 0..<8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let delay = 20_000 + Int(seed >> 33) % 400_000
+            let process = Process()
+            process.executableURL = CLIRunner.binary
+            process.arguments = ["sync", "--data-dir", a.path]
+            process.environment = [
+                "HOME": runner.home.path, "XDG_DATA_HOME": runner.home.appendingPathComponent("xdg-data").path,
+                "XDG_CONFIG_HOME": runner.home.appendingPathComponent("xdg-config").path,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(delay))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            process.waitUntilExit()
+        }
+        let finalA = try runner.cn(at: a, "sync")
+        #expect(finalA.status == 0, "\(finalA.stderr)")
+        let finalB = try runner.cn(at: b, "sync")
+        #expect(finalB.status == 0, "\(finalB.stderr)")
+        let list = try runner.run(["list", "--limit", "100000", "--json", "--data-dir", b.path])
+        let rows = try #require(try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]])
+        #expect(rows.count == notes.count, "killed \(killed) times; B has \(rows.count) of \(notes.count) notes")
+        #expect(Set(rows.compactMap { $0["id"] as? String }).count == notes.count)
+        let status = try #require(
+            try JSONSerialization.jsonObject(with: try runner.cn(at: a, "status", "--json").stdoutData)
+                as? [String: Any])
+        #expect(status["pending"] as? Int == 0)
+        let sample = try runner.cn(at: b, "show", "00000000-0000-4000-8000-000000000777")
+        #expect(sample.stdout == String(repeating: "line of note 777\n", count: 20))
+        let history = try runner.cn(at: b, "history", "00000000-0000-4000-8000-000000000777", "--json")
+        #expect((try JSONSerialization.jsonObject(with: history.stdoutData) as? [Any])?.count == 1)
+    }
+}
