@@ -75,7 +75,8 @@ extension AppState {
     }
 
     mutating func key(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
-        if key == .character("c") && modifiers == .control { return quit() }
+        // Ctrl-C (when the runtime passes it on) and Ctrl-Q quit from anywhere, saving first.
+        if (key == .character("c") || key == .character("q")) && modifiers == .control { return quit() }
         switch focus {
         case .list: return modifiers.isEmpty || modifiers == .shift ? listKey(key) : []
         case .search: return modifiers.isEmpty || modifiers == .shift ? searchKey(key) : []

@@ -14,7 +14,7 @@ let helpLines: [(keys: String, action: String)] = [
     ("e", "open in $EDITOR"),
     ("s", "sync now"),
     ("c h", "conflicts / history"),
-    ("q", "quit (saves first)"),
+    ("q ^Q", "quit (saves first)"),
 ]
 
 /// Draws the help box centred in `area`, over whatever is there.

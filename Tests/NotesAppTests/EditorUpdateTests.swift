@@ -98,6 +98,14 @@ import Testing
         #expect(update(&state, .noteSaved(saved)) == [.quit])
     }
 
+    @Test func ctrlQQuitsFromTheEditorSavingFirst() {
+        var state = AppState.editing(content())
+        _ = send("X", to: &state)
+        let effects = send("<C-q>", to: &state)
+        #expect(effects.first == .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"))
+        #expect(state.quitting == .afterSave)
+    }
+
     @Test func aFailedSaveOnQuitKeepsTheAppOpenAndAsks() {
         var state = AppState.editing(content())
         _ = send("X", to: &state)

@@ -147,7 +147,7 @@ import Testing
                     " milk, eggs│ e            open in $EDITOR       │           ",
                     " Enter: ope│ s            sync now              │           ",
                     "           │ c h          conflicts / history   │           ",
-                    "           │ q            quit (saves first)    │           ",
+                    "           │ q ^Q         quit (saves first)    │           ",
                     " local only└────────────────────────────────────┘ Esc close ",
                 ]))
         #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))
