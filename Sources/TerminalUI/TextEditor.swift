@@ -80,12 +80,20 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         scrollToCursor()
     }
 
-    /// Replaces the whole text (a reload), keeping the cursor at the same line and column where
-    /// they still exist; undo history is dropped, since it described the old text.
+    /// Replaces the whole text (a reload), keeping the cursor on its line: the same line text
+    /// when it moved a little (lines added or removed above it), else the same line number, at
+    /// the same column where it still exists. Undo history is dropped: it described the old text.
     public mutating func replaceAll(with text: String) {
-        let kept = cursor
+        var kept = cursor
+        let cursorLine = lines[cursor.line]
         let fresh = TextEditor(text, measure: measure, viewport: viewport)
         lines = fresh.lines
+        if !cursorLine.isEmpty, kept.line >= lines.count || lines[kept.line] != cursorLine {
+            let nearby = (1...100).lazy.flatMap { [kept.line - $0, kept.line + $0] }
+            if let found = nearby.first(where: { self.lines.indices.contains($0) && self.lines[$0] == cursorLine }) {
+                kept.line = found
+            }
+        }
         wrapCache = WrapCache()
         undoStack = []
         redoStack = []

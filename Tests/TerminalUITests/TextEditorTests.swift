@@ -162,6 +162,17 @@ import Testing
         #expect(e.text == "title\n")
     }
 
+    @Test func aReloadKeepsTheCursorOnItsLineWhenLinesAreAddedAbove() {
+        var e = editor("title\nalpha\nbeta\ngamma")
+        e.moveCursor(to: TextPosition(line: 2, column: 3))
+        e.replaceAll(with: "title\nnew one\nnew two\nalpha\nbeta\ngamma")
+        #expect(e.cursor == TextPosition(line: 4, column: 3))
+        // The line itself changed: the cursor keeps its line number and column.
+        e.replaceAll(with: "title\nnew one\nnew two\nalpha\nbetter\ngamma")
+        #expect(e.cursor == TextPosition(line: 4, column: 3))
+        #expect(!e.canUndo)
+    }
+
     @Test func crlfTextKeepsItsLineEnding() {
         var e = editor("a\r\nb")
         #expect(e.lines == ["a", "b"])
