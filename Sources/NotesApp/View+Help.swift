@@ -1,6 +1,7 @@
 import TerminalUI
 
-/// The `?` overlay's key list, one line each: keys, then what they do.
+/// The `?` overlay's key list, one line each: keys, then what they do; the list's keys
+/// first, so a 15-row terminal shows all of them.
 let helpLines: [(keys: String, action: String)] = [
     ("j k ↑ ↓", "move"),
     ("g G Home End", "first / last"),
@@ -15,6 +16,10 @@ let helpLines: [(keys: String, action: String)] = [
     ("s", "sync now"),
     ("c h", "conflicts / history"),
     ("q ^Q", "quit (saves first)"),
+    // The editor's own keys: shown when the terminal has the rows.
+    ("M-u M-e", "editor: undo / redo"),
+    ("^S", "editor: save now"),
+    ("^← ^→", "editor: by word"),
 ]
 
 /// Draws the help box centred in `area`, over whatever is there.

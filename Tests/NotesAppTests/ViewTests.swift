@@ -155,6 +155,16 @@ import Testing
     }
 }
 
+extension ViewTests {
+    @Test func aTallerTerminalAlsoShowsTheEditorKeysInHelp() {
+        var state = AppState.fixture(size: Size(width: 80, height: 24))
+        _ = send("?", to: &state)
+        let lines = text(view(state, Size(width: 80, height: 24))).lines
+        #expect(lines.contains { $0.contains("│ M-u M-e      editor: undo / redo   │") })
+        #expect(lines.contains { $0.contains("│ ^← ^→        editor: by word       │") })
+    }
+}
+
 /// DESIGN §7: note text reaches the screen only through `TerminalSafeText`, so escape
 /// sequences and bidi overrides are drawn as visible characters.
 @Suite struct ViewSafetyTests {
