@@ -31,17 +31,28 @@ extension NoteStore {
                 try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'hlc'")) ?? 0
             var clock = HybridLogicalClock(last: HLC(packed: packed))
             let now = self.clock().millisecondsSince1970
+            var inserted = Set<String>()
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
                 guard try !Self.isKnown(revision.id, db) else { continue }
-                try Self.insert(revision, into: "sync_buffer", db)
-                touched[revision.recordID.uuidString.lowercased()] = revision.recordID
+                let record = revision.recordID.uuidString.lowercased()
+                // Parents here already (the usual case): straight into history; else buffered.
+                if try Self.allPresent(revision.parents, db) {
+                    try Self.insert(revision, into: "revision", db)
+                    inserted.insert(record)
+                } else {
+                    try Self.insert(revision, into: "sync_buffer", db)
+                }
+                touched[record] = revision.recordID
             }
-            try Self.setSyncValue("hlc", String(clock.last.packed), db)
+            // Stored as an integer, as `nextHLC` reads it.
+            try db.run(
+                "INSERT INTO sync_state(key, value) VALUES ('hlc', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [clock.last.packed])
             var changed: [UUID] = []
             var merged = 0
             for (record, id) in touched.sorted(by: { $0.key < $1.key }) {
-                guard try Self.promoteBuffered(record, db) else { continue }
+                guard try Self.promoteBuffered(record, db) || inserted.contains(record) else { continue }
                 changed.append(id)
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
             }
@@ -125,6 +136,18 @@ extension NoteStore {
         return false
     }
 
+    /// Whether every one of these revisions is in history (not merely buffered).
+    static func allPresent(_ ids: [String], _ db: Database) throws -> Bool {
+        for id in ids {
+            let present =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)"), arguments: [id])
+                ?? false
+            if !present { return false }
+        }
+        return true
+    }
+
     static func isKnown(_ revisionID: String, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(
@@ -155,18 +178,7 @@ extension NoteStore {
         while progress && !waiting.isEmpty {
             progress = false
             for revision in waiting {
-                var ready = true
-                for parent in revision.parents {
-                    let present =
-                        try Bool.fetchOne(
-                            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)"),
-                            arguments: [parent]) ?? false
-                    if !present {
-                        ready = false
-                        break
-                    }
-                }
-                guard ready else { continue }
+                guard try allPresent(revision.parents, db) else { continue }
                 try insert(revision, into: "revision", db)
                 try db.run("DELETE FROM sync_buffer WHERE id = ?", [revision.id])
                 waiting.removeAll { $0.id == revision.id }

@@ -115,7 +115,7 @@ extension SyncEngine {
             accountStatus: accountStatus, containerID: state.containerID, device: device,
             lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)),
             pending: (try? store.pendingCount()) ?? 0, conflicts: (try? store.conflictCount()) ?? 0,
-            zones: state.zones, warnings: warnings,
+            zones: state.zones, warnings: warnings + state.warnings.filter { !warnings.contains($0) },
             limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value))
         do {
             let folder = try prepareAccount()

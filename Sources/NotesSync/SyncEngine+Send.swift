@@ -33,6 +33,7 @@ extension SyncEngine {
                 if let error = Self.oversize(revision) {
                     held.insert(revision.recordID)
                     limitExceeded[revision.recordID] = error.message
+                    warn(error.message)
                     summary.failed.append(SyncEvent.FailedRecord(recordID: revision.recordID, error: error))
                     continue
                 }

@@ -122,6 +122,7 @@ public actor SyncEngine {
             }
             let now = configuration.now().millisecondsSince1970
             state.lastSync = now
+            state.warnings = Array(warnings.suffix(20))
             try writeDeviceFileIfDue(now: now)
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))

@@ -41,6 +41,9 @@ public struct SyncEngineState: Sendable, Equatable {
     public var deviceFileWritten: Int64?
     /// Zones whose deletion marker this device has acted on (its notes went to the trash once).
     public var deletedZones: Set<ZoneID> = []
+    /// The warnings of the last sync (skipped files, clock skew, notes over the limit), so that
+    /// `status` in another process can show them.
+    public var warnings: [String] = []
 
     public init() {}
 
@@ -58,6 +61,7 @@ public struct SyncEngineState: Sendable, Equatable {
         if let containerID { object["containerID"] = .string(containerID) }
         if let lastSync { object["lastSync"] = .int(lastSync) }
         if let deviceFileWritten { object["deviceFileWritten"] = .int(deviceFileWritten) }
+        if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
         if !deletedZones.isEmpty { object["deletedZones"] = .array(deletedZones.sorted().map { .string($0.rawValue) }) }
         if let inFlight {
             object["inFlight"] = .object([
@@ -79,6 +83,7 @@ public struct SyncEngineState: Sendable, Equatable {
         containerID = json["containerID"]?.stringValue
         lastSync = json["lastSync"]?.intValue
         deviceFileWritten = json["deviceFileWritten"]?.intValue
+        warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         deletedZones = Set((json["deletedZones"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneID.init) })
         for (name, value) in zoneObjects {
             guard let zone = ZoneID(name), let token = value["token"], let published = value["published"]?.intValue

@@ -61,7 +61,7 @@ struct Status: ParsableCommand {
                                 published: state.published)
                         )
                     }),
-                warnings: report.warnings + report.limitExceeded)
+                warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) })
         } else {
             status = StatusJSON(
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,

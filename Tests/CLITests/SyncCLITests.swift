@@ -63,6 +63,22 @@ struct SyncCLITests {
         #expect(try runner.cn("sync").stdout.contains("sent 1 change(s)"))
     }
 
+    @Test("a note over 1 MB: sync warns and exits 0, the note stays pending, status --json lists the warning")
+    func overLimitWarning() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        #expect(try runner.cn("sync", "init", runner.home.appendingPathComponent("cloud").path).status == 0)
+        let big = runner.home.appendingPathComponent("big.txt")
+        try Data(String(repeating: "0123456789abcdef\n", count: 70_000).utf8).write(to: big)
+        #expect(try runner.cn("add", "big", "--file", big.path).status == 0)
+        let sync = try runner.cn("sync")
+        #expect(sync.status == 0)
+        #expect(sync.stderr.contains("1 MB"), "\(sync.stderr)")
+        let status = try #require(try runner.json("status", "--json") as? [String: Any])
+        #expect(status["pending"] as? Int == 1)
+        #expect((status["warnings"] as? [String])?.contains { $0.contains("1 MB") } == true, "\(status)")
+    }
+
     @Test("overlapping edits on two devices: conflicts lists the note, resolve --keep theirs closes it")
     func conflictsAndResolve() throws {
         let runner = try CLIRunner()

@@ -47,4 +47,18 @@ struct TwoDeviceSyncTests {
         let quiet = await a.sync()
         #expect(quiet.sent.sent == 0 && quiet.fetched.received == 0)
     }
+
+    @Test("a device an hour behind stamps its next edit after the remote edit it received (HLC, rule 7)")
+    func clockFollowsRemoteStamps() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder, clock: TestClock(1_700_000_000_000 + 3_600_000))
+        let note = try a.store.create(title: "t", body: "1\n")
+        try await quiesce([a, b])
+        let remote = try b.store.update(note.id) { $0.body = "2\n" }
+        try await quiesce([a, b])
+        let local = try a.store.update(note.id) { $0.body = "3\n" }
+        let stamps = Dictionary(uniqueKeysWithValues: try a.store.history(note.id).map { ($0.id, $0.hlc) })
+        #expect(try #require(stamps[local.headRev!]) > (try #require(stamps[remote.headRev!])))
+    }
 }
