@@ -42,12 +42,19 @@ let package = Package(
             name: "NotesSync",
             dependencies: ["NotesCore", "CloudFolder", .product(name: "Logging", package: "swift-log")]
         ),
+        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .target(name: "TerminalNcurses", dependencies: ["CNCurses", "TerminalUI"]),
+        .target(
+            name: "NotesRuntime",
+            dependencies: ["NotesCore", "NotesStore", "NotesApp", "TerminalUI", "TerminalNcurses"]
+        ),
         .executableTarget(
             name: "cloudnotes",
             dependencies: [
                 "NotesCore",
                 "NotesStore",
                 "TerminalUI",
+                "NotesRuntime",
                 "NotesSync",
                 "CloudFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -67,6 +74,12 @@ let package = Package(
             name: "NotesSyncTests",
             dependencies: ["NotesSync", "NotesStore", "CloudFolder", "NotesCore", "NotesTestSupport"]
         ),
+        .testTarget(
+            name: "NotesRuntimeTests",
+            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "TerminalUI"]
+        ),
+        .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI"]),
+        .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI"]),
     ],

@@ -68,6 +68,8 @@ struct CloudNotes: ParsableCommand {
         commandName: "cloudnotes",
         abstract: "Terminal notes with search as you type and folder sync.",
         discussion: """
+            With no command, opens the full-screen app on a terminal, and prints the list (as `list`) when \
+            stdin or stdout is not a terminal, so scripts keep working.
             Notes are addressed by full id, a unique id prefix, or an exact title.
             Exit codes: 0 ok, 1 user error (a message on stderr), 2 internal error.
             """,
@@ -75,8 +77,9 @@ struct CloudNotes: ParsableCommand {
             Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
             Remove.self, Restore.self, Purge.self, History.self, Export.self, Import.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self,
+            TUI.self,
         ],
-        defaultSubcommand: List.self
+        defaultSubcommand: TUI.self
     )
 }
 

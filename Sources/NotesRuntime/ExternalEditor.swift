@@ -7,16 +7,29 @@ import Foundation
 /// it sets up the terminal. The editor shares our group instead, and while it runs we ignore
 /// Ctrl-C and Ctrl-\ (they are the editor's keys); our handler is reset to the default in the
 /// editor when it execs, unlike SIG_IGN, which would be inherited.
-enum ExternalEditor {
-    enum Outcome: Equatable {
+///
+/// Shared by `cloudnotes edit` and the TUI's `e` key.
+public enum ExternalEditor {
+    public enum Outcome: Equatable, Sendable {
         case exited(Int32)
         case killed(signal: Int32)
         case notStarted(String)
     }
 
+    /// The editor to run: the config's `editor`, else `$VISUAL`, else `$EDITOR`, else `vi`.
+    public static func command(configured: String?, environment: [String: String]) -> String {
+        if let configured { return configured }
+        for key in ["VISUAL", "EDITOR"] {
+            if let value = environment[key], !value.trimmingCharacters(in: .whitespaces).isEmpty {
+                return value
+            }
+        }
+        return "vi"
+    }
+
     /// Runs `command path` through /bin/sh so editor commands may carry arguments; the path is
     /// passed as a positional parameter, never spliced into the command text.
-    static func run(command: String, path: String) -> Outcome {
+    public static func run(command: String, path: String) -> Outcome {
         let arguments = ["/bin/sh", "-c", command + " \"$1\"", "cloudnotes-editor", path]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

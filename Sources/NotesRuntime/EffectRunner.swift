@@ -1,0 +1,320 @@
+import Foundation
+import NotesApp
+import NotesCore
+import NotesStore
+import TerminalUI
+
+/// Runs the `Effect`s `update` returns, against the store, and answers each with the `Action`
+/// its documentation names, posted to the inbox (DESIGN §1: the imperative shell).
+///
+/// Store work never runs on the loop's thread, so input and painting never wait for SQLite:
+/// reads go to one serial queue, searches to another where only the latest request runs, and
+/// writes to a third, which keeps them in the order `update` asked for them. The exception is
+/// `$EDITOR`, which needs the terminal and so runs on the loop's thread while the TUI is suspended.
+///
+/// Every effect is handled in the one exhaustive `switch` of `run(_:)`.
+final class EffectRunner {
+    let store: NoteStore
+    let inbox: Inbox
+    let backend: TerminalBackend
+    let options: RuntimeOptions
+
+    private let reads = DispatchQueue(label: "cloudnotes.runtime.reads", qos: .userInteractive)
+    private let searches = DispatchQueue(label: "cloudnotes.runtime.search", qos: .userInteractive)
+    private let writes = DispatchQueue(label: "cloudnotes.runtime.writes", qos: .userInitiated)
+    private let listGeneration = Generation()
+    private let searchGeneration = Generation()
+    /// Writes that failed so far; `quit` compares it before and after waiting for writes.
+    let failedWrites = Counter()
+
+    init(store: NoteStore, inbox: Inbox, backend: TerminalBackend, options: RuntimeOptions) {
+        self.store = store
+        self.inbox = inbox
+        self.backend = backend
+        self.options = options
+    }
+
+    /// Starts `effect`; its answer arrives in the inbox. `quit` is the loop's to handle.
+    func run(_ effect: Effect) {
+        switch effect {
+        case .loadList(let offset, let limit):
+            latest(listGeneration, on: reads) { store in
+                .rowsLoaded(try Self.listWindow(store, offset: offset, limit: limit))
+            }
+        case .search(let query, let limit):
+            latest(searchGeneration, on: searches) { store in
+                .searchResults(query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init))
+            }
+        case .loadConflicts(let limit):
+            read { store in .conflictsLoaded(try store.conflictedNotes().prefix(limit).map(NoteRow.init(note:))) }
+        case .loadNote(let id):
+            read { store in
+                guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
+                return .noteLoaded(NoteContent(note))
+            }
+        case .createNote:
+            write { store in .noteCreated(try store.create(title: "", body: "").id) }
+        case .saveNote(let id, let title, let body, let baseRevision):
+            saveNote(id: id, title: title, body: body, baseRevision: baseRevision)
+        case .scheduleTimer(let timer, let delay):
+            let inbox = inbox
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
+                inbox.post(.timerFired(timer))
+            }
+        case .toggleFavorite(let id):
+            write { store in
+                guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
+                _ = try store.setFavorite(id, !note.isFavorite)
+                return .storeChanged([id])
+            }
+        case .trash(let id):
+            write { store in
+                _ = try store.trash(id)
+                return .storeChanged([id])
+            }
+        case .undoTrash(let id):
+            write { store in
+                _ = try store.restore(id)
+                return .storeChanged([id])
+            }
+        case .openExternalEditor(let id):
+            openExternalEditor(id)
+        case .loadHistory(let id):
+            read { store in .historyLoaded(id, try store.history(id).map(HistoryEntry.init(revision:))) }
+        case .restoreRevision(let noteID, let revision):
+            write { store in
+                try Self.restore(store, noteID: noteID, revision: revision)
+                return .revisionRestored(noteID)
+            }
+        case .loadConflict(let id):
+            read { store in .conflictLoaded(try Self.conflictVersions(store, id)) }
+        case .resolveConflict(let id, let resolution):
+            write { store in
+                try Self.resolve(store, id, resolution)
+                return .conflictResolved(id)
+            }
+        case .syncNow:
+            if let syncNow = options.syncNow {
+                syncNow()
+            } else {
+                inbox.post(.effectFailed("sync is not set up: notes stay on this device (local only)"))
+            }
+        case .quit:
+            break
+        }
+    }
+
+    /// Blocks until every write asked for so far is done (before quitting).
+    func waitForWrites() {
+        writes.sync {}
+    }
+
+    // MARK: - Queues
+
+    private func read(_ work: @escaping @Sendable (NoteStore) throws -> Action) {
+        let (store, inbox) = (store, inbox)
+        reads.async { inbox.post(Self.answer { try work(store) }) }
+    }
+
+    private func write(_ work: @escaping @Sendable (NoteStore) throws -> Action) {
+        let (store, inbox, failed) = (store, inbox, failedWrites)
+        writes.async {
+            let action = Self.answer { try work(store) }
+            if case .effectFailed = action { failed.increment() }
+            inbox.post(action)
+        }
+    }
+
+    /// Runs `work` unless a newer request of the same kind came in before it started.
+    private func latest(
+        _ generation: Generation, on queue: DispatchQueue, _ work: @escaping @Sendable (NoteStore) throws -> Action
+    ) {
+        let (store, inbox) = (store, inbox)
+        let mine = generation.next()
+        queue.async {
+            guard generation.isCurrent(mine) else { return }
+            inbox.post(Self.answer { try work(store) })
+        }
+    }
+
+    /// The action `work` returns, or `effectFailed` with its error in words.
+    private static func answer(_ work: () throws -> Action) -> Action {
+        do {
+            return try work()
+        } catch {
+            return .effectFailed(RuntimeError.describe(error))
+        }
+    }
+
+    // MARK: - Effects with more to them
+
+    /// Rows `offset..<offset + limit` of FAVORITES followed by NOTES, and the sizes of both.
+    static func listWindow(_ store: NoteStore, offset: Int, limit: Int) throws -> ListWindow {
+        let favoriteCount = try store.count(.favorites)
+        let totalCount = try store.count(.all)
+        var rows: [NoteSummary] = []
+        if offset < favoriteCount {
+            rows += try store.list(
+                ListRequest(section: .favorites, offset: offset, limit: min(limit, favoriteCount - offset)))
+        }
+        if limit > rows.count {
+            rows += try store.list(
+                ListRequest(section: .others, offset: max(0, offset - favoriteCount), limit: limit - rows.count))
+        }
+        return ListWindow(
+            offset: offset, rows: rows.map(NoteRow.init), favoriteCount: favoriteCount, totalCount: totalCount)
+    }
+
+    /// `Effect.saveNote`: on top of `baseRevision` when the note's head is still that revision,
+    /// else merged with the head (the head moved: sync or another process changed the note),
+    /// so neither the typed text nor the other change is lost.
+    private func saveNote(id: UUID, title: String, body: String, baseRevision: String?) {
+        let (store, inbox, failed) = (store, inbox, failedWrites)
+        writes.async {
+            do {
+                let base = try Self.baseFields(store, id: id, baseRevision: baseRevision)
+                var merged = false
+                let saved = try store.update(id) { note in
+                    guard let baseRevision, note.headRev != baseRevision else {
+                        note.title = title
+                        note.body = body
+                        return
+                    }
+                    merged = true
+                    // Field by field against the base, as sync merges (DESIGN §3 rule 8).
+                    if title != (base?.title ?? note.title) { note.title = title }
+                    note.body =
+                        TextMerge.merge(
+                            base: base?.body ?? "", ours: body, theirs: note.body, oursLabel: "this editor",
+                            theirsLabel: "the other change"
+                        ).text
+                }
+                inbox.post(
+                    .noteSaved(
+                        SavedNote(
+                            id: id, title: saved.title, body: saved.body, headRevision: saved.headRev,
+                            modifiedAt: saved.modifiedAt, merged: merged)))
+            } catch {
+                failed.increment()
+                let name = TextWidth.clip(TerminalSafeText.sanitize(title), to: 30, ellipsis: true)
+                inbox.post(.saveFailed(id, message: "cannot save “\(name)”: \(RuntimeError.describe(error))"))
+            }
+        }
+    }
+
+    /// The fields of the revision the editor started from, when the head has moved past it.
+    private static func baseFields(_ store: NoteStore, id: UUID, baseRevision: String?) throws -> RevisionFields? {
+        guard let baseRevision, let current = try store.note(id), current.headRev != baseRevision else { return nil }
+        return try store.history(id).first { $0.id == baseRevision }?.fields
+    }
+
+    static func restore(_ store: NoteStore, noteID: UUID, revision: String) throws {
+        guard let found = try store.history(noteID).first(where: { $0.id == revision }) else {
+            throw RuntimeError("that version is no longer in the note's history")
+        }
+        guard let fields = found.fields else { throw RuntimeError("that version is a deletion; nothing to restore") }
+        try store.update(noteID) { note in
+            note.title = fields.title
+            note.body = fields.body
+            note.tags = fields.tags
+            if note.deletedAt != nil { note.deletedAt = nil }
+        }
+    }
+
+    /// Both sides of a conflict: this device's latest side is "mine".
+    static func conflictVersions(_ store: NoteStore, _ id: UUID) throws -> ConflictVersions {
+        let sides = try store.conflictSides(id)
+        guard sides.count > 1 else { throw RuntimeError("this note has no conflict to resolve") }
+        let mine = sides.last { $0.device == store.deviceID } ?? sides[0]
+        let theirs = sides.last { $0.id != mine.id } ?? sides[1]
+        func side(_ revision: Revision, _ label: String) -> ConflictVersions.Side {
+            ConflictVersions.Side(
+                label: label, title: revision.fields?.title ?? "(deleted)", body: revision.fields?.body ?? "")
+        }
+        let theirLabel = theirs.device == store.deviceID ? "this device (earlier)" : "device \(theirs.device.prefix(6))"
+        return ConflictVersions(noteID: id, mine: side(mine, "this device"), theirs: side(theirs, theirLabel))
+    }
+
+    static func resolve(_ store: NoteStore, _ id: UUID, _ resolution: ConflictResolution) throws {
+        switch resolution {
+        case .keepMine: try store.resolveConflict(id, keep: .mine)
+        case .keepTheirs: try store.resolveConflict(id, keep: .theirs)
+        case .keepBoth: try store.resolveConflict(id, keep: .both)
+        case .edited(let title, let body):
+            try store.resolveConflict(id, keep: .mine)
+            try store.update(id) { note in
+                note.title = title
+                note.body = body
+            }
+        }
+    }
+
+    /// `$EDITOR` on the note: the terminal is handed over while it runs, on this (the loop's) thread.
+    private func openExternalEditor(_ id: UUID) {
+        let note: Note
+        do {
+            guard let found = try store.note(id) else { throw RuntimeError("the note was deleted") }
+            note = found
+        } catch {
+            inbox.post(.effectFailed(RuntimeError.describe(error)))
+            return
+        }
+        backend.suspend()
+        let outcome = Result(catching: { try ExternalEdit.run(note, command: options.editorCommand) })
+        backend.resume()
+        switch outcome {
+        case .success(.unchanged):
+            inbox.post(.storeChanged([id]))
+        case .success(.edited(let title, let body, let path)):
+            do {
+                try store.update(id) { note in
+                    note.title = title
+                    note.body = body
+                }
+                try? FileManager.default.removeItem(atPath: path)
+                inbox.post(.storeChanged([id]))
+            } catch {
+                inbox.post(
+                    .effectFailed("could not save (\(RuntimeError.describe(error))); your text is kept in \(path)"))
+            }
+        case .failure(let error):
+            inbox.post(.effectFailed(RuntimeError.describe(error)))
+        }
+    }
+}
+
+extension NoteContent {
+    init(_ note: Note) {
+        self.init(
+            id: note.id, title: note.title, body: note.body, isFavorite: note.isFavorite, modifiedAt: note.modifiedAt,
+            headRevision: note.headRev, syncState: note.syncState)
+    }
+}
+
+extension NoteRow {
+    init(note: Note) {
+        self.init(
+            id: note.id, title: note.title, snippet: Self.firstLine(note.body), modifiedAt: note.modifiedAt,
+            isFavorite: note.isFavorite, syncState: note.syncState)
+    }
+
+    private static func firstLine(_ body: String) -> String {
+        String(body.prefix(240).split(whereSeparator: \.isNewline).first ?? "")
+    }
+}
+
+extension HistoryEntry {
+    init(revision: Revision) {
+        self.init(
+            id: revision.id,
+            date: Date(millisecondsSince1970: revision.fields?.modifiedAt ?? revision.hlc.millis),
+            device: revision.device, title: revision.fields?.title ?? "", body: revision.fields?.body)
+    }
+}
+
+extension Duration {
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+}

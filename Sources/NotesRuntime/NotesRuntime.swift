@@ -1,0 +1,200 @@
+import Foundation
+import NotesApp
+import NotesCore
+import NotesStore
+import TerminalUI
+
+/// The TUI's imperative shell (DESIGN §1, §6): one loop on one thread that owns the terminal
+/// and the `AppState`, feeds every input and every worker's message through `update`, runs the
+/// effects `update` returns, and paints `view` when something changed.
+///
+/// Workers (store queries, observation, timers, signals, sync) never touch the state or the
+/// terminal: they post `Action`s to the inbox, which wakes the loop's input wait. The runtime
+/// knows the terminal only as a `TerminalBackend`, so tests run it on an in-memory one.
+public final class NotesRuntime {
+    /// How the loop ended.
+    public enum Exit: Equatable, Sendable {
+        /// `q` (or Ctrl-C) after saving.
+        case quit
+        /// SIGTERM, SIGHUP or SIGINT, after saving what could be saved.
+        case signal(Int32)
+    }
+
+    public let store: NoteStore
+    public let backend: TerminalBackend
+    public let options: RuntimeOptions
+    /// The app's state as of the last action handled.
+    public private(set) var state: AppState
+
+    let inbox: Inbox
+    private let runner: EffectRunner
+    private let clock: @Sendable () -> Date
+    private var needsPaint = true
+    /// Set by the first `rowsLoaded`; the first paint waits for it briefly, so the first screen
+    /// shows notes rather than an empty list that fills in a moment later.
+    private var listArrived = false
+    private var exit: Exit?
+    /// The termination signal that arrived, if one did.
+    private let receivedSignal = SignalBox()
+    private var watchers = Watchers()
+
+    public init(
+        store: NoteStore, backend: TerminalBackend, options: RuntimeOptions = RuntimeOptions(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.backend = backend
+        self.options = options
+        self.clock = clock
+        self.state = AppState(now: clock(), size: backend.size)
+        state.asciiOnly = options.asciiOnly
+        let waker = Waker(backend)
+        inbox = Inbox(wake: { waker.wake() })
+        runner = EffectRunner(store: store, inbox: inbox, backend: backend, options: options)
+    }
+
+    /// Runs until the app quits; the terminal is left for the caller to close.
+    @discardableResult
+    public func run() -> Exit {
+        startWorkers()
+        defer { stopWorkers() }
+        handle(.resize(backend.size))
+        let firstPaintDeadline = ContinuousClock.now + .milliseconds(300)
+        while exit == nil {
+            for action in inbox.drain() {
+                handle(action)
+                if exit != nil { break }
+            }
+            if exit != nil { break }
+            if !listArrived && ContinuousClock.now < firstPaintDeadline {
+                if let event = backend.nextEvent(timeout: ContinuousClock.now.duration(to: firstPaintDeadline)) {
+                    handle(.input(event))
+                }
+                continue
+            }
+            paintIfNeeded()
+            guard inbox.isEmpty else { continue }
+            // Wait for input or a wake-up, then take everything typed meanwhile before painting.
+            var event = backend.nextEvent(timeout: nil)
+            while let next = event, exit == nil {
+                handle(.input(next))
+                event = backend.nextEvent(timeout: .zero)
+            }
+        }
+        return exit ?? .quit
+    }
+
+    /// Feeds one action through `update` and runs its effects. Internal for tests.
+    func handle(_ action: Action) {
+        if case .input(let event) = action, let special = specialKey(event) {
+            special()
+            return
+        }
+        let failedBefore = runner.failedWrites.value
+        let effects = update(&state, action)
+        needsPaint = true
+        if case .rowsLoaded = action { listArrived = true }
+        var quitting = false
+        for effect in effects {
+            if effect == .quit {
+                quitting = true
+                continue
+            }
+            runner.run(effect)
+        }
+        if case .terminate = action { quitting = true }
+        if quitting { quit(failedBefore: failedBefore, signal: receivedSignal.value) }
+    }
+
+    /// Leaves once the writes asked for so far are done. A `q` whose save failed stays: the
+    /// failure is in the inbox and the editor keeps its text. A signal leaves regardless.
+    private func quit(failedBefore: Int, signal: Int32?) {
+        runner.waitForWrites()
+        if let signal {
+            exit = .signal(signal)
+        } else if runner.failedWrites.value == failedBefore {
+            exit = .quit
+        }
+    }
+
+    /// Keys the runtime answers itself: Ctrl-C saves and quits, Ctrl-Z suspends to the shell.
+    private func specialKey(_ event: InputEvent) -> (() -> Void)? {
+        switch event {
+        case .key(.character("c"), modifiers: .control):
+            return { self.handle(.terminate) }
+        case .key(.character("z"), modifiers: .control):
+            return {
+                self.backend.suspend()
+                raise(SIGTSTP)
+                self.backend.resume()
+                self.handle(.resize(self.backend.size))
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func paintIfNeeded() {
+        guard needsPaint else { return }
+        needsPaint = false
+        let size = backend.size
+        if size != state.size { _ = update(&state, .resize(size)) }
+        backend.present(view(state, size))
+    }
+
+    // MARK: - Workers
+
+    private struct Watchers {
+        var observation: AnyObject?
+        var external: ExternalChangeWatcher?
+        var tick: DispatchSourceTimer?
+        var signals: TerminationSignals?
+        var sync: Task<Void, Never>?
+    }
+
+    private func startWorkers() {
+        let inbox = inbox
+        // This process's commits (the app's own writes, a sync engine in this process).
+        watchers.observation = store.observeNoteChanges { inbox.post(.storeChanged([])) }
+        // Other processes' commits, which SQLite does not report to observers.
+        do {
+            watchers.external = try store.watchExternalChanges(every: options.externalChangeInterval) {
+                inbox.post(.storeChanged([]))
+            }
+        } catch {
+            inbox.post(.effectFailed("changes by other programs will show only after a restart: \(error)"))
+        }
+        let clock = clock
+        let tick = DispatchSource.makeTimerSource(queue: .global())
+        let interval = options.tickInterval.dispatchInterval
+        tick.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(200))
+        tick.setEventHandler { inbox.post(.tick(clock())) }
+        tick.resume()
+        watchers.tick = tick
+        if options.handlesSignals {
+            let received = receivedSignal
+            do {
+                watchers.signals = try TerminationSignals { signal in
+                    received.record(signal)
+                    inbox.post(.terminate)
+                }
+            } catch {
+                inbox.post(.effectFailed("\(error); SIGTERM will not save first"))
+            }
+        }
+        if let statuses = options.syncStatus {
+            watchers.sync = Task.detached {
+                for await status in statuses { inbox.post(.syncStatusChanged(status)) }
+            }
+        }
+    }
+
+    private func stopWorkers() {
+        // The observation is cancelled when its cancellable is released.
+        watchers.external?.cancel()
+        watchers.tick?.cancel()
+        watchers.signals?.cancel()
+        watchers.sync?.cancel()
+        watchers = Watchers()
+    }
+}

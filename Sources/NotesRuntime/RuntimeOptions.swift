@@ -1,0 +1,34 @@
+import Foundation
+import NotesCore
+
+/// What the runtime runs with besides the store and the terminal.
+public struct RuntimeOptions: Sendable {
+    /// The editor for `e` (see `ExternalEditor.command`).
+    public var editorCommand: String
+    /// How often relative times ("2m") are redrawn.
+    public var tickInterval: Duration
+    /// How often to check for commits by other processes (`PRAGMA data_version`).
+    public var externalChangeInterval: Duration
+    /// The sync engine's status, when sync runs; without it the status bar says "local only".
+    public var syncStatus: AsyncStream<SyncStatus>?
+    /// Starts a sync at once (`s`); nil when sync is off.
+    public var syncNow: (@Sendable () -> Void)?
+    /// Whether SIGTERM, SIGHUP and SIGINT save and quit (off in tests, which share a process).
+    public var handlesSignals: Bool
+    /// Draw ASCII stand-ins for ★ ✓ ↻ ⚠ and the like: the locale cannot show them.
+    public var asciiOnly: Bool
+
+    public init(
+        editorCommand: String = "vi", tickInterval: Duration = .seconds(30),
+        externalChangeInterval: Duration = .milliseconds(300), syncStatus: AsyncStream<SyncStatus>? = nil,
+        syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false
+    ) {
+        self.editorCommand = editorCommand
+        self.tickInterval = tickInterval
+        self.externalChangeInterval = externalChangeInterval
+        self.syncStatus = syncStatus
+        self.syncNow = syncNow
+        self.handlesSignals = handlesSignals
+        self.asciiOnly = asciiOnly
+    }
+}

@@ -1,0 +1,112 @@
+import CNCurses
+import Glibc
+import TerminalUI
+
+extension NcursesTerminal {
+    /// Paints the runs of a diff into ncurses' screen (shown by the next `refresh`).
+    ///
+    /// Each cell is placed at its own column, so a character whose width ncurses (wcwidth)
+    /// judges differently from `TextWidth` cannot shift the rest of the row.
+    func paint(_ diff: BufferDiff) {
+        var text = [wchar_t](repeating: 0, count: Int(cn_ccharw_max()) + 1)
+        for run in diff.runs {
+            var x = run.origin.x
+            for cell in run.cells {
+                defer { x += 1 }
+                if cell.isContinuation { continue }
+                let (attributes, pair) = palette.attributes(for: cell.style)
+                let count = fill(&text, with: cell.grapheme)
+                if cn_mvadd_cell(Int32(run.origin.y), Int32(x), text, attributes, pair) == cn_err(), count > 1 {
+                    // ncurses refused the cluster (several spacing scalars, as in a ZWJ emoji):
+                    // its first scalar alone still shows what it is.
+                    text[1] = 0
+                    _ = cn_mvadd_cell(Int32(run.origin.y), Int32(x), text, attributes, pair)
+                }
+            }
+        }
+    }
+
+    /// Copies up to CCHARW_MAX scalars of `grapheme` into `buffer`, NUL-terminated; returns how many.
+    private func fill(_ buffer: inout [wchar_t], with grapheme: String) -> Int {
+        var count = 0
+        for scalar in grapheme.unicodeScalars {
+            if count == buffer.count - 1 { break }
+            buffer[count] = wchar_t(bitPattern: scalar.value)
+            count += 1
+        }
+        if count == 0 {
+            buffer[0] = 0x20
+            count = 1
+        }
+        buffer[count] = 0
+        return count
+    }
+}
+
+/// Styles as ncurses attributes and colour pairs, made on first use.
+///
+/// Bright colours use colours 8-15 when the terminal has 16 or more, else the plain colour in
+/// bold. Without colour (`NO_COLOR`, a monochrome terminal) only the attributes are drawn.
+struct ColorPalette {
+    let enabled: Bool
+    let colorCount: Int
+    private var pairs: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+
+    private struct PairKey: Hashable {
+        var foreground: Int16
+        var background: Int16
+    }
+
+    init(enabled: Bool, colorCount: Int) {
+        self.enabled = enabled
+        self.colorCount = colorCount
+    }
+
+    mutating func attributes(for style: Style) -> (attr_t, Int32) {
+        var attributes = cn_a_normal()
+        if style.isBold { attributes |= cn_a_bold() }
+        if style.isUnderlined { attributes |= cn_a_underline() }
+        if style.isReversed { attributes |= cn_a_reverse() }
+        if style.isDim { attributes |= cn_a_dim() }
+        guard enabled, style.foreground != .default || style.background != .default else { return (attributes, 0) }
+        let (foreground, brightFallback) = number(style.foreground)
+        let (background, _) = number(style.background)
+        if brightFallback { attributes |= cn_a_bold() }
+        let key = PairKey(foreground: foreground, background: background)
+        if let pair = pairs[key] { return (attributes, pair) }
+        guard nextPair < cn_color_pairs(), init_extended_pair(nextPair, Int32(foreground), Int32(background)) == cn_ok()
+        else { return (attributes, 0) }
+        pairs[key] = nextPair
+        nextPair += 1
+        return (attributes, pairs[key]!)
+    }
+
+    /// The curses colour number (-1 is the terminal's default), and whether a bright colour had
+    /// to be shown as its plain colour in bold.
+    private func number(_ color: Style.Color) -> (Int16, Bool) {
+        let base: Int16
+        var bright = false
+        switch color {
+        case .default: return (-1, false)
+        case .black: base = 0
+        case .red: base = 1
+        case .green: base = 2
+        case .yellow: base = 3
+        case .blue: base = 4
+        case .magenta: base = 5
+        case .cyan: base = 6
+        case .white: base = 7
+        case .brightBlack: (base, bright) = (0, true)
+        case .brightRed: (base, bright) = (1, true)
+        case .brightGreen: (base, bright) = (2, true)
+        case .brightYellow: (base, bright) = (3, true)
+        case .brightBlue: (base, bright) = (4, true)
+        case .brightMagenta: (base, bright) = (5, true)
+        case .brightCyan: (base, bright) = (6, true)
+        case .brightWhite: (base, bright) = (7, true)
+        }
+        if bright && colorCount >= 16 { return (base + 8, false) }
+        return (base, bright)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NotesApp
+import NotesCore
+import NotesStore
+import TerminalUI
+import Testing
+
+@testable import NotesRuntime
+
+/// Effects run against a real store; each answer is the Action `Effect`'s documentation names.
+@Suite struct EffectRunnerTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-effects-\(UUID())")
+    let store: NoteStore
+    let inbox: Inbox
+    let runner: EffectRunner
+
+    init() throws {
+        store = try NoteStore(directory: directory)
+        inbox = Inbox(wake: {})
+        runner = EffectRunner(
+            store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)),
+            options: RuntimeOptions(handlesSignals: false))
+    }
+
+    /// Runs `effect` and waits (with a deadline) for its answer.
+    private func answer(to effect: Effect) -> Action? {
+        runner.run(effect)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if let action = inbox.drain().first(where: { $0 != .storeChanged([]) }) { return action }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return nil
+    }
+
+    @Test func theListWindowCountsFavoritesThenNotes() throws {
+        let fav = try store.create(title: "Fav", body: "", isFavorite: true)
+        let a = try store.create(title: "A", body: "")
+        let b = try store.create(title: "B", body: "")
+        guard case .rowsLoaded(let window) = answer(to: .loadList(offset: 0, limit: 10)) else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(window.rows.map(\.id) == [fav.id, b.id, a.id])
+        #expect(window.favoriteCount == 1 && window.totalCount == 3)
+        guard case .rowsLoaded(let tail) = answer(to: .loadList(offset: 2, limit: 10)) else { return }
+        #expect(tail.offset == 2 && tail.rows.map(\.id) == [a.id])
+    }
+
+    @Test func searchAnswersWithHighlightRanges() throws {
+        try store.create(title: "Groceries", body: "milk")
+        guard case .searchResults(let query, let rows) = answer(to: .search(query: "groc", limit: 10)) else {
+            Issue.record("no results")
+            return
+        }
+        #expect(query == "groc")
+        #expect(rows.map(\.title) == ["Groceries"])
+        #expect(rows.first?.titleMatches == [0..<4])
+    }
+
+    @Test func createThenSaveStoresTheEditorText() throws {
+        guard case .noteCreated(let id) = answer(to: .createNote) else {
+            Issue.record("no note created")
+            return
+        }
+        let head = try store.note(id)?.headRev
+        let saved = answer(to: .saveNote(id: id, title: "Shopping", body: "bread\n", baseRevision: head))
+        guard case .noteSaved(let note) = saved else {
+            Issue.record("not saved: \(String(describing: saved))")
+            return
+        }
+        #expect(!note.merged)
+        #expect(try store.note(id)?.title == "Shopping")
+        #expect(try store.note(id)?.body == "bread\n")
+    }
+
+    @Test func aSaveOverAnotherChangeMergesAndLosesNeither() throws {
+        let note = try store.create(title: "List", body: "one\ntwo\nthree\n")
+        let base = note.headRev
+        // Another process edits the last line meanwhile.
+        try store.update(note.id) { $0.body = "one\ntwo\nTHREE\n" }
+        let saved = answer(to: .saveNote(id: note.id, title: "List", body: "ONE\ntwo\nthree\n", baseRevision: base))
+        guard case .noteSaved(let result) = saved else {
+            Issue.record("not saved: \(String(describing: saved))")
+            return
+        }
+        #expect(result.merged)
+        #expect(try store.note(note.id)?.body == "ONE\ntwo\nTHREE\n")
+    }
+
+    @Test func savingADeletedNoteFailsWithAMessageAndCounts() throws {
+        let missing = UUID()
+        let answer = answer(to: .saveNote(id: missing, title: "Lost", body: "text", baseRevision: nil))
+        guard case .saveFailed(let id, let message) = answer else {
+            Issue.record("expected saveFailed, got \(String(describing: answer))")
+            return
+        }
+        #expect(id == missing)
+        #expect(message.contains("cannot save “Lost”"))
+        #expect(runner.failedWrites.value == 1)
+    }
+
+    @Test func favoriteTrashAndUndo() throws {
+        let note = try store.create(title: "N", body: "")
+        #expect(answer(to: .toggleFavorite(note.id)) == .storeChanged([note.id]))
+        #expect(try store.note(note.id)?.isFavorite == true)
+        #expect(answer(to: .trash(note.id)) == .storeChanged([note.id]))
+        #expect(try store.note(note.id)?.deletedAt != nil)
+        #expect(answer(to: .undoTrash(note.id)) == .storeChanged([note.id]))
+        #expect(try store.note(note.id)?.deletedAt == nil)
+    }
+
+    @Test func historyAndRestoringAnOlderVersion() throws {
+        let note = try store.create(title: "V", body: "first")
+        try store.update(note.id) { $0.body = "second" }
+        guard case .historyLoaded(let id, let entries) = answer(to: .loadHistory(note.id)) else {
+            Issue.record("no history")
+            return
+        }
+        #expect(id == note.id)
+        #expect(entries.map(\.body) == ["second", "first"])
+        #expect(answer(to: .restoreRevision(noteID: note.id, revision: entries[1].id)) == .revisionRestored(note.id))
+        #expect(try store.note(note.id)?.body == "first")
+    }
+
+    @Test func aTimerFiresOnce() throws {
+        #expect(
+            answer(to: .scheduleTimer(.autosave(generation: 3), after: .milliseconds(20)))
+                == .timerFired(.autosave(generation: 3)))
+    }
+
+    @Test func syncNowWithoutSyncSaysSo() throws {
+        guard case .effectFailed(let message) = answer(to: .syncNow) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(message.contains("local only"))
+    }
+
+    @Test func loadingAMissingNoteIsAMessage() throws {
+        #expect(answer(to: .loadNote(UUID())) == .effectFailed("the note was deleted"))
+    }
+}

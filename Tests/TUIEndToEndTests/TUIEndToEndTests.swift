@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The real binary in tmux: what a user at a terminal sees (issue 4, end-to-end tests).
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed; the TUI end-to-end tests need it"))
+struct TUIEndToEndTests {
+    /// Lines the wrapper prints after the app exits: its status and the tty's modes.
+    private func expectRestored(
+        _ tmux: TmuxSession, status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        func lines(_ screen: String) -> [String] {
+            screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        // The wrapper prints the status, then both modes (as `icanon` or `-icanon`).
+        try await tmux.waitFor("exit=\(status) and the tty modes", sourceLocation: sourceLocation) { screen in
+            let shown = lines(screen)
+            return shown.contains("exit=\(status)") && shown.contains { $0.hasSuffix("icanon") }
+                && shown.contains { $0.hasSuffix("echo") }
+        }
+        let lines = lines(try tmux.screen())
+        #expect(lines.contains("icanon"), "the tty is not back in canonical mode", sourceLocation: sourceLocation)
+        #expect(lines.contains("echo"), "echo is not back on", sourceLocation: sourceLocation)
+    }
+
+    @Test func aPopulatedStoreIsListedAndSearchedAsYouTypeThenQReturnsTheTerminal() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Groceries", "--body", "milk and eggs")
+        try tmux.cli("add", "Trip to Lyon", "--body", "train at nine")
+        try tmux.cli("add", "Ideas", "--body", "a notes app")
+        try tmux.cli("fav", "Ideas")
+        try tmux.start()
+        try await tmux.waitFor("the list") {
+            $0.contains("Groceries") && $0.contains("Trip to Lyon") && $0.contains("FAVORITES")
+        }
+        try tmux.type("/")
+        try tmux.type("mil")
+        try await tmux.waitFor("only Groceries") { $0.contains("Groceries") && !$0.contains("Trip to Lyon") }
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the whole list again") { $0.contains("Trip to Lyon") }
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
+    @Test func escapeSequencesInANoteAreShownNotObeyed() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Visible", "--body", "before")
+        try tmux.cli("add", "Hostile", "--body", "x\u{1B}]0;pwned\u{7}y\u{1B}[2Jz")
+        try tmux.start()
+        try await tmux.waitFor("both notes") { $0.contains("Visible") && $0.contains("Hostile") }
+        try await tmux.waitFor("the escape drawn as ␛") { $0.contains("␛]0;pwned") && $0.contains("␛[2Jz") }
+        #expect(!(try tmux.paneTitle()).contains("pwned"))
+        // ESC [ 2 J would have cleared the screen: the other note is still drawn.
+        #expect(try tmux.screen().contains("Visible"))
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
+    @Test func aNoteAddedByTheCLIAppearsWithoutAKeyPress() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Already here", "--body", "")
+        try tmux.start()
+        try await tmux.waitFor("Already here")
+        try tmux.cli("add", "Added from another process", "--body", "hello")
+        try await tmux.waitFor("Added from another process", seconds: 3)
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
+    @Test func theLayoutFollowsAResize() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "A note with a rather long title that needs clipping at sixty columns", "--body", "")
+        try tmux.start(width: 100, height: 30)
+        try await tmux.waitFor("the note") { $0.contains("A note with a rather long") }
+        try tmux.resize(width: 60, height: 15)
+        try await tmux.waitFor("a 60x15 screen") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count <= 16 && screen.contains("A note with") && screen.contains("local only")
+        }
+        try tmux.resize(width: 100, height: 30)
+        try await tmux.waitFor("the wide layout again") { $0.contains("A note with a rather long title") }
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
+    @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
+        let tmux = try TmuxSession()
+        try tmux.start()
+        try await tmux.waitFor("local only")
+        try tmux.keys("C-c")
+        try await expectRestored(tmux)
+    }
+
+    @Test func sigtermRestoresTheTerminal() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Running", "--body", "")
+        try tmux.start()
+        try await tmux.waitFor("Running")
+        let pid = try #require(try tmux.appPID())
+        kill(pid, SIGTERM)
+        try await expectRestored(tmux, status: 128 + SIGTERM)
+    }
+}
