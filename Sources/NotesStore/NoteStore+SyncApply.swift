@@ -32,6 +32,8 @@ extension NoteStore {
             var clock = HybridLogicalClock(last: HLC(packed: packed))
             let now = self.clock().millisecondsSince1970
             var inserted = Set<String>()
+            // New records' first revisions: their history is known without reading it back.
+            var roots: [String: Revision] = [:]
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
                 guard try !Self.isKnown(revision.id, db) else { continue }
@@ -40,6 +42,7 @@ extension NoteStore {
                 if try Self.allPresent(revision.parents, db) {
                     try Self.insert(revision, into: "revision", db)
                     inserted.insert(record)
+                    if revision.parents.isEmpty { roots[record] = revision }
                 } else {
                     try Self.insert(revision, into: "sync_buffer", db)
                 }
@@ -54,6 +57,10 @@ extension NoteStore {
             for (record, id) in touched.sorted(by: { $0.key < $1.key }) {
                 guard try Self.promoteBuffered(record, db) || inserted.contains(record) else { continue }
                 changed.append(id)
+                if let root = roots[record], try Self.revisionCount(record, db) == 1 {
+                    try materialize(root, conflict: false, db)
+                    continue
+                }
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
             }
             try Self.setSyncValue(Self.engineStateKey, engineState, db)
@@ -146,6 +153,11 @@ extension NoteStore {
             if !present { return false }
         }
         return true
+    }
+
+    static func revisionCount(_ record: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM revision WHERE recordID = ?"), arguments: [record]) ?? 0
     }
 
     static func isKnown(_ revisionID: String, _ db: Database) throws -> Bool {
