@@ -37,6 +37,15 @@ public final class NotesRuntime {
     /// The termination signal that arrived, if one did.
     private let receivedSignal = SignalBox()
     private var watchers = Watchers()
+    /// Input that arrived while the note it is typed into was still on its way from the store.
+    ///
+    /// After Enter (`loadNote`) or `n` (`createNote`), the keys that follow belong to the
+    /// editor, which cannot take them before the note is there: they wait here, in order, and
+    /// are replayed when the answer comes (or after `holdLimit`, so a lost answer cannot
+    /// swallow the keyboard).
+    private var heldInput: [InputEvent] = []
+    private var hold: (awaiting: Effect, until: ContinuousClock.Instant)?
+    private static let holdLimit = Duration.seconds(1)
 
     public init(
         store: NoteStore, backend: TerminalBackend, options: RuntimeOptions = RuntimeOptions(),
@@ -48,6 +57,7 @@ public final class NotesRuntime {
         self.clock = clock
         self.state = AppState(now: clock(), size: backend.size)
         state.asciiOnly = options.asciiOnly
+        state.theme = options.theme
         let waker = Waker(backend)
         inbox = Inbox(wake: { waker.wake() })
         runner = EffectRunner(store: store, inbox: inbox, backend: backend, options: options)
@@ -72,10 +82,11 @@ public final class NotesRuntime {
                 }
                 continue
             }
+            if let hold, ContinuousClock.now >= hold.until { releaseHeldInput() }
             paintIfNeeded()
             guard inbox.isEmpty else { continue }
             // Wait for input or a wake-up, then take everything typed meanwhile before painting.
-            var event = backend.nextEvent(timeout: nil)
+            var event = backend.nextEvent(timeout: hold.map { ContinuousClock.now.duration(to: $0.until) })
             while let next = event, exit == nil {
                 handle(.input(next))
                 event = backend.nextEvent(timeout: .zero)
@@ -90,20 +101,50 @@ public final class NotesRuntime {
             special()
             return
         }
+        if case .input(let event) = action, hold != nil {
+            heldInput.append(event)
+            return
+        }
         let failedBefore = runner.failedWrites.value
         let effects = update(&state, action)
         needsPaint = true
         if case .rowsLoaded = action { listArrived = true }
         var quitting = false
         for effect in effects {
-            if effect == .quit {
+            switch effect {
+            case .quit:
                 quitting = true
                 continue
+            case .loadNote, .createNote:
+                hold = (effect, ContinuousClock.now + Self.holdLimit)
+            default:
+                break
             }
             runner.run(effect)
         }
         if case .terminate = action { quitting = true }
-        if quitting { quit(failedBefore: failedBefore, signal: receivedSignal.value) }
+        if quitting {
+            quit(failedBefore: failedBefore, signal: receivedSignal.value)
+        } else if let hold, Self.answers(action, hold.awaiting) {
+            releaseHeldInput()
+        }
+    }
+
+    /// Whether `action` is the answer the held input waits for.
+    private static func answers(_ action: Action, _ effect: Effect) -> Bool {
+        switch (action, effect) {
+        case (.noteLoaded(let content), .loadNote(let id)): content.id == id
+        case (.noteCreated, .createNote), (.effectFailed, _): true
+        default: false
+        }
+    }
+
+    /// Replays held input in order; an event that starts another load holds the rest again.
+    private func releaseHeldInput() {
+        hold = nil
+        while hold == nil, !heldInput.isEmpty, exit == nil {
+            handle(.input(heldInput.removeFirst()))
+        }
     }
 
     /// Leaves once the writes asked for so far are done. A `q` whose save failed stays: the

@@ -15,7 +15,9 @@ import Testing
     let runner: EffectRunner
 
     init() throws {
-        store = try NoteStore(directory: directory)
+        // A clock a second further on at every read: notes made one after another never tie.
+        let ticks = Ticks()
+        store = try NoteStore(directory: directory, clock: { ticks.next() })
         inbox = Inbox(wake: {})
         runner = EffectRunner(
             store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)),
@@ -139,5 +141,18 @@ import Testing
 
     @Test func loadingAMissingNoteIsAMessage() throws {
         #expect(answer(to: .loadNote(UUID())) == .effectFailed("the note was deleted"))
+    }
+}
+
+/// A test clock: each read is one second after the previous one.
+private final class Ticks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func next() -> Date {
+        lock.lock()
+        defer { lock.unlock() }
+        now += 1
+        return now
     }
 }

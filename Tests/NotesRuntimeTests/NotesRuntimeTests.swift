@@ -80,6 +80,21 @@ import Testing
         try? FileManager.default.removeItem(at: harness.directory)
     }
 
+    @Test func keysTypedBeforeTheNoteHasLoadedReachTheEditor() async throws {
+        let harness = try RuntimeHarness { store in try store.create(title: "Draft", body: "body") }
+        harness.start()
+        defer { harness.finish() }
+        await harness.waitForText("Draft")
+        // All at once, as a fast typist or a paste of keys: the note is still loading after Enter.
+        harness.terminal.send([.key(.enter)] + InputEvent.typing("New ") + [.key(.escape)])
+        let id = try #require(try harness.store.list(ListRequest(section: .all)).first?.id)
+        let deadline = Date().addingTimeInterval(5)
+        while try harness.store.note(id)?.title != "New Draft", Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try harness.store.note(id)?.title == "New Draft")
+    }
+
     @Test func aResizeRedrawsAtTheNewSize() async throws {
         let harness = try RuntimeHarness(size: Size(width: 80, height: 20)) { store in
             try store.create(title: "Resized", body: "")

@@ -22,6 +22,64 @@ struct TUIEndToEndTests {
         #expect(lines.contains("echo"), "echo is not back on", sourceLocation: sourceLocation)
     }
 
+    /// Waits until `cloudnotes show` prints text containing `expected` (another process reading the store).
+    private func waitForSaved(
+        _ tmux: TmuxSession, note: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        var shown = ""
+        while true {
+            shown = try tmux.cli("show", note)
+            if shown.contains(expected) || Date() >= deadline { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(
+            shown.contains(expected), "not saved; `cloudnotes show` printed:\n\(shown)", sourceLocation: sourceLocation)
+    }
+
+    @Test func searchOpenEditAutosaveAndQuitThenTheCLISeesTheText() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Groceries", "--body", "milk and eggs")
+        try tmux.cli("add", "Trip to Lyon", "--body", "train at nine")
+        try tmux.start()
+        try await tmux.waitFor("Trip to Lyon")
+        try tmux.type("/")
+        try tmux.type("groc")
+        try await tmux.waitFor("only Groceries") { $0.contains("Groceries") && !$0.contains("Trip to Lyon") }
+        try tmux.keys("Enter")  // the first result
+        try tmux.keys("Enter")  // open it in the editor
+        try tmux.keys("Down", "End")
+        try tmux.type(", butter")
+        try await tmux.waitFor(", butter")
+        // No key after typing: the debounced autosave writes it.
+        try await waitForSaved(tmux, note: "Groceries", "milk and eggs, butter")
+        try tmux.type(" and jam")
+        try await tmux.waitFor("butter and jam")
+        // One key at a time, each after its effect shows: Esc and a key sent together are Alt-key.
+        try tmux.keys("Escape")  // leaving the editor saves
+        try await tmux.waitFor("the list's key hints") { $0.contains("q quit") }
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the search cleared") { $0.contains("Trip to Lyon") }
+        try tmux.type("q")
+        try await expectRestored(tmux)
+        try await waitForSaved(tmux, note: "Groceries", "milk and eggs, butter and jam")
+    }
+
+    @Test func sigtermSavesTheEditorTextBeforeQuitting() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Draft", "--body", "first line")
+        try tmux.start()
+        try await tmux.waitFor("Draft")
+        try tmux.keys("Enter")
+        try tmux.keys("Down", "End")
+        try tmux.type(" typed just before the signal")
+        try await tmux.waitFor("typed just before the signal")
+        let pid = try #require(try tmux.appPID())
+        kill(pid, SIGTERM)
+        try await expectRestored(tmux, status: 128 + SIGTERM)
+        try await waitForSaved(tmux, note: "Draft", "first line typed just before the signal")
+    }
+
     @Test func aPopulatedStoreIsListedAndSearchedAsYouTypeThenQReturnsTheTerminal() async throws {
         let tmux = try TmuxSession()
         try tmux.cli("add", "Groceries", "--body", "milk and eggs")
