@@ -55,6 +55,7 @@ let package = Package(
                 "NotesStore",
                 "TerminalUI",
                 "NotesRuntime",
+                "NotesApp",
                 "NotesSync",
                 "CloudFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

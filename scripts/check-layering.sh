@@ -12,7 +12,7 @@ allowed() {
         NotesSync) echo "Foundation Glibc NotesCore CloudFolder Logging" ;;
         TerminalNcurses) echo "Glibc CNCurses TerminalUI" ;;
         NotesRuntime) echo "Foundation Glibc NotesCore NotesStore NotesApp TerminalUI TerminalNcurses NotesSync CloudFolder Logging" ;;
-        cloudnotes) echo "Foundation NotesCore NotesStore TerminalUI ArgumentParser Logging Glibc NotesRuntime NotesSync CloudFolder" ;;
+        cloudnotes) echo "Foundation NotesCore NotesStore TerminalUI ArgumentParser Logging Glibc NotesRuntime NotesSync CloudFolder NotesApp" ;;
         TerminalUI) echo "" ;;
         NotesApp) echo "Foundation NotesCore TerminalUI" ;;
         NotesTestSupport) echo "" ;;

@@ -89,6 +89,9 @@ static inline int cn_mvadd_cell(int y, int x, const wchar_t *text, attr_t attrib
 
 static inline int cn_ccharw_max(void) { return CCHARW_MAX; }
 
+/// The C library's column width of a character in the current locale (what ncurses uses).
+static inline int cn_wcwidth(wchar_t c) { return wcwidth(c); }
+
 /// The locale's character set after setlocale (e.g. "UTF-8", "ANSI_X3.4-1968").
 static inline const char *cn_codeset(void) { return nl_langinfo(CODESET); }
 

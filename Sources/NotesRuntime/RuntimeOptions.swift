@@ -1,4 +1,5 @@
 import Foundation
+import NotesApp
 import NotesCore
 
 /// What the runtime runs with besides the store and the terminal.
@@ -17,11 +18,14 @@ public struct RuntimeOptions: Sendable {
     public var handlesSignals: Bool
     /// Draw ASCII stand-ins for ★ ✓ ↻ ⚠ and the like: the locale cannot show them.
     public var asciiOnly: Bool
+    /// Colours by meaning: the config's theme, or none under NO_COLOR.
+    public var theme: Theme
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),
         externalChangeInterval: Duration = .milliseconds(300), syncStatus: AsyncStream<SyncStatus>? = nil,
-        syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false
+        syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false,
+        theme: Theme = .standard
     ) {
         self.editorCommand = editorCommand
         self.tickInterval = tickInterval
@@ -30,5 +34,6 @@ public struct RuntimeOptions: Sendable {
         self.syncNow = syncNow
         self.handlesSignals = handlesSignals
         self.asciiOnly = asciiOnly
+        self.theme = theme
     }
 }

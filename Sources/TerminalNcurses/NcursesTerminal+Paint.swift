@@ -5,41 +5,25 @@ import TerminalUI
 extension NcursesTerminal {
     /// Paints the runs of a diff into ncurses' screen (shown by the next `refresh`).
     ///
-    /// Each cell is placed at its own column, so a character whose width ncurses (wcwidth)
-    /// judges differently from `TextWidth` cannot shift the rest of the row.
+    /// Each cell is placed at its own column, and sends only what fits its width
+    /// (`CellGlyphs`), so a character whose width the terminal judges differently from
+    /// `TextWidth` cannot shift the rest of the row.
     func paint(_ diff: BufferDiff) {
-        var text = [wchar_t](repeating: 0, count: Int(cn_ccharw_max()) + 1)
+        let maxScalars = Int(cn_ccharw_max())
+        var text = [wchar_t](repeating: 0, count: maxScalars + 1)
         for run in diff.runs {
             var x = run.origin.x
             for cell in run.cells {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
                 let (attributes, pair) = palette.attributes(for: cell.style)
-                let count = fill(&text, with: cell.grapheme)
-                if cn_mvadd_cell(Int32(run.origin.y), Int32(x), text, attributes, pair) == cn_err(), count > 1 {
-                    // ncurses refused the cluster (several spacing scalars, as in a ZWJ emoji):
-                    // its first scalar alone still shows what it is.
-                    text[1] = 0
-                    _ = cn_mvadd_cell(Int32(run.origin.y), Int32(x), text, attributes, pair)
+                for piece in CellGlyphs.pieces(for: cell.grapheme, width: cell.width, maxScalars: maxScalars) {
+                    for (index, scalar) in piece.scalars.enumerated() { text[index] = wchar_t(bitPattern: scalar.value) }
+                    text[piece.scalars.count] = 0
+                    _ = cn_mvadd_cell(Int32(run.origin.y), Int32(x + piece.column), text, attributes, pair)
                 }
             }
         }
-    }
-
-    /// Copies up to CCHARW_MAX scalars of `grapheme` into `buffer`, NUL-terminated; returns how many.
-    private func fill(_ buffer: inout [wchar_t], with grapheme: String) -> Int {
-        var count = 0
-        for scalar in grapheme.unicodeScalars {
-            if count == buffer.count - 1 { break }
-            buffer[count] = wchar_t(bitPattern: scalar.value)
-            count += 1
-        }
-        if count == 0 {
-            buffer[0] = 0x20
-            count = 1
-        }
-        buffer[count] = 0
-        return count
     }
 }
 

@@ -34,7 +34,7 @@ struct SyncRun: ParsableCommand {
         guard let (engine, _) = try SyncSetup.engine(context, store, automatic: watch, debounce: debounce) else {
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
         }
-        if watch { return try SyncWatch.run(engine, dataDirectory: store.directory.path) }
+        if watch { return try SyncWatch.run(engine, store: store) }
         if repair {
             let found = try Blocking.run { try await engine.repair() }
             Output.line("repair: \(found.salvaged) renamed cop(ies) ingested, \(found.ignored) unknown name(s) ignored")

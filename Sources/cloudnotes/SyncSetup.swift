@@ -44,6 +44,15 @@ enum SyncSetup {
         configuration.logger.logLevel = .critical
         return (try SyncEngine(store: store, configuration: configuration), absolute)
     }
+
+    /// Watches the data directory, where SQLite writes its WAL, so writes by this process or
+    /// another one (`cloudnotes add`, the TUI) reach the engine as pending changes, sent after
+    /// its debounce.
+    static func watchLocalWrites(of store: NoteStore, for engine: SyncEngine) throws -> FolderWatcher {
+        try FolderWatcher(root: store.directory.path, pollInterval: 3600, maxDepth: 0, events: .writes) {
+            Task { await engine.pendingChangesAdded() }
+        }
+    }
 }
 
 /// Runs async work from a synchronous command and waits for it.

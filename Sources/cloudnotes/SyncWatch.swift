@@ -2,6 +2,7 @@ import CloudFolder
 import Foundation
 import Glibc
 import NotesCore
+import NotesStore
 import NotesSync
 
 /// `cloudnotes sync --watch`: the engine syncing on its own in the foreground until SIGINT or
@@ -12,7 +13,7 @@ import NotesSync
 /// second watcher on the data directory, where SQLite writes its WAL, and sent after the
 /// debounce.
 enum SyncWatch {
-    static func run(_ engine: SyncEngine, dataDirectory: String) throws {
+    static func run(_ engine: SyncEngine, store: NoteStore) throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "cloudnotes.signals")
@@ -21,9 +22,7 @@ enum SyncWatch {
             source.setEventHandler { Task { await engine.stop() } }
             source.resume()
         }
-        let local = try FolderWatcher(root: dataDirectory, pollInterval: 3600, maxDepth: 0, events: .writes) {
-            Task { await engine.pendingChangesAdded() }
-        }
+        let local = try SyncSetup.watchLocalWrites(of: store, for: engine)
         defer {
             local.stop()
             for source in sources { source.cancel() }

@@ -124,6 +124,43 @@ struct TUIEndToEndTests {
         try await expectRestored(tmux)
     }
 
+    @Test func withTheDefaultCloudFolderTheAppSyncsWithAnotherDeviceAndSaysSo() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Written here", "--body", "on the desktop")
+        try tmux.start()
+        // The embedded default: a cloud folder under XDG_DATA_HOME, synced in the background.
+        try await tmux.waitFor("✓ Synced")
+        let laptop = tmux.home.appendingPathComponent("laptop")
+        try tmux.cli(dataDirectory: laptop, ["add", "Written on the laptop", "--body", "elsewhere"])
+        try tmux.cli(dataDirectory: laptop, ["sync"])
+        // Picked up by the folder watcher: no key pressed.
+        try await tmux.waitFor("Written on the laptop")
+        #expect(try tmux.cli(dataDirectory: laptop, ["show", "Written here"]).contains("on the desktop"))
+        // An edit made in the app goes out after the debounce, and the laptop gets it.
+        try tmux.type("/")
+        try tmux.type("desktop")
+        try await tmux.waitFor("one result") { !$0.contains("Written on the laptop") }
+        try tmux.keys("Enter")  // the first result
+        try tmux.keys("Enter")  // open it
+        try await tmux.waitFor("the editor") { $0.contains("Esc back") }
+        try tmux.keys("Down", "End")
+        try tmux.type(" and edited")
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the list") { $0.contains("q quit") }
+        let deadline = Date().addingTimeInterval(15)
+        var shown = ""
+        while Date() < deadline {
+            try tmux.cli(dataDirectory: laptop, ["sync"])
+            shown = try tmux.cli(dataDirectory: laptop, ["show", "Written here"])
+            if shown.contains("and edited") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(shown.contains("on the desktop and edited"), "the laptop shows:\n\(shown)")
+        try await tmux.waitFor("✓ Synced")
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
     @Test func theLayoutFollowsAResize() async throws {
         let tmux = try TmuxSession()
         try tmux.cli("add", "A note with a rather long title that needs clipping at sixty columns", "--body", "")
@@ -132,7 +169,7 @@ struct TUIEndToEndTests {
         try tmux.resize(width: 60, height: 15)
         try await tmux.waitFor("a 60x15 screen") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.count <= 16 && screen.contains("A note with") && screen.contains("local only")
+            return lines.count <= 16 && screen.contains("A note with") && screen.contains("Synced")
         }
         try tmux.resize(width: 100, height: 30)
         try await tmux.waitFor("the wide layout again") { $0.contains("A note with a rather long title") }
@@ -143,7 +180,7 @@ struct TUIEndToEndTests {
     @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let tmux = try TmuxSession()
         try tmux.start()
-        try await tmux.waitFor("local only")
+        try await tmux.waitFor("✓ Synced")
         try tmux.keys("C-c")
         try await expectRestored(tmux)
     }

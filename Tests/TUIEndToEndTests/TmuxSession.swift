@@ -109,6 +109,13 @@ final class TmuxSession {
     /// Runs the CLI (another process beside the TUI) with the same directories.
     @discardableResult
     func cli(_ arguments: String...) throws -> String {
+        try cli(dataDirectory: dataDirectory, arguments)
+    }
+
+    /// Runs the CLI on another data directory: another device on this machine, sharing the
+    /// default cloud folder under the same XDG_DATA_HOME.
+    @discardableResult
+    func cli(dataDirectory: URL, _ arguments: [String]) throws -> String {
         let result = try Self.run(
             Self.binary.path, arguments + ["--data-dir", dataDirectory.path], environment: environment)
         guard result.status == 0 else {
