@@ -16,6 +16,8 @@ let package = Package(
             dependencies: [
                 .product(name: "NotesCore", package: root),
                 .product(name: "NotesStore", package: root),
+                .product(name: "NotesSync", package: root),
+                .product(name: "CloudFolder", package: root),
             ]
         )
     ],

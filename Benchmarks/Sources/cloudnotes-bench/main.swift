@@ -12,6 +12,7 @@ import NotesStore
 var counts: [Int] = []
 var work = "/tmp/cloudnotes-bench"
 var phase = "all"
+var cloudnotesBinary: String?
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -21,6 +22,8 @@ while let arg = args.popFirst() {
     case "--work": work = args.popFirst() ?? work
     case "--phase": phase = args.popFirst() ?? phase
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
+    case "--sync": phase = "sync"
+    case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
         exit(1)
@@ -30,6 +33,11 @@ if counts.isEmpty { counts = [10_000, 100_000] }
 
 
 if phase != "query" { Machine.printHeader() }
+if phase == "sync" {
+    // Sync benchmarks (SyncBenchmark.swift): --sync [--cloudnotes PATH-TO-RELEASE-BINARY]
+    for count in counts { try await SyncBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary).run() }
+    exit(0)
+}
 for count in counts {
     let benchmark = StoreBenchmark(count: count, work: work, corpusScript: corpusScript)
     if phase == "all" || phase == "import" { try benchmark.runImport() }
