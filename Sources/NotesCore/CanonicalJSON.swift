@@ -85,24 +85,10 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Parses JSON text; floats, trailing commas and repeated keys are rejected (see
-    /// `strictnessProblem`).
+    /// Parses JSON text strictly (`StrictJSONParser`): floats, out-of-range integers, trailing
+    /// commas, repeated keys and invalid UTF-8 are rejected.
     public init(parsing data: Data) throws {
-        if let problem = Self.strictnessProblem(in: data) { throw JSONValueError.notCanonical(problem) }
-        do {
-            self = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw JSONValueError.notCanonical(Self.describe(error))
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let c): return c.underlyingError.map { "\($0)" } ?? c.debugDescription
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c):
-            return c.debugDescription
-        @unknown default: return "\(error)"
-        }
+        self = try StrictJSONParser.parse(data)
     }
 
     public subscript(key: String) -> JSONValue? {

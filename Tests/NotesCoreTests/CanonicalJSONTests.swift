@@ -96,6 +96,34 @@ import Testing
         #expect(throws: Never.self) { try JSONValue(parsing: Data(#"[{"a":1},{"a":2,"b":"a"},{"c":[","]}]"#.utf8)) }
     }
 
+    @Test func hostileAndMalformedFilesAreErrorsNeverCrashes() {
+        let cases: [[UInt8]] = [
+            Array("[\"unterminated".utf8), Array("[\"raw tab:\t\"]".utf8),
+            Array("\"\\x\"".utf8), Array(#""\ud800""#.utf8), Array(#""\udc00\ud800""#.utf8),
+            Array(#""\u12g4""#.utf8), Array(#""\u12""#.utf8), [0x22, 0xFF, 0xFE, 0x22], [0x22, 0xC3, 0x22],
+            Array("[1 2]".utf8), Array("{\"a\":1 \"b\":2}".utf8), Array("{1:2}".utf8), Array("[01]".utf8),
+            Array("[-]".utf8), Array("[+1]".utf8), Array("9223372036854775808".utf8), Array("-9223372036854775809".utf8),
+            Array("[true false]".utf8), Array("tru".utf8), Array("nulls".utf8), Array("[1]]".utf8), Array("{}x".utf8),
+            Array(repeating: UInt8(ascii: "["), count: 100_000),
+        ]
+        for bytes in cases {
+            #expect(throws: JSONValueError.self, "\(bytes.prefix(40))") { try JSONValue(parsing: Data(bytes)) }
+        }
+    }
+
+    @Test func escapesAndExtremeIntegersParseToWhatTheyMean() throws {
+        let text = #"{"s":"\"\\\/\b\f\n\r\t\u0000\u00e9\uD83C\uDF89 日","min":-9223372036854775808,"z":-0,"e":[{},[]]}"#
+        #expect(
+            try JSONValue(parsing: Data(text.utf8))
+                == .object([
+                    "s": .string("\"\\/\u{8}\u{C}\n\r\t\u{0}é🎉 日"), "min": .int(.min), "z": .int(0),
+                    "e": .array([.object([:]), .array([])]),
+                ]))
+        // Whitespace anywhere between tokens, nesting up to the limit.
+        let nested = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(throws: Never.self) { try JSONValue(parsing: Data(" \t\r\n\(nested) \n".utf8)) }
+    }
+
     @Test func malformedTextIsAnErrorNotAGuess() {
         for text in ["", "{", "99999999999999999999", "{\"a\" 1}", "nul"] {
             #expect(throws: JSONValueError.self, "\(text)") { try JSONValue(parsing: Data(text.utf8)) }

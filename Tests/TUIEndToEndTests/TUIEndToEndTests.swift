@@ -80,6 +80,35 @@ struct TUIEndToEndTests {
         try await waitForSaved(tmux, note: "Draft", "first line typed just before the signal")
     }
 
+    @Test func eSuspendsForTheExternalEditorAndResumesWithItsText() async throws {
+        let tmux = try TmuxSession()
+        // An "editor" that shows itself on the terminal, waits, and appends a line to the file.
+        let script = tmux.home.appendingPathComponent("fake-editor")
+        try """
+            #!/bin/sh
+            printf 'FAKE EDITOR ON %s\\n' "$(basename "$1")"
+            sleep 1
+            # Like most editors, it ends the last line before adding one.
+            printf '\\nappended by the editor\\n' >> "$1"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        tmux.editor = script.path
+        try tmux.cli("add", "Draft", "--body", "first line")
+        try tmux.start()
+        try await tmux.waitFor("Draft")
+        try tmux.type("e")
+        // The app has given the terminal to the editor: its output is on the screen, not the list.
+        try await tmux.waitFor("the editor running") { $0.contains("FAKE EDITOR ON") && !$0.contains("q quit") }
+        try await tmux.waitFor("the app back") { $0.contains("q quit") && !$0.contains("FAKE EDITOR") }
+        try await waitForSaved(tmux, note: "Draft", "first line\nappended by the editor")
+        try tmux.keys("Enter")
+        try await tmux.waitFor("appended by the editor")
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the list") { $0.contains("q quit") }
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
     @Test func aPopulatedStoreIsListedAndSearchedAsYouTypeThenQReturnsTheTerminal() async throws {
         let tmux = try TmuxSession()
         try tmux.cli("add", "Groceries", "--body", "milk and eggs")

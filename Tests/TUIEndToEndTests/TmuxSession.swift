@@ -13,6 +13,8 @@ final class TmuxSession {
     var dataDirectory: URL { home.appendingPathComponent("data") }
     private let socket = "cloudnotes-e2e-\(UUID().uuidString.prefix(8))"
     private var started = false
+    /// `$EDITOR` for the app (`e`), when a test sets one.
+    var editor: String?
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-tui-\(UUID().uuidString)")
@@ -31,7 +33,7 @@ final class TmuxSession {
             "XDG_DATA_HOME": home.appendingPathComponent("xdg-data").path, "TMPDIR": home.path,
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
+        ].merging(editor.map { ["EDITOR": $0] } ?? [:]) { $1 }
     }
 
     /// Starts the TUI (`cloudnotes` with no command) in a `width`x`height` pane.
