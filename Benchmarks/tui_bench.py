@@ -117,6 +117,7 @@ def main():
     parser.add_argument("--height", type=int, default=30)
     parser.add_argument("--quiet", type=float, default=80, help="ms of silence that ends an update")
     parser.add_argument("--sync-folder", help="run bound to this cloud folder instead of local only")
+    parser.add_argument("--verbose", action="store_true", help="print each key's latency")
     args = parser.parse_args()
     quiet = args.quiet / 1000
 
@@ -158,10 +159,12 @@ def main():
     typing = []
     for query in QUERIES:
         app.key("/", quiet)
-        for character in query:
+        for index, character in enumerate(query):
             latency = app.key(character, quiet)
             if latency is not None:
                 typing.append(latency)
+            if args.verbose:
+                print(f"  {query[:index + 1]!r}: {latency if latency is None else round(latency, 1)} ms")
         app.key("\x1b", quiet)  # Esc: clear the search, back to the list
     moving = [m for m in (app.key("j", quiet) for _ in range(60)) if m is not None]
     rss_end = app.peak_rss_mb()

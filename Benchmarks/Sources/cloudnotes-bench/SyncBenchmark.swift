@@ -132,7 +132,8 @@ struct SyncBenchmark {
         }
         print(
             "propagation, `cloudnotes add` on A to B's store (both `sync --watch --debounce 0`, 100 edits): "
-                + "median \(Stats.f(Stats.median(latencies))) ms, p99 \(Stats.f(Stats.percentile(latencies, 99))) ms; "
+                + "median \(Stats.f(Stats.median(latencies))) ms, p99 \(Stats.f(Stats.percentile(latencies, 99))) ms "
+                + "(slowest: \(latencies.enumerated().sorted { $0.element > $1.element }.prefix(3).map { "#\($0.offset) \(Int($0.element)) ms" }.joined(separator: ", "))); "
                 + "of which the add process itself: median \(Stats.f(Stats.median(addOnly))) ms "
                 + "(targets: median under 100 ms, p99 under 300 ms)")
     }
