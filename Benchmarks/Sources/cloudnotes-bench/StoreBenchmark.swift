@@ -116,13 +116,21 @@ struct StoreBenchmark {
         }
         let md = "\(dir)/markdown"
         if !FileManager.default.fileExists(atPath: md) {
-            try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", md])
+            let status = try Machine.run(
+                "/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", md])
+            guard status == 0, FileManager.default.fileExists(atPath: md) else {
+                print("rg: could not write the Markdown corpus with \(corpusScript) (exit \(status)); no side-by-side")
+                return
+            }
         }
         for query in ["meeting", "ångström", "東京", "zzyzx"] {
             var rgTimes: [Double] = []
             var ourTimes: [Double] = []
             for _ in 0..<5 {
-                rgTimes.append(try Stats.time { try Machine.run(rg, ["-i", "-l", "-F", query, md]) })
+                var status: Int32 = 0
+                rgTimes.append(try Stats.time { status = try Machine.run(rg, ["-i", "-l", "-F", query, md]) })
+                // 0: matches, 1: none; anything else is an error, not a time worth printing.
+                guard status <= 1 else { throw CocoaError(.executableLoad) }
                 ourTimes.append(try Stats.time { _ = try store.search(query, limit: 50) })
             }
             let rgMedian = Stats.median(rgTimes), ours = Stats.median(ourTimes)

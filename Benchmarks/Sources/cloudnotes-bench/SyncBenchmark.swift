@@ -96,8 +96,11 @@ struct SyncBenchmark {
             process.executableURL = URL(fileURLWithPath: cloudnotes)
             process.arguments = ["sync", "--watch", "--debounce", "0", "--data-dir", device.directory]
             process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            // Each watcher's status lines, for a look at what a slow edit waited for.
+            let log = "\(directory)/watch-\(URL(fileURLWithPath: device.directory).lastPathComponent).log"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: log)
+            process.standardError = process.standardOutput
             try process.run()
             return process
         }
