@@ -4,13 +4,18 @@ import TerminalUI
 /// The styles `view` uses, by meaning; colours come from the config's theme roles
 /// (`AppConfig.themeRoles`), and none at all under NO_COLOR (attributes stay).
 public struct Theme: Equatable, Sendable {
-    public var accent: Style.Color = .cyan
+    /// Headers and titles (bold either way).
+    public var accent: Style.Color = .default
     public var favoriteColor: Style.Color = .yellow
     public var synced: Style.Color = .green
     public var pending: Style.Color = .yellow
     public var conflict: Style.Color = .red
     public var error: Style.Color = .red
     public var match: Style.Color = .yellow
+    /// The selected row's bar; `.default` draws it in reverse video.
+    public var selection: Style.Color = .default
+    /// Key hints, snippets and placeholders; `.default` draws them dim.
+    public var muted: Style.Color = .default
 
     /// The built-in colours (the config's defaults).
     public static let standard = Theme()
@@ -18,12 +23,12 @@ public struct Theme: Equatable, Sendable {
     /// No colour at all, for NO_COLOR (https://no-color.org): bold, reverse and dim still mark meaning.
     public static let noColor = Theme(
         accent: .default, favoriteColor: .default, synced: .default, pending: .default, conflict: .default,
-        error: .default, match: .default)
+        error: .default, match: .default, selection: .default, muted: .default)
 
     init(
-        accent: Style.Color = .cyan, favoriteColor: Style.Color = .yellow, synced: Style.Color = .green,
+        accent: Style.Color = .default, favoriteColor: Style.Color = .yellow, synced: Style.Color = .green,
         pending: Style.Color = .yellow, conflict: Style.Color = .red, error: Style.Color = .red,
-        match: Style.Color = .yellow
+        match: Style.Color = .yellow, selection: Style.Color = .default, muted: Style.Color = .default
     ) {
         self.accent = accent
         self.favoriteColor = favoriteColor
@@ -32,6 +37,8 @@ public struct Theme: Equatable, Sendable {
         self.conflict = conflict
         self.error = error
         self.match = match
+        self.selection = selection
+        self.muted = muted
     }
 
     /// A theme from the config's role → colour-name table (unknown names keep the default);
@@ -46,19 +53,30 @@ public struct Theme: Equatable, Sendable {
             return Style.Color.allCases.first { "\($0)" == name } ?? fallback
         }
         self.init(
-            accent: color("accent", .cyan), favoriteColor: color("favorite", .yellow), synced: color("synced", .green),
+            accent: color("accent", .default), favoriteColor: color("favorite", .yellow), synced: color("synced", .green),
             pending: color("pending", .yellow), conflict: color("conflict", .red), error: color("error", .red),
-            match: color("match", .yellow))
+            match: color("match", .yellow), selection: color("selection", .default), muted: color("muted", .default))
     }
 
-    var header: Style { Style().bold() }
-    var selected: Style { Style().reverse() }
+    var header: Style { Style().bold().foreground(accent) }
+    /// The selected row: a bar in the selection colour, or reverse video without colour.
+    var selected: Style { selection == .default ? Style().reverse() : Style().background(selection) }
     /// The selection while another pane has focus.
     var selectedUnfocused: Style { Style().underline() }
+
+    /// A cell of the selected row: its own colours and emphasis kept, the selection added.
+    func selecting(_ cell: Style, focused: Bool) -> Style {
+        let selection = focused ? selected : selectedUnfocused
+        var style = cell
+        style.attributes.formUnion(selection.attributes)
+        if selection.background != .default { style.background = selection.background }
+        return style
+    }
     var favorite: Style { Style().foreground(favoriteColor) }
-    var placeholder: Style { Style().dim() }
+    /// Dim without colour (NO_COLOR), else the muted colour.
+    var placeholder: Style { muted == .default ? Style().dim() : Style().foreground(muted) }
     var statusBar: Style { Style().reverse() }
-    var hint: Style { Style().dim() }
+    var hint: Style { placeholder }
     /// Search matches in titles and snippets: bold and underlined, so they show without colour too.
     var highlight: Style { Style().foreground(match).bold().underline() }
     var cursor: Style { Style().reverse() }

@@ -103,13 +103,10 @@ func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: R
     buffer.write(mark, at: Point(x: rect.maxX - 2, y: y), style: theme.mark(row.syncState), clipTo: lineRect)
     if selected {
         let focused = state.focus == .list || state.focus == .search
-        let style = focused ? theme.selected : theme.selectedUnfocused
         // The selection shows over the row; highlighted matches keep their emphasis.
         for column in lineRect.minX..<lineRect.maxX where !buffer[column, y].isContinuation {
             var cell = buffer[column, y]
-            var merged = cell.style
-            merged.attributes.formUnion(style.attributes)
-            cell.style = merged
+            cell.style = theme.selecting(cell.style, focused: focused)
             buffer.set(cell, at: Point(x: column, y: y))
         }
     }

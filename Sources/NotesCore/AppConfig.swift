@@ -49,8 +49,8 @@ public struct AppConfig: Sendable, Equatable {
             pollIntervalSeconds: 30,
             editor: nil,
             theme: [
-                "accent": "cyan", "selection": "blue", "favorite": "yellow", "synced": "green",
-                "pending": "yellow", "conflict": "red", "error": "red", "muted": "brightBlack",
+                "accent": "default", "selection": "default", "favorite": "yellow", "synced": "green",
+                "pending": "yellow", "conflict": "red", "error": "red", "muted": "default",
                 "match": "yellow",
             ],
             keyBindings: [:])

@@ -31,7 +31,7 @@ import Testing
         #expect(value(r, "dataDirectory")?["origin"] as? String == "default")
         #expect(value(r, "editor")?["value"] is NSNull)
         #expect(value(r, "syncDebounceSeconds")?["value"] as? Double == 2)
-        #expect((value(r, "theme")?["value"] as? [String: String])?["accent"] == "cyan")
+        #expect((value(r, "theme")?["value"] as? [String: String])?["favorite"] == "yellow")
         #expect((r["warnings"] as? [Any])?.isEmpty == true)
     }
 

@@ -25,6 +25,23 @@ import Testing
         #expect(screen[58, 6].style == Style().foreground(.green))
     }
 
+    @Test func accentSelectionAndMutedColourHeadersTheSelectedBarAndHints() {
+        var state = AppState.fixture()
+        state.theme = Theme(roles: ["accent": "cyan", "selection": "blue", "muted": "brightBlack"], noColor: false)
+        let screen = view(state, Size(width: 60, height: 15))
+        #expect(screen[0, 1].style == Style().bold().foreground(.cyan))  // FAVORITES
+        // The selected row is a blue bar; its star keeps its colour, its snippet the muted one,
+        // as do relative times elsewhere.
+        #expect(screen[0, 2].style == Style().foreground(.yellow).background(.blue))
+        #expect(screen[13, 2].style == Style().foreground(.brightBlack).background(.blue))
+        #expect(screen[56, 3].style == Style().foreground(.brightBlack))  // "3h"
+        // The defaults ("default"): bold headers, a reverse-video bar, dim hints.
+        let plain = view(AppState.fixture(), Size(width: 60, height: 15))
+        #expect(plain[0, 1].style == Style().bold())
+        #expect(plain[0, 2].style == Style().foreground(.yellow).reverse())
+        #expect(plain[56, 3].style == Style().dim())
+    }
+
     @Test func asciiOnlyDrawsNoNonASCIICharacter() {
         var state = AppState.fixture()
         state.asciiOnly = true

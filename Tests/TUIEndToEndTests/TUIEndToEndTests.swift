@@ -92,7 +92,7 @@ struct TUIEndToEndTests {
             printf '\\nappended by the editor\\n' >> "$1"
             """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
-        tmux.editor = script.path
+        tmux.extraEnvironment["EDITOR"] = script.path
         try tmux.cli("add", "Draft", "--body", "first line")
         try tmux.start()
         try await tmux.waitFor("Draft")
@@ -107,6 +107,32 @@ struct TUIEndToEndTests {
         try await tmux.waitFor("the list") { $0.contains("q quit") }
         try tmux.type("q")
         try await expectRestored(tmux)
+    }
+
+    @Test func theConfigsThemeColoursTheScreenAndNoColorTurnsColoursOff() async throws {
+        let colored = try TmuxSession()
+        try colored.writeConfig(#"{"theme": {"favorite": "magenta", "selection": "blue"}}"#)
+        try colored.cli("add", "Pinned", "--body", "", "--fav")
+        try colored.start()
+        try await colored.waitFor("Pinned")
+        let escaped = try colored.screen(escapes: true)
+        // tmux writes one SGR sequence per change: magenta, then the blue bar, then the star.
+        #expect(escaped.contains("\u{1B}[35m\u{1B}[44m★"), "no magenta star on a blue bar:\n\(escaped)")
+        try colored.type("q")
+        try await expectRestored(colored)
+
+        let plain = try TmuxSession()
+        plain.extraEnvironment["NO_COLOR"] = "1"
+        try plain.writeConfig(#"{"theme": {"favorite": "magenta", "selection": "blue"}}"#)
+        try plain.cli("add", "Pinned", "--body", "", "--fav")
+        try plain.start()
+        try await plain.waitFor("Pinned")
+        let monochrome = try plain.screen(escapes: true)
+        let colourCodes = try Regex(#"\x1B\[[0-9;]*(3[0-7]|4[0-7]|9[0-7]|38;|48;)"#)
+        #expect(monochrome.firstMatch(of: colourCodes) == nil, "colours under NO_COLOR:\n\(monochrome)")
+        #expect(monochrome.contains("\u{1B}[0;7m"), "the selection is not in reverse video:\n\(monochrome)")
+        try plain.type("q")
+        try await expectRestored(plain)
     }
 
     @Test func aPopulatedStoreIsListedAndSearchedAsYouTypeThenQReturnsTheTerminal() async throws {

@@ -13,8 +13,8 @@ final class TmuxSession {
     var dataDirectory: URL { home.appendingPathComponent("data") }
     private let socket = "cloudnotes-e2e-\(UUID().uuidString.prefix(8))"
     private var started = false
-    /// `$EDITOR` for the app (`e`), when a test sets one.
-    var editor: String?
+    /// More variables for the app (`EDITOR`, `NO_COLOR`), when a test sets them.
+    var extraEnvironment: [String: String] = [:]
 
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-tui-\(UUID().uuidString)")
@@ -33,7 +33,7 @@ final class TmuxSession {
             "XDG_DATA_HOME": home.appendingPathComponent("xdg-data").path, "TMPDIR": home.path,
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ].merging(editor.map { ["EDITOR": $0] } ?? [:]) { $1 }
+        ].merging(extraEnvironment) { $1 }
     }
 
     /// Starts the TUI (`cloudnotes` with no command) in a `width`x`height` pane.
@@ -60,9 +60,16 @@ final class TmuxSession {
         try tmux(["send-keys", "-t", "e2e", "-l", text])
     }
 
-    /// The pane's text now.
-    func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "e2e"])
+    /// The pane's text now; with `escapes`, with the SGR sequences of its colours and attributes.
+    func screen(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "e2e"] + (escapes ? ["-e"] : []))
+    }
+
+    /// Writes the config file the app finds by XDG lookup.
+    func writeConfig(_ json: String) throws {
+        let folder = home.appendingPathComponent("xdg-config/cloudnotes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: folder.appendingPathComponent("config.json"))
     }
 
     /// The pane's title (what an `ESC ] 0 ;` sequence would change).
