@@ -125,12 +125,20 @@ struct SearchPlan {
         var conditions: [String] = []
         var arguments: [DatabaseValueConvertible] = []
         let titleHits = terms.map { _ in "(instr(st.title, ?) > 0)" }.joined(separator: " + ")
+        // Tier 0 (every term in the title) asks the index for one term only, the longest (the
+        // likeliest to be rare), and checks the others in the title with instr: a title filter
+        // on several trigram phrases reads every position of every note that has any of them
+        // (~30 ms for two common words at 100k notes, ~15 ms this way).
+        let indexedInTitle =
+            tier == 0
+            ? zip(terms, expressions).filter { $0.1 != nil }
+                .max { $0.0.unicodeScalars.count < $1.0.unicodeScalars.count }?.0 : nil
 
         for (term, expression) in zip(terms, expressions) {
             switch (tier, expression) {
-            case (0, .some(let e)):
+            case (0, .some(let e)) where term == indexedInTitle:
                 match.append("title : " + e)
-            case (0, .none):
+            case (0, _):
                 conditions.append("instr(st.title, ?) > 0")
                 arguments.append(term)
             case (_, .some(let e)):
