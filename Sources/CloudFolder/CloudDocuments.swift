@@ -31,19 +31,31 @@ public struct DeviceInfo: Sendable, Equatable {
     public var lastSeen: Int64
     /// Per zone, the change token this device has read and applied.
     public var acknowledged: [ZoneID: ChangeToken]
+    /// Per zone, the seq through which this device's own log files may have been deleted by
+    /// compaction (rule 11): a reader whose token is below it loads a snapshot. Absent: 0.
+    public var pruned: [ZoneID: Int64]
 
-    public init(name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:]) {
+    public init(
+        name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:]
+    ) {
         self.name = name
         self.lastSeen = lastSeen
         self.acknowledged = acknowledged
+        self.pruned = pruned.filter { $0.value > 0 }
     }
 
     public var json: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "name": .string(name), "lastSeen": .int(lastSeen),
             "acknowledged": .object(
                 Dictionary(uniqueKeysWithValues: acknowledged.map { ($0.key.rawValue, $0.value.json) })),
-        ])
+        ]
+        // Only written once something was pruned, so older readers see the file they know.
+        if !pruned.isEmpty {
+            object["pruned"] = .object(
+                Dictionary(uniqueKeysWithValues: pruned.map { ($0.key.rawValue, .int($0.value)) }))
+        }
+        return .object(object)
     }
 
     public init(json: JSONValue) throws {
@@ -55,7 +67,19 @@ public struct DeviceInfo: Sendable, Equatable {
             guard let zone = ZoneID(key) else { throw CloudError(.invalidArguments, "a device file names a bad zone") }
             acknowledged[zone] = try ChangeToken(json: value)
         }
-        self.init(name: name, lastSeen: lastSeen, acknowledged: acknowledged)
+        var pruned: [ZoneID: Int64] = [:]
+        if let value = json["pruned"] {
+            guard case .object(let floors) = value else {
+                throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
+            }
+            for (key, value) in floors {
+                guard let zone = ZoneID(key), let seq = value.intValue, seq >= 0 else {
+                    throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
+                }
+                pruned[zone] = seq
+            }
+        }
+        self.init(name: name, lastSeen: lastSeen, acknowledged: acknowledged, pruned: pruned)
     }
 }
 

@@ -21,6 +21,9 @@ public protocol CloudFolder: Sendable {
     func removeOwnTemporaryFiles(device: DeviceID) throws -> [String]
     /// The last seq of a device's log reachable from `after` (rule 10: clone detection).
     func logHead(zone: ZoneID, device: DeviceID, after: Int64) throws -> Int64
+    /// The seq through which a device announced that compaction may have deleted its log
+    /// files in `zone` (its device file's `pruned`; 0: nothing, or the file has not arrived).
+    func prunedFloor(zone: ZoneID, device: DeviceID) -> Int64
     /// Finds renamed copies of log files whose envelopes check out (rule 9).
     func salvageScan(zone: ZoneID) throws -> SalvageReport
 
@@ -29,6 +32,12 @@ public protocol CloudFolder: Sendable {
     func snapshots(zone: ZoneID) throws -> Listing<SnapshotName>
     /// A snapshot, or nil when it is missing or has not fully arrived.
     func readSnapshot(zone: ZoneID, device: DeviceID, seq: Int64) throws -> Snapshot?
+    /// Compaction (rule 11): deletes `device`'s own log files with seqs in `seqs` (regular files
+    /// only; missing ones are skipped); returns how many were deleted. The caller passes its own
+    /// device id and has checked that a snapshot covers them and every active device has read them.
+    func removeOwnLogFiles(zone: ZoneID, device: DeviceID, seqs: ClosedRange<Int64>) throws -> Int
+    /// Deletes one of `device`'s own snapshots (one a newer snapshot of the same device replaces).
+    func removeOwnSnapshot(zone: ZoneID, device: DeviceID, seq: Int64) throws
 
     func zones() throws -> Listing<ZoneID>
     func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus
@@ -104,6 +113,10 @@ public struct FetchedChanges: Sendable, Equatable {
     public var ignored: [String] = []
     /// True when `maxBatches` stopped the fetch before every stream was read.
     public var moreComing = false
+    /// `changeTokenExpired` (rule 11): devices whose files after the token were deleted by
+    /// compaction, with the seq through which they may be gone. Their streams did not move;
+    /// the reader loads a snapshot that covers them, then fetches again.
+    public var expired: [DeviceID: Int64] = [:]
 
     public init(token: ChangeToken) { self.token = token }
 }

@@ -19,6 +19,7 @@ extension DirectoryCloudFolder {
             }
             var seq = token[device]
             var checkedSegment: Int64?
+            var missing = false
             while true {
                 if result.batches.count >= maxBatches {
                     result.moreComing = true
@@ -29,7 +30,10 @@ extension DirectoryCloudFolder {
                 if checkedSegment != segment {
                     let folder = layout.segmentDirectory(zone, device: device, seq: next)
                     let kind = try io.kind(folder)
-                    if kind == nil { break }
+                    if kind == nil {
+                        missing = true
+                        break
+                    }
                     guard kind == .directory else {
                         result.notArrived.append(
                             NotArrivedFile(device: device, seq: next, path: folder, reason: "segment is not a folder"))
@@ -38,17 +42,38 @@ extension DirectoryCloudFolder {
                     checkedSegment = segment
                 }
                 let path = layout.logFile(zone, device: device, seq: next)
+                let count = result.notArrived.count
                 guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result)
                 else {
+                    missing = result.notArrived.count == count
                     break
                 }
                 result.batches.append(fetched)
                 seq = next
             }
             result.token[device] = seq
+            if missing, let floor = expiredFloor(zone: zone, device: device, token: seq) {
+                result.expired[device] = floor
+            }
             if result.moreComing { break }
         }
         return result
+    }
+
+    /// Rule 11: the device's pruned floor when the token's next file is missing because
+    /// compaction deleted it, else nil. It costs one read of the (small) device file per device
+    /// whose stream ended at a missing file: the token's own file may be there even so (a
+    /// replicator restored an old copy of it), so nothing cheaper tells a deletion from the end.
+    private func expiredFloor(zone: ZoneID, device: DeviceID, token: Int64) -> Int64? {
+        let floor = prunedFloor(zone: zone, device: device)
+        return floor > token ? floor : nil
+    }
+
+    /// The seq through which `device` announced its log in `zone` may be compacted (its device
+    /// file's `pruned`); 0 when it announced nothing or its file has not arrived.
+    public func prunedFloor(zone: ZoneID, device: DeviceID) -> Int64 {
+        guard let info = try? readDevice(device) else { return 0 }
+        return info.pruned[zone] ?? 0
     }
 
     /// One probe: the batch, or nil when the file is missing (a gap: wait) or does not check

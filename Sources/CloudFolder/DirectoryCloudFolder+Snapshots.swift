@@ -1,7 +1,8 @@
 import NotesCore
 
-/// Snapshot files (DESIGN §3 rule 11). Compaction, which deletes a device's own log files
-/// once snapshots cover them, is not built yet.
+/// Snapshot files (DESIGN §3 rule 11). What goes into a snapshot and when log files are
+/// deleted is the sync engine's decision (`SyncEngine+Compaction.swift`); the deletion itself is
+/// in `DirectoryCloudFolder+Compaction.swift`.
 extension DirectoryCloudFolder {
     /// Snapshots can hold a whole zone; still capped so a junk file is refused unread.
     public static let maxSnapshotBytes = 256 * 1_048_576
@@ -11,9 +12,16 @@ extension DirectoryCloudFolder {
         guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
+        let bytes = snapshot.envelope(zone: zone).encoded
+        // Readers refuse a larger file unread, so one is never written.
+        guard bytes.count <= Self.maxSnapshotBytes else {
+            throw CloudError(
+                .limitExceeded,
+                "a snapshot of zone \(zone) would be \(bytes.count) bytes, over \(Self.maxSnapshotBytes)")
+        }
         try io.ensureDirectory(layout.snapshotsDirectory(zone))
         let path = layout.snapshotFile(zone, device: snapshot.device, seq: snapshot.seq)
-        return try publishOnce(snapshot.envelope(zone: zone).encoded, at: path, device: snapshot.device)
+        return try publishOnce(bytes, at: path, device: snapshot.device)
     }
 
     /// The snapshot files of a zone by name (device, seq), oldest seq first; others ignored.

@@ -6,8 +6,9 @@ import NotesCore
 extension SyncEngine {
     /// Opens the container (creating it only in an empty folder this store is not bound to),
     /// binds the store on first use, and once per session removes this device's leftover temp
-    /// files. Throws when the account is not available; the status then says why.
-    func prepareAccount() throws -> any CloudFolder {
+    /// files and checks for a clone of this device (rotating to a new id when `rotating`).
+    /// Throws when the account is not available; the status then says why.
+    func prepareAccount(rotating: Bool = true) throws -> any CloudFolder {
         guard let folder = configuration.folder else {
             accountStatus = .noAccount
             throw CloudError(.notAuthenticated, "no cloud folder is configured; notes stay on this device")
@@ -37,34 +38,20 @@ extension SyncEngine {
             emit(.accountChange(.signIn(containerID: info.containerID)))
         }
         if !preparedSession {
+            if let clone = try cloneEvidence(folder) {
+                guard rotating else {
+                    warn("\(clone); the next sync moves this device to a new device id")
+                    accountStatus = .available
+                    return folder
+                }
+                try rotateDeviceID(because: clone)
+            }
             let removed = try folder.removeOwnTemporaryFiles(device: device)
             if !removed.isEmpty { logger.info("removed \(removed.count) temp file(s) a crash left behind") }
-            try checkForClone(folder)
             preparedSession = true
         }
         accountStatus = .available
         return folder
-    }
-
-    /// Rule 10: a log file under our id beyond what we published was written by someone else
-    /// (a copied data directory, a restored backup). Rotation to a new id is not built: sending
-    /// stops with a clear error instead of ever overwriting or interleaving.
-    func checkForClone(_ folder: any CloudFolder) throws {
-        for (zone, zoneState) in state.zones.sorted(by: { $0.key < $1.key }) {
-            let head: Int64
-            do {
-                head = try folder.logHead(zone: zone, device: device, after: zoneState.published)
-            } catch let error as CloudError where error.code == .zoneNotFound {
-                continue
-            }
-            if head > zoneState.published && state.inFlight.map({ $0.zone == zone && $0.seq == head }) != true {
-                throw CloudError(
-                    .serverRecordChanged,
-                    "zone \(zone) holds log files of this device id beyond seq \(zoneState.published) that this "
-                        + "device did not record writing (a copied data directory or a restored backup?); "
-                        + "sync stops here rather than overwrite them")
-            }
-        }
     }
 
     /// Turns an error into the account status, the status phase and (automatic mode) a retry.
@@ -98,13 +85,14 @@ extension SyncEngine {
         return cloud
     }
 
-    /// Rewrites this device's file (name, last seen, acknowledged tokens) at most once a minute.
-    func writeDeviceFileIfDue(now: Int64) throws {
+    /// Rewrites this device's file (name, last seen, acknowledged tokens, pruned floors) at most
+    /// once a minute, or now when `force` (compaction announces a floor before deleting).
+    func writeDeviceFileIfDue(now: Int64, force: Bool = false) throws {
         guard let folder = configuration.folder else { return }
-        if let written = state.deviceFileWritten, now - written < 60_000 { return }
+        if !force, let written = state.deviceFileWritten, now - written < 60_000 { return }
         let info = DeviceInfo(
             name: configuration.deviceName, lastSeen: now,
-            acknowledged: state.zones.mapValues(\.token))
+            acknowledged: state.zones.mapValues(\.token), pruned: state.zones.mapValues(\.pruned))
         try folder.writeDevice(info, device: device, hlc: HLC(millis: now))
         state.deviceFileWritten = now
     }
@@ -117,9 +105,11 @@ extension SyncEngine {
             pending: (try? store.pendingCount()) ?? 0, conflicts: (try? store.conflictCount()) ?? 0,
             zones: state.zones, warnings: warnings + state.warnings.filter { !warnings.contains($0) },
             limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value))
+        report.warnings += rotationWarnings.filter { !report.warnings.contains($0) }
         do {
-            let folder = try prepareAccount()
+            let folder = try prepareAccount(rotating: false)
             report.accountStatus = accountStatus
+            report.warnings += warnings.filter { !report.warnings.contains($0) }
             let listing = try folder.devices()
             for id in listing.items {
                 let info = try? folder.readDevice(id)

@@ -42,6 +42,8 @@ extension SyncEngine {
             ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
             hlc: HLC(millis: configuration.now().millisecondsSince1970))
         state.zones[zone] = SyncEngineState.Zone()
+        // Our device file must stop announcing a pruned floor of the old zone's log soon.
+        state.deviceFileWritten = nil
         try store.saveEngineState(state.serialized)
         knownZones.insert(zone)
         warn(
@@ -58,7 +60,10 @@ extension SyncEngine {
         guard var zoneState = state.zones[zone] else { return }
         var rewound = false
         for (other, seq) in zoneState.token.seqByDevice.sorted(by: { $0.key < $1.key }) where seq > 0 && !rewound {
-            rewound = try folder.logHead(zone: zone, device: other, after: seq - 1) < seq
+            // A file compaction deleted (at or below the device's pruned floor) is not a rewind.
+            rewound =
+                try folder.logHead(zone: zone, device: other, after: seq - 1) < seq
+                && seq > folder.prunedFloor(zone: zone, device: other)
         }
         let ownLogGone =
             try zoneState.published > 0
@@ -67,7 +72,8 @@ extension SyncEngine {
         zoneState.token = .empty
         if ownLogGone {
             try store.requeueZone(zone.rawValue)
-            zoneState.published = 0
+            zoneState = SyncEngineState.Zone()
+            state.deviceFileWritten = nil
         }
         state.zones[zone] = zoneState
         try store.saveEngineState(state.serialized)
@@ -99,27 +105,38 @@ extension SyncEngine {
                 warn("\(changes.ignored.count) unknown name(s) in zone \(zone) were ignored")
             }
             let revisions = changes.batches.flatMap { accepted($0, zone: zone) }
-            guard changes.token != zoneState.token || !revisions.isEmpty else { return }
-            zoneState.token = changes.token
-            var next = state
-            next.zones[zone] = zoneState
-            let applied = try store.applyFetchedRevisions(
-                revisions, engineState: next.serialized, resolve: resolver.resolve)
-            state = next
-            summary.received += revisions.count
-            summary.changed += applied.changed
-            summary.merged += applied.merged
-            summary.buffered = applied.buffered
-            summary.clockSkew += applied.clockSkew
-            if applied.clockSkew > 0 {
-                warn(
-                    "\(applied.clockSkew) change(s) in zone \(zone) are stamped more than a day in the future (clock skew)"
-                )
+            if changes.token != zoneState.token || !revisions.isEmpty {
+                zoneState.token = changes.token
+                try apply(revisions, zone: zone, zoneState: zoneState, &summary)
             }
-            emit(.fetchedRecordZoneChanges(zone: zone, changed: applied.changed, merged: applied.merged))
-            setPhase(.syncing(done: summary.received, total: summary.received))
+            if !changes.expired.isEmpty, try loadCoveringSnapshots(zone, folder, expired: changes.expired, &summary) {
+                continue
+            }
             if !changes.moreComing { return }
         }
+    }
+
+    /// Applies fetched revisions and saves `zoneState` (the token that covers them) in one store
+    /// transaction; merges made are queued by the store.
+    func apply(
+        _ revisions: [Revision], zone: ZoneID, zoneState: SyncEngineState.Zone, _ summary: inout FetchSummary
+    ) throws {
+        var next = state
+        next.zones[zone] = zoneState
+        let applied = try store.applyFetchedRevisions(
+            revisions, engineState: next.serialized, resolve: resolver.resolve)
+        state = next
+        summary.received += revisions.count
+        summary.changed += applied.changed
+        summary.merged += applied.merged
+        summary.buffered = applied.buffered
+        summary.clockSkew += applied.clockSkew
+        if applied.clockSkew > 0 {
+            warn(
+                "\(applied.clockSkew) change(s) in zone \(zone) are stamped more than a day in the future (clock skew)")
+        }
+        emit(.fetchedRecordZoneChanges(zone: zone, changed: applied.changed, merged: applied.merged))
+        setPhase(.syncing(done: summary.received, total: summary.received))
     }
 
     /// The revisions of a batch this engine applies: notes whose fields name a valid zone.

@@ -17,6 +17,23 @@ extension SyncEngine {
         emit(.willSendChanges)
         defer { emit(.didSendChanges) }
         var summary = SendSummary()
+        do {
+            try sendPending(folder, &summary)
+        } catch let taken as OwnLogTaken {
+            // Another copy of this data directory took our next seq: rotate, send again.
+            try rotateDeviceID(
+                because: "log file \(taken.seq) of device id \(device) in zone \(taken.zone) holds another writer's "
+                    + "bytes (\(taken.message))")
+            try sendPending(folder, &summary)
+        }
+        if !summary.failed.isEmpty {
+            emit(.sentRecordZoneChanges(zone: ZoneID(Note.defaultZone)!, saved: [], failed: summary.failed))
+        }
+        return summary
+    }
+
+    /// Publishes the in-flight batch, then every pending change (see `sendChanges`).
+    private func sendPending(_ folder: any CloudFolder, _ summary: inout SendSummary) throws {
         if let flight = state.inFlight { try republish(flight, folder, &summary) }
         var after: Int64 = 0
         var held = Set<UUID>()
@@ -56,10 +73,6 @@ extension SyncEngine {
                 }
             }
         }
-        if !summary.failed.isEmpty {
-            emit(.sentRecordZoneChanges(zone: ZoneID(Note.defaultZone)!, saved: [], failed: summary.failed))
-        }
-        return summary
     }
 
     /// The limitExceeded error when a revision's record is over 1 MB, measured only for large ones.
@@ -132,10 +145,8 @@ extension SyncEngine {
         do {
             _ = try folder.publish(batch, zone: flight.zone, device: device, seq: flight.seq, hlc: flight.hlc)
         } catch let error as CloudError where error.code == .serverRecordChanged {
-            throw CloudError(
-                .serverRecordChanged,
-                "log file \(flight.seq) of this device in zone \(flight.zone) already holds other bytes (another "
-                    + "writer with this device id?); nothing was overwritten and sending stops: \(error.message)")
+            // Nothing was overwritten; another writer uses our id (rule 10).
+            throw OwnLogTaken(zone: flight.zone, seq: flight.seq, message: error.message)
         }
         var zoneState = state.zones[flight.zone] ?? SyncEngineState.Zone()
         zoneState.published = flight.seq

@@ -35,6 +35,11 @@ public actor SyncEngine {
         public var now: @Sendable () -> Date
         /// Starts a folder watcher that calls back on changes; nil: no watcher.
         public var makeWatcher: (@Sendable (@escaping @Sendable () -> Void) throws -> any ChangeWatcher)?
+        /// When snapshots are written and this device's own log files deleted (rule 11).
+        public var compaction = CompactionPolicy()
+        /// Called on the engine's executor with every change of `status`, before it is streamed
+        /// (a CLI's progress line; the UI uses `statusUpdates`).
+        public var onStatus: (@Sendable (SyncStatus) -> Void)?
         /// Where warnings and errors are logged (a CLI that prints them itself raises the level).
         public var logger = Logger(label: "cloudnotes.sync")
 
@@ -58,7 +63,9 @@ public actor SyncEngine {
 
     public let store: any SyncStore
     public let configuration: Configuration
-    public let device: DeviceID
+    /// The device id this engine publishes under: the store's, or a new one after a clone
+    /// rotation (rule 10, `SyncEngine+Clone.swift`).
+    public internal(set) var device: DeviceID
     let resolver: ConflictResolver
     var logger: Logger { configuration.logger }
 
@@ -88,14 +95,15 @@ public actor SyncEngine {
     var random = SystemRandomNumberGenerator()
 
     public init(store: any SyncStore, configuration: Configuration) throws {
-        guard let device = DeviceID(store.deviceID) else {
+        let state = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
+        guard let device = state.deviceID ?? DeviceID(store.deviceID) else {
             throw CloudError(.internalError, "the store's device id \(store.deviceID) is not a valid device id")
         }
         self.store = store
         self.configuration = configuration
         self.device = device
         self.resolver = ConflictResolver(strategy: configuration.conflictStrategy)
-        self.state = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
+        self.state = state
         self.accountStatus = configuration.folder == nil ? .noAccount : .available
         let lastSync = state.lastSync.map(Date.init(millisecondsSince1970:))
         self.status = SyncStatus(
@@ -122,8 +130,9 @@ public actor SyncEngine {
             }
             let now = configuration.now().millisecondsSince1970
             state.lastSync = now
-            state.warnings = Array(warnings.suffix(20))
             try writeDeviceFileIfDue(now: now)
+            summary.compacted = compactIfDue()
+            state.warnings = Array(warnings.suffix(20))
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))
             retryAttempt = 0
@@ -147,6 +156,7 @@ public actor SyncEngine {
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         guard next != status else { return }
         status = next
+        configuration.onStatus?(next)
         statusSink.yield(next)
     }
 
@@ -161,6 +171,8 @@ public actor SyncEngine {
 public struct SyncSummary: Sendable, Equatable {
     public var sent = SendSummary()
     public var fetched = FetchSummary()
+    /// What automatic compaction did after the sync (nil: it was not due).
+    public var compacted: CompactionSummary?
     /// The error that stopped it, if any (already reflected in the engine's status).
     public var error: CloudError?
     public var pending = 0
@@ -201,6 +213,8 @@ public struct FetchSummary: Sendable, Equatable {
     public var clockSkew = 0
     /// Files that did not check out (waited for, not skipped).
     public var notArrived = 0
+    /// Snapshots loaded because the token pointed at compacted log files (`changeTokenExpired`).
+    public var snapshotsLoaded = 0
 
     public init() {}
 }

@@ -16,11 +16,55 @@ public struct SyncEngineState: Sendable, Equatable {
         public var token: ChangeToken
         /// The last seq of this device's log in the zone.
         public var published: Int64
+        /// Compaction (rule 11): the seq through which this device announced (in its device
+        /// file) that its own log files may be deleted, and through which it has deleted them.
+        public var pruned: Int64
+        public var deletedThrough: Int64
+        /// This device's snapshots of the zone still in the folder, oldest first.
+        public var snapshots: [OwnSnapshot]
 
-        public init(token: ChangeToken = .empty, published: Int64 = 0) {
+        public init(
+            token: ChangeToken = .empty, published: Int64 = 0, pruned: Int64 = 0, deletedThrough: Int64 = 0,
+            snapshots: [OwnSnapshot] = []
+        ) {
             self.token = token
             self.published = published
+            self.pruned = pruned
+            self.deletedThrough = deletedThrough
+            self.snapshots = snapshots
         }
+
+        var json: JSONValue {
+            var object: [String: JSONValue] = ["token": token.json, "published": .int(published)]
+            if pruned > 0 { object["pruned"] = .int(pruned) }
+            if deletedThrough > 0 { object["deletedThrough"] = .int(deletedThrough) }
+            if !snapshots.isEmpty {
+                object["snapshots"] = .array(snapshots.map { .array([.int($0.seq), .int($0.written)]) })
+            }
+            return .object(object)
+        }
+
+        init(json value: JSONValue) throws {
+            guard let token = value["token"], let published = value["published"]?.intValue else {
+                throw CloudError(.internalError, "the saved sync state is damaged (a zone)")
+            }
+            let snapshots = (value["snapshots"]?.arrayValue ?? []).compactMap { pair -> OwnSnapshot? in
+                guard let pair = pair.arrayValue, pair.count == 2, let seq = pair[0].intValue,
+                    let written = pair[1].intValue
+                else { return nil }
+                return OwnSnapshot(seq: seq, written: written)
+            }
+            self.init(
+                token: try ChangeToken(json: token), published: published, pruned: value["pruned"]?.intValue ?? 0,
+                deletedThrough: value["deletedThrough"]?.intValue ?? 0, snapshots: snapshots)
+        }
+    }
+
+    /// A snapshot this device wrote: its seq (it covers our own log through it) and when it was
+    /// written (ms since 1970, this device's clock), from which "visible for a day" is counted.
+    public struct OwnSnapshot: Sendable, Equatable {
+        public var seq: Int64
+        public var written: Int64
     }
 
     /// A batch written to the state before its publication.
@@ -33,6 +77,11 @@ public struct SyncEngineState: Sendable, Equatable {
 
     /// The container this store is bound to; nil until the first sync.
     public var containerID: String?
+    /// The device id this engine publishes under, once it differs from the one the store was
+    /// opened with (a clone rotation, rule 10); nil: the store's.
+    public var deviceID: DeviceID?
+    /// Device ids this data directory used before clone rotations, oldest first (for `status`).
+    public var rotatedFrom: [DeviceID] = []
     public var zones: [ZoneID: Zone] = [:]
     public var inFlight: InFlight?
     /// When the last complete sync ended (ms since 1970).
@@ -49,16 +98,11 @@ public struct SyncEngineState: Sendable, Equatable {
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [
-            "zones": .object(
-                Dictionary(
-                    uniqueKeysWithValues: zones.map { zone, state in
-                        (
-                            zone.rawValue,
-                            JSONValue.object(["token": state.token.json, "published": .int(state.published)])
-                        )
-                    }))
+            "zones": .object(Dictionary(uniqueKeysWithValues: zones.map { ($0.key.rawValue, $0.value.json) }))
         ]
         if let containerID { object["containerID"] = .string(containerID) }
+        if let deviceID { object["deviceID"] = .string(deviceID.rawValue) }
+        if !rotatedFrom.isEmpty { object["rotatedFrom"] = .array(rotatedFrom.map { .string($0.rawValue) }) }
         if let lastSync { object["lastSync"] = .int(lastSync) }
         if let deviceFileWritten { object["deviceFileWritten"] = .int(deviceFileWritten) }
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
@@ -81,14 +125,17 @@ public struct SyncEngineState: Sendable, Equatable {
             throw CloudError(.internalError, "the saved sync state is damaged (no zones)")
         }
         containerID = json["containerID"]?.stringValue
+        deviceID = json["deviceID"]?.stringValue.flatMap(DeviceID.init)
+        rotatedFrom = (json["rotatedFrom"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(DeviceID.init) }
         lastSync = json["lastSync"]?.intValue
         deviceFileWritten = json["deviceFileWritten"]?.intValue
         warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         deletedZones = Set((json["deletedZones"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneID.init) })
         for (name, value) in zoneObjects {
-            guard let zone = ZoneID(name), let token = value["token"], let published = value["published"]?.intValue
-            else { throw CloudError(.internalError, "the saved sync state is damaged (zone \(name))") }
-            zones[zone] = Zone(token: try ChangeToken(json: token), published: published)
+            guard let zone = ZoneID(name) else {
+                throw CloudError(.internalError, "the saved sync state is damaged (zone \(name))")
+            }
+            zones[zone] = try Zone(json: value)
         }
         if let flight = json["inFlight"] {
             guard let zone = flight["zone"]?.stringValue.flatMap(ZoneID.init), let seq = flight["seq"]?.intValue,

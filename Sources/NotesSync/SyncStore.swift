@@ -42,4 +42,15 @@ public protocol SyncStore: Sendable {
     /// Moves the zone's notes to the trash (the zone was deleted on purpose); returns how many.
     @discardableResult
     func trashZone(_ zone: String) throws -> Int
+
+    /// What a zone snapshot holds (rule 11): every revision of the zone's notes except those
+    /// still waiting in the outbox, and the causal buffer, read in one transaction.
+    func snapshotRevisions(zone: String) throws -> [Revision]
+    /// Makes every committed transaction durable (DESIGN §7: before compaction deletes files).
+    func makeDurable() throws
+    /// Adopts a new device id after a clone was detected (rule 10): the store's id for its next
+    /// open, the revisions stamped with the old id queued again, and the engine state, in one
+    /// transaction. Returns how many revisions were queued.
+    @discardableResult
+    func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int
 }

@@ -22,6 +22,8 @@ struct Status: ParsableCommand {
         struct Zone: Encodable {
             var token: [String: Int64]
             var published: Int64
+            /// This device's own log files in the zone deleted by compaction, through this seq.
+            var pruned: Int64
         }
         var accountStatus: String
         var reason: String?
@@ -58,7 +60,7 @@ struct Status: ParsableCommand {
                             StatusJSON.Zone(
                                 token: Dictionary(
                                     uniqueKeysWithValues: state.token.seqByDevice.map { ($0.key.rawValue, $0.value) }),
-                                published: state.published)
+                                published: state.published, pruned: state.deletedThrough)
                         )
                     }),
                 warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) })
@@ -84,7 +86,9 @@ struct Status: ParsableCommand {
         }
         for (zone, state) in status.zones.sorted(by: { $0.key < $1.key }) {
             let token = state.token.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
-            Output.line("zone       \(zone) published \(state.published), read \(token.isEmpty ? "nothing" : token)")
+            let pruned = state.pruned > 0 ? ", pruned through \(state.pruned)" : ""
+            Output.line(
+                "zone       \(zone) published \(state.published)\(pruned), read \(token.isEmpty ? "nothing" : token)")
         }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
     }

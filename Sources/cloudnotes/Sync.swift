@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudFolder
 import Foundation
+import Glibc
 import NotesCore
 import NotesStore
 import NotesSync
@@ -25,13 +26,22 @@ struct SyncRun: ParsableCommand {
     var watch = false
     @Flag(help: "Also scan for copies a replicator renamed (conflicted copy, .sync-conflict) and ingest them.")
     var repair = false
+    @Flag(
+        help:
+            "After syncing, compact: write a zone snapshot and delete this device's own log files that a snapshot a day old covers and every active device has read."
+    )
+    var compact = false
     @Option(help: "With --watch: seconds from a local change to its send (default: the config's).")
     var debounce: Double?
 
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
-        guard let (engine, _) = try SyncSetup.engine(context, store, automatic: watch, debounce: debounce) else {
+        let progress = watch ? nil : SyncProgress.forTerminal()
+        guard
+            let (engine, _) = try SyncSetup.engine(
+                context, store, automatic: watch, debounce: debounce, progress: progress)
+        else {
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
         }
         if watch { return try SyncWatch.run(engine, store: store) }
@@ -40,7 +50,28 @@ struct SyncRun: ParsableCommand {
             Output.line("repair: \(found.salvaged) renamed cop(ies) ingested, \(found.ignored) unknown name(s) ignored")
         }
         let summary = Blocking.value { await engine.syncNow() }
+        progress?.finish()
         try Self.print(summary, engine)
+        if compact {
+            let compacted = try Blocking.run { try await engine.compact() }
+            Self.print(compacted)
+        }
+    }
+
+    static func print(_ compacted: CompactionSummary) {
+        if compacted.zones.isEmpty {
+            Output.line("compact: nothing to compact (no zone where this device has published more than one file)")
+        }
+        for (zone, result) in compacted.zones.sorted(by: { $0.key < $1.key }) {
+            var line = "compact: zone \(zone): "
+            if let seq = result.snapshotSeq {
+                line += "snapshot written at seq \(seq) (\(result.snapshotRevisions) revision(s)); "
+            }
+            line +=
+                "\(result.deleted) log file(s) deleted, this device's log pruned through seq \(result.prunedThrough)"
+            if let waiting = result.waiting { line += "; not yet more: \(waiting)" }
+            Output.line(line)
+        }
     }
 
     static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
@@ -86,8 +117,12 @@ struct SyncInit: ParsableCommand {
                 "this data directory is already bound to container \(bound) in \(current); use another --data-dir for another account"
             )
         }
-        guard let (engine, folder) = try SyncSetup.engine(context, store, path: absolute) else { return }
+        let progress = SyncProgress.forTerminal()
+        guard let (engine, folder) = try SyncSetup.engine(context, store, path: absolute, progress: progress) else {
+            return
+        }
         let summary = Blocking.value { await engine.syncNow() }
+        progress?.finish()
         // Bound only once the folder checked out: a failed init leaves nothing behind.
         if summary.error == nil {
             try store.bindCloudFolder(folder)
@@ -95,5 +130,32 @@ struct SyncInit: ParsableCommand {
             Output.line("bound to cloud folder \(folder) (container \(containerID))")
         }
         try SyncRun.print(summary, engine)
+    }
+}
+
+/// Progress of a long sync (the initial sync of a large zone) on stderr, only when stderr is a
+/// terminal: one line rewritten in place while changes are sent or received, cleared at the end.
+final class SyncProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var shown = false
+
+    /// A progress line, or nil when stderr is not a terminal.
+    static func forTerminal() -> SyncProgress? { isatty(STDERR_FILENO) != 0 ? SyncProgress() : nil }
+
+    func update(_ status: SyncStatus) {
+        guard case .syncing(let done, let total) = status.phase else { return }
+        let text = total > done ? "syncing: \(done) of \(total) change(s)" : "syncing: \(done) change(s)"
+        lock.withLock {
+            shown = true
+            try? FileHandle.standardError.write(contentsOf: Data("\r\(text)\u{1B}[K".utf8))
+        }
+    }
+
+    /// Clears the line, if one was shown.
+    func finish() {
+        lock.withLock {
+            if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+            shown = false
+        }
     }
 }

@@ -20,7 +20,7 @@ enum SyncSetup {
     /// never creates anything: a missing folder is `temporarilyUnavailable`.
     static func engine(
         _ context: Context, _ store: NoteStore, path: String? = nil, automatic: Bool = false, debounce: Double? = nil,
-        createsContainer: Bool = true
+        createsContainer: Bool = true, progress: SyncProgress? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -42,6 +42,7 @@ enum SyncSetup {
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
         // Commands print the engine's warnings and errors themselves.
         configuration.logger.logLevel = .critical
+        if let progress { configuration.onStatus = { progress.update($0) } }
         return (try SyncEngine(store: store, configuration: configuration), absolute)
     }
 

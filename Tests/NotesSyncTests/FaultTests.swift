@@ -189,6 +189,11 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     func conflictCount() throws -> Int { try base.conflictCount() }
     func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
+    func snapshotRevisions(zone: String) throws -> [Revision] { try base.snapshotRevisions(zone: zone) }
+    func makeDurable() throws { try base.makeDurable() }
+    func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int {
+        try base.rotateDeviceID(from: old, to: new, engineState: engineState)
+    }
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
         resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)

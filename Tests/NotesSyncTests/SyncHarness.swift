@@ -28,16 +28,33 @@ final class TestDevice: @unchecked Sendable {
     let clock: TestClock
 
     init(
-        _ name: String, folder: any CloudFolder, strategy: ConflictStrategy = .merge, clock: TestClock = TestClock()
+        _ name: String, folder: any CloudFolder, strategy: ConflictStrategy = .merge, clock: TestClock = TestClock(),
+        directory: URL? = nil
     ) throws {
         self.name = name
         self.clock = clock
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
-        store = try NoteStore(directory: directory, clock: { clock.now })
+        self.directory =
+            directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
+        store = try NoteStore(directory: self.directory, clock: { clock.now })
         engine = try SyncEngine(
             store: store,
             configuration: SyncEngine.Configuration(
                 folder: folder, deviceName: name, conflictStrategy: strategy, now: { clock.now }))
+    }
+
+    /// A second device made by copying this one's data directory (a copied data directory or a
+    /// restored backup: same device id, same engine state), with a clock of its own.
+    func copied(as name: String, folder: any CloudFolder) throws -> TestDevice {
+        try store.makeDurable()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        // After a full checkpoint the database file holds every commit; the -wal and -shm of a
+        // live database are not copied.
+        try FileManager.default.copyItem(
+            at: directory.appendingPathComponent(NoteStore.databaseFileName),
+            to: copy.appendingPathComponent(NoteStore.databaseFileName))
+        return try TestDevice(name, folder: folder, clock: TestClock(clock.now.millisecondsSince1970), directory: copy)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

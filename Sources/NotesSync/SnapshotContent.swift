@@ -1,0 +1,30 @@
+import CloudFolder
+import NotesCore
+
+/// The `state` of a zone snapshot as this engine writes and reads it (DESIGN §3 rule 11).
+///
+/// `{"revisions": [<record>, …]}`: every revision the writer holds for the zone's notes, each
+/// encoded exactly as in a change batch (`ChangeRecord`, its id checked on reading). The whole
+/// history, not only heads and their common ancestors: a returning device's pending edit may
+/// name any earlier revision as its parent, and every device must be able to receive it.
+enum SnapshotContent {
+    static func state(_ revisions: [Revision]) -> (state: JSONValue, count: Int) {
+        var records: [JSONValue] = []
+        records.reserveCapacity(revisions.count)
+        for revision in revisions {
+            // A record over the size limit never went out in a log either.
+            guard let json = try? ChangeRecord(revision).json() else { continue }
+            records.append(json)
+        }
+        return (.object(["revisions": .array(records)]), records.count)
+    }
+
+    /// The revisions of a snapshot; throws when any record is malformed or its id does not
+    /// match its content (the snapshot is then treated as not arrived).
+    static func revisions(_ state: JSONValue) throws -> [ChangeRecord] {
+        guard let items = state["revisions"]?.arrayValue else {
+            throw CloudError(.invalidArguments, "a snapshot's state has no revisions")
+        }
+        return try items.map(ChangeRecord.init(json:))
+    }
+}
