@@ -21,9 +21,10 @@ public protocol CloudFolder: Sendable {
     func removeOwnTemporaryFiles(device: DeviceID) throws -> [String]
     /// The last seq of a device's log reachable from `after` (rule 10: clone detection).
     func logHead(zone: ZoneID, device: DeviceID, after: Int64) throws -> Int64
-    /// The seq through which a device announced that compaction may have deleted its log
-    /// files in `zone` (its device file's `pruned`; 0: nothing, or the file has not arrived).
-    func prunedFloor(zone: ZoneID, device: DeviceID) -> Int64
+    /// Per device, the highest seq at which it wrote a snapshot of `zone` that is listed now
+    /// (by name; unreadable listing: none). A device deletes only log files its own snapshot
+    /// covers, so its files up to there may be gone (rule 11).
+    func ownSnapshotHeads(zone: ZoneID) -> [DeviceID: Int64]
     /// Finds renamed copies of log files whose envelopes check out (rule 9).
     func salvageScan(zone: ZoneID) throws -> SalvageReport
 
@@ -113,9 +114,10 @@ public struct FetchedChanges: Sendable, Equatable {
     public var ignored: [String] = []
     /// True when `maxBatches` stopped the fetch before every stream was read.
     public var moreComing = false
-    /// `changeTokenExpired` (rule 11): devices whose files after the token were deleted by
-    /// compaction, with the seq through which they may be gone. Their streams did not move;
-    /// the reader loads a snapshot that covers them, then fetches again.
+    /// `changeTokenExpired` (rule 11): devices whose next file after the token is missing while
+    /// the device's own snapshot at a higher seq is listed (compaction may have deleted the
+    /// files up to it), with that seq. Their streams stopped there; the reader loads a snapshot
+    /// that covers them, then fetches again.
     public var expired: [DeviceID: Int64] = [:]
 
     public init(token: ChangeToken) { self.token = token }

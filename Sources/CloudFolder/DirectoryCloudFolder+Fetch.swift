@@ -9,6 +9,7 @@ extension DirectoryCloudFolder {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
         var result = FetchedChanges(token: token)
+        var snapshotHeads: [DeviceID: Int64]?
         let listing = Self.parse(try io.listIfPresent(layout.logDirectory(zone)), as: DeviceID.init)
         result.ignored = listing.ignored.map { "log/" + $0 }
         for device in listing.items {
@@ -52,28 +53,25 @@ extension DirectoryCloudFolder {
                 seq = next
             }
             result.token[device] = seq
-            if missing, let floor = expiredFloor(zone: zone, device: device, token: seq) {
-                result.expired[device] = floor
+            // Rule 11: a device compacts only files its own snapshot covers, so a missing next
+            // file below the device's newest own snapshot may be gone for good: the token has
+            // expired (loading that snapshot is right even when the file is only late). One
+            // listing of snapshots/ per fetch, only once a stream ends at a missing file.
+            if missing {
+                if snapshotHeads == nil { snapshotHeads = ownSnapshotHeads(zone: zone) }
+                if let head = snapshotHeads?[device], head > seq { result.expired[device] = head }
             }
             if result.moreComing { break }
         }
         return result
     }
 
-    /// Rule 11: the device's pruned floor when the token's next file is missing because
-    /// compaction deleted it, else nil. It costs one read of the (small) device file per device
-    /// whose stream ended at a missing file: the token's own file may be there even so (a
-    /// replicator restored an old copy of it), so nothing cheaper tells a deletion from the end.
-    private func expiredFloor(zone: ZoneID, device: DeviceID, token: Int64) -> Int64? {
-        let floor = prunedFloor(zone: zone, device: device)
-        return floor > token ? floor : nil
-    }
-
-    /// The seq through which `device` announced its log in `zone` may be compacted (its device
-    /// file's `pruned`); 0 when it announced nothing or its file has not arrived.
-    public func prunedFloor(zone: ZoneID, device: DeviceID) -> Int64 {
-        guard let info = try? readDevice(device) else { return 0 }
-        return info.pruned[zone] ?? 0
+    public func ownSnapshotHeads(zone: ZoneID) -> [DeviceID: Int64] {
+        var heads: [DeviceID: Int64] = [:]
+        for name in (try? snapshots(zone: zone).items) ?? [] {
+            heads[name.device] = max(heads[name.device] ?? 0, name.seq)
+        }
+        return heads
     }
 
     /// One probe: the batch, or nil when the file is missing (a gap: wait) or does not check

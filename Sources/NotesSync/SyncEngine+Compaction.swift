@@ -9,10 +9,11 @@ import NotesCore
 /// change token it covers; 2. with the newest of our snapshots that has been in the folder for
 /// `snapshotVisibleFor`, our own log files through
 /// `min(its seq, what every active device acknowledged of our log, published - 1)` are
-/// announced as pruned in our device file (so readers know their absence is not a gap), the
-/// database is made durable, and the files are deleted; our snapshots older than it go too. Only our
-/// own files are ever deleted (rule 1), and the file at `published` always stays: it is where
-/// this device, and clone detection, see the end of our log.
+/// announced as pruned in our device file, the database is made durable, and the files are
+/// deleted; our snapshots older than it go too. Readers tell the deleted files from a gap by that
+/// snapshot's name (`SyncEngine+Snapshots.swift`). Only our own files are ever deleted (rule 1),
+/// and the file at `published` always stays: it is where this device, and clone detection, see
+/// the end of our log.
 extension SyncEngine {
     /// Compacts every zone this device has published to; returns what it did and why not more.
     public func compact() async throws -> CompactionSummary {
@@ -108,8 +109,13 @@ extension SyncEngine {
                 + "go once it has been there for \(visibleFor / 60_000) min"
             return
         }
-        let active = devices.filter { id, info in
+        var active = devices.filter { id, info in
             id != device && (info.map { now - $0.lastSeen <= Int64(policy.inactiveAfter * 1000) } ?? true)
+        }
+        // A device whose log we have read but whose device file has not arrived (replicators
+        // deliver in any order) is active and has acknowledged nothing.
+        for other in zoneState.token.seqByDevice.keys where other != device && devices[other] == nil {
+            active[other] = .some(nil)
         }
         let acknowledged = active.mapValues { $0?.acknowledged[zone]?[device] ?? 0 }
         let floor = min(snapshot.seq, acknowledged.values.min() ?? .max, zoneState.published - 1)
@@ -120,7 +126,7 @@ extension SyncEngine {
                 + "seq \(snapshot.seq) yet"
         }
         if floor > zoneState.pruned {
-            // Announced before anything is deleted, so a reader never takes a deletion for a gap.
+            // Announced (for people and other programs) before anything is deleted.
             zoneState.pruned = floor
             state.zones[zone] = zoneState
             try writeDeviceFileIfDue(now: now, force: true)

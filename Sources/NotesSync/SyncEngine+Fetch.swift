@@ -42,7 +42,7 @@ extension SyncEngine {
             ZoneInfo(zone: zone, displayName: zone.rawValue, createdBy: device),
             hlc: HLC(millis: configuration.now().millisecondsSince1970))
         state.zones[zone] = SyncEngineState.Zone()
-        // Our device file must stop announcing a pruned floor of the old zone's log soon.
+        // Our device file must stop announcing what we deleted of the old zone's log soon.
         state.deviceFileWritten = nil
         try store.saveEngineState(state.serialized)
         knownZones.insert(zone)
@@ -59,11 +59,13 @@ extension SyncEngine {
     func forgetRewoundLogs(_ zone: ZoneID, _ folder: any CloudFolder) throws {
         guard var zoneState = state.zones[zone] else { return }
         var rewound = false
+        var snapshotHeads: [DeviceID: Int64]?
         for (other, seq) in zoneState.token.seqByDevice.sorted(by: { $0.key < $1.key }) where seq > 0 && !rewound {
-            // A file compaction deleted (at or below the device's pruned floor) is not a rewind.
-            rewound =
-                try folder.logHead(zone: zone, device: other, after: seq - 1) < seq
-                && seq > folder.prunedFloor(zone: zone, device: other)
+            guard try folder.logHead(zone: zone, device: other, after: seq - 1) < seq else { continue }
+            // A file its device's own snapshot covers may have been compacted away: not a rewind
+            // (a recreated zone has lost its snapshots too).
+            if snapshotHeads == nil { snapshotHeads = folder.ownSnapshotHeads(zone: zone) }
+            rewound = seq > snapshotHeads?[other] ?? 0
         }
         let ownLogGone =
             try zoneState.published > 0

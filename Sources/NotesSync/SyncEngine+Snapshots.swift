@@ -4,8 +4,8 @@ import NotesCore
 
 /// Compaction, the reading side: `changeTokenExpired` (DESIGN §3 rule 11).
 ///
-/// A fetch that finds a device's files after our token deleted by compaction (the device's
-/// pruned floor is beyond the token) loads the snapshots that cover them: the snapshot's
+/// A fetch that finds a device's next file missing below a snapshot of that device's own (it
+/// may have deleted its files up to there) loads the snapshots that cover them: the snapshot's
 /// revisions go through the normal apply path (known ones are skipped, content addressing
 /// dedups, new heads merge with our pending edits, which stay queued and go out as usual), and
 /// for each expired device the token becomes the larger of ours and the snapshot's (the other

@@ -94,20 +94,23 @@ import Testing
     func aFetchPastACompactedLogReportsTheTokenExpired(backend: Backend) throws {
         let fixture = FolderFixture(backend)
         let folder = try publishedLogs(fixture)
-        // Without an announced floor, missing files are a gap: waited for, not expired.
+        // Without a snapshot of a's own beyond the token, missing files are a gap: waited for.
         _ = try folder.removeOwnLogFiles(zone: zone, device: a, seqs: 1...3)
+        let other = Snapshot(device: b, seq: 3, hlc: Fixtures.hlc, covers: ChangeToken([a: 5, b: 3]), state: .null)
+        _ = try folder.publishSnapshot(other, zone: zone)
         let gap = try folder.fetchChanges(zone: zone, since: ChangeToken([a: 1]))
         #expect(gap.expired.isEmpty)
         #expect(gap.token[a] == 1)
-        try folder.writeDevice(DeviceInfo(name: "a", lastSeen: 1, pruned: [zone: 3]), device: a, hlc: Fixtures.hlc)
-        #expect(folder.prunedFloor(zone: zone, device: a) == 3)
+        let own = Snapshot(device: a, seq: 3, hlc: Fixtures.hlc, covers: ChangeToken([a: 3]), state: .null)
+        _ = try folder.publishSnapshot(own, zone: zone)
+        #expect(folder.ownSnapshotHeads(zone: zone) == [a: 3, b: 3])
         for token in [ChangeToken.empty, ChangeToken([a: 1]), ChangeToken([a: 2, b: 3])] {
             let fetched = try folder.fetchChanges(zone: zone, since: token)
             #expect(fetched.expired == [a: 3], "from \(token)")
             #expect(fetched.token[a] == token[a])
             #expect(!fetched.batches.contains { $0.device == a })
         }
-        // A token at the floor reads on; one past the log's end is simply up to date.
+        // A token at the snapshot reads on; one at the log's end is simply up to date.
         let after = try folder.fetchChanges(zone: zone, since: ChangeToken([a: 3, b: 3]))
         #expect(after.batches.map(\.seq) == [4, 5])
         #expect(after.expired.isEmpty)

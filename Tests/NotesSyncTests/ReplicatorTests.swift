@@ -64,19 +64,22 @@ struct ReplicatorTests {
     func converge() async throws {
         var partial = 0
         var salvaged = 0
+        var deleted = 0
         for seed in 5000..<5040 {
             let seen = try await run(seed: UInt64(seed))
             partial += seen.partial
             salvaged += seen.salvaged
+            deleted += seen.deleted
         }
         // The misbehaviour must really reach the engine, or converging proves little.
         #expect(partial > 0 && salvaged > 0, "partial files seen \(partial), salvaged copies \(salvaged)")
+        #expect(deleted > 10, "only \(deleted) log files compacted away in 40 seeds")
     }
 
-    /// Runs one seed; returns how many files a fetch found not arrived, and how many renamed
-    /// copies a repair ingested.
-    func run(seed: UInt64) async throws -> (partial: Int, salvaged: Int) {
-        var seen = (partial: 0, salvaged: 0)
+    /// Runs one seed; returns how many files a fetch found not arrived, how many renamed copies
+    /// a repair ingested, and how many log files compaction deleted.
+    func run(seed: UInt64) async throws -> (partial: Int, salvaged: Int, deleted: Int) {
+        var seen = (partial: 0, salvaged: 0, deleted: 0)
         let label = "seed \(seed)"
         let ios = [InMemoryFileIO(), InMemoryFileIO()]
         for io in ios { io.plantDirectory("/cloud") }
@@ -95,7 +98,7 @@ struct ReplicatorTests {
             let index = Int(random.next() % 2)
             let device = devices[index]
             device.clock.advance(by: Int64(random.next() % 30))
-            switch random.next() % 6 {
+            switch random.next() % 7 {
             case 0, 1:
                 let token = "r\(seed)-\(step)-\(index)"
                 _ = try device.store.update(note.id) { $0.body += token + "\n" }
@@ -104,8 +107,14 @@ struct ReplicatorTests {
                 seen.partial += await device.engine.syncNow().fetched.notArrived
             case 4:
                 replicator.step(from: index, to: 1 - index, healing: false)
-            default:
+            case 5:
                 seen.salvaged += try await device.engine.repair().salvaged
+            default:
+                // A day passes here and the device compacts its own log (replicas that still
+                // hold the deleted files copy them back: old files replayed).
+                device.clock.advance(by: 86_400_000 + 60_001)
+                _ = await device.engine.syncNow()
+                seen.deleted += try await device.engine.compact().zones.values.map(\.deleted).reduce(0, +)
             }
         }
         for _ in 0..<10 {
