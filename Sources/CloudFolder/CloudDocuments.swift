@@ -32,7 +32,8 @@ public struct DeviceInfo: Sendable, Equatable {
     /// Per zone, the change token this device has read and applied.
     public var acknowledged: [ZoneID: ChangeToken]
     /// Per zone, the seq through which this device's own log files may have been deleted by
-    /// compaction (rule 11): a reader whose token is below it loads a snapshot. Absent: 0.
+    /// compaction (rule 11), for people and other programs; absent: 0. Readers do not rely on
+    /// it (a replicator may put an old device file back): they go by snapshot names.
     public var pruned: [ZoneID: Int64]
 
     public init(

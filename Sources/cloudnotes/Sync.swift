@@ -91,7 +91,10 @@ struct SyncRun: ParsableCommand {
                 + "\(Set(fetched.changed).count) note(s) changed, \(fetched.merged) merged")
         var tail = "pending \(summary.pending), conflicts \(summary.conflicts)"
         if fetched.buffered > 0 { tail += ", \(fetched.buffered) waiting for earlier changes" }
+        if fetched.snapshotsLoaded > 0 { tail += ", \(fetched.snapshotsLoaded) snapshot(s) loaded" }
         Output.line(tail)
+        // Automatic compaction (a long log) says what it did.
+        if let compacted = summary.compacted { print(compacted) }
     }
 }
 
