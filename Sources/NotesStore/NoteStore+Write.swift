@@ -112,7 +112,8 @@ extension NoteStore {
     }
 
     /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
-    /// differs. Runs in transactions of `batchSize` notes.
+    /// differs. Runs in transactions of `batchSize` notes; a large import ends by merging the
+    /// search index (`SearchIndex.optimize`).
     public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
@@ -147,6 +148,9 @@ extension NoteStore {
                 }
                 try persist(clock.last, db)
             }
+        }
+        if counts.created + counts.updated >= SearchIndex.optimizeAfterNotes {
+            try write { db in try SearchIndex.optimize(db) }
         }
         return counts
     }
