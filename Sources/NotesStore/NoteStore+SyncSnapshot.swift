@@ -28,13 +28,6 @@ extension NoteStore {
         }
     }
 
-    /// Merges the search index after a bulk write of `notes` notes (an initial sync, a loaded
-    /// snapshot) when it is large enough to leave many segments behind (`SearchIndex.optimize`).
-    public func bulkWriteFinished(notes: Int) throws {
-        guard notes >= SearchIndex.optimizeAfterNotes else { return }
-        try write { db in try SearchIndex.optimize(db) }
-    }
-
     /// Makes every committed transaction durable: a full WAL checkpoint, which syncs the WAL and
     /// the database file even with `synchronous=NORMAL` (DESIGN §7, before compaction deletes).
     public func makeDurable() throws {

@@ -149,10 +149,16 @@ extension NoteStore {
                 try persist(clock.last, db)
             }
         }
-        if counts.created + counts.updated >= SearchIndex.optimizeAfterNotes {
-            try write { db in try SearchIndex.optimize(db) }
-        }
+        try bulkWriteFinished(notes: counts.created + counts.updated)
         return counts
+    }
+
+    /// Merges the search index after a bulk write of `notes` notes (an import, an initial sync,
+    /// a loaded snapshot) when it is large enough to leave many segments behind
+    /// (`SearchIndex.optimize`).
+    public func bulkWriteFinished(notes: Int) throws {
+        guard notes >= SearchIndex.optimizeAfterNotes else { return }
+        try write { db in try SearchIndex.optimize(db) }
     }
 
     /// Whether title, body, tags or notebook differ in any byte (not just canonically).
