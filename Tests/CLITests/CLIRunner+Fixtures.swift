@@ -6,6 +6,18 @@ extension CLIRunner {
     /// A second data directory under this runner's home: another device on the same machine.
     func device(_ name: String) -> URL { home.appendingPathComponent(name) }
 
+    /// Data directories `a` and `b` under this runner's home, `a` bound to a new cloud folder
+    /// there by `sync init` and `b` too when `bindingB`: two devices sharing one folder.
+    func devicesSharingACloudFolder(
+        bindingB: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (cloud: String, a: URL, b: URL) {
+        let cloud = home.appendingPathComponent("cloud").path
+        let (a, b) = (device("a"), device("b"))
+        #expect(try cn(at: a, "sync", "init", cloud).status == 0, sourceLocation: sourceLocation)
+        if bindingB { #expect(try cn(at: b, "sync", "init", cloud).status == 0, sourceLocation: sourceLocation) }
+        return (cloud, a, b)
+    }
+
     /// Runs with `--data-dir` set to `directory`.
     @discardableResult
     func cn(at directory: URL, _ arguments: String..., stdin: String? = nil) throws -> Result {

@@ -83,11 +83,7 @@ struct SyncCLITests {
     func conflictsAndResolve() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let cloud = runner.home.appendingPathComponent("cloud").path
-        let a = runner.device("a")
-        let b = runner.device("b")
-        try runner.cn(at: a, "sync", "init", cloud)
-        try runner.cn(at: b, "sync", "init", cloud)
+        let (_, a, b) = try runner.devicesSharingACloudFolder()
         let id = try runner.cn(at: a, "add", "Plan", "--body", "one\ntwo\n").stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         try runner.cn(at: a, "sync")

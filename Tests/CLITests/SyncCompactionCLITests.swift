@@ -4,20 +4,11 @@ import Testing
 /// `cloudnotes sync --compact` and the progress of a long sync, against the real binary.
 @Suite("Sync compaction and progress from the command line")
 struct SyncCompactionCLITests {
-    /// Data directories `a` (bound to a new cloud folder) and `b` (bound too when `bindingB`).
-    static func devices(bindingB: Bool) throws -> (runner: CLIRunner, cloud: String, a: URL, b: URL) {
-        let runner = try CLIRunner()
-        let cloud = runner.home.appendingPathComponent("cloud").path
-        let (a, b) = (runner.device("a"), runner.device("b"))
-        #expect(try runner.cn(at: a, "sync", "init", cloud).status == 0)
-        if bindingB { #expect(try runner.cn(at: b, "sync", "init", cloud).status == 0) }
-        return (runner, cloud, a, b)
-    }
-
     @Test("initial sync of a large zone shows progress on stderr when it is a terminal, nothing when piped")
     func progressOnATerminal() throws {
-        let (runner, cloud, a, b) = try Self.devices(bindingB: false)
+        let runner = try CLIRunner()
         defer { runner.cleanUp() }
+        let (cloud, a, b) = try runner.devicesSharingACloudFolder(bindingB: false)
         let notes = (0..<2000).map { n in
             CLIRunner.fixture(
                 id: String(format: "00000000-0000-4000-8000-%012d", n), title: "note \(n)", body: "\(n)\n")
@@ -40,8 +31,9 @@ struct SyncCompactionCLITests {
 
     @Test("sync --compact writes a snapshot and deletes nothing before it is a day old; the other device still syncs")
     func compactWritesASnapshot() throws {
-        let (runner, cloud, a, b) = try Self.devices(bindingB: true)
+        let runner = try CLIRunner()
         defer { runner.cleanUp() }
+        let (cloud, a, b) = try runner.devicesSharingACloudFolder(bindingB: true)
         for n in 0..<3 {
             try runner.cn(at: a, "add", "note \(n)", "--body", "\(n)")
             #expect(try runner.cn(at: a, "sync").status == 0)
@@ -61,8 +53,9 @@ struct SyncCompactionCLITests {
 
     @Test("a copied data directory: the copy that finds the other's file rotates, status says so, nothing is lost")
     func copiedDataDirectory() throws {
-        let (runner, _, a, b) = try Self.devices(bindingB: true)
+        let runner = try CLIRunner()
         defer { runner.cleanUp() }
+        let (_, a, b) = try runner.devicesSharingACloudFolder()
         try runner.cn(at: a, "add", "before the copy", "--body", "1")
         #expect(try runner.cn(at: a, "sync").status == 0)
         let copy = runner.device("a-copy")

@@ -10,11 +10,7 @@ struct SyncKillTests {
     func killLoop() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let cloud = runner.home.appendingPathComponent("cloud").path
-        let a = runner.device("a")
-        let b = runner.device("b")
-        try runner.cn(at: a, "sync", "init", cloud)
-        try runner.cn(at: b, "sync", "init", cloud)
+        let (_, a, b) = try runner.devicesSharingACloudFolder()
         let notes = (0..<1200).map { n in
             CLIRunner.fixture(
                 id: String(format: "00000000-0000-4000-8000-%012d", n), title: "note \(n)",
