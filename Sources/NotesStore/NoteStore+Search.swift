@@ -31,25 +31,20 @@ extension NoteStore {
     /// of the title, body or a tag; ranked by tier (all terms in the title, some, none), then by
     /// recency. Trashed notes are not searched.
     ///
-    /// Each tier is one query that walks the index in recency order (searchRowid descending)
-    /// and stops at `limit`: nothing is scored or sorted. `SearchPlan` decides per term whether
-    /// the trigram index or an `instr` check finds it faster.
+    /// Each tier walks its candidates in recency order (searchRowid descending) and stops at
+    /// `limit`: nothing is scored or sorted. `SearchPlan` decides per term whether the trigram
+    /// index or a scan of the newest notes finds it faster.
     public func search(_ query: SearchQuery, limit: Int = 50, after cursor: SearchCursor? = nil) throws -> SearchPage {
         try read { db in
-            let plan = try SearchPlan(query, db)
-            if plan.matchesNothing { return SearchPage(hits: [], next: nil) }
+            var plan = try SearchPlan(query, segments: segmentCache.segments(db), db)
             var rowids: [(Int64, Int)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
             // One row more than the page shows tells whether another page exists.
             while tier <= 2, rowids.count <= limit {
-                if let sql = plan.sql(tier: tier, after: after) {
-                    var args = sql.arguments
-                    _ = args.append(contentsOf: [limit + 1 - rowids.count])
-                    let found = try Int64.fetchAll(db, sql: sql.text, arguments: args)
-                    rowids += found.map { ($0, tier) }
-                    if rowids.count > limit { break }
-                }
+                let found = try plan.find(tier: tier, after: after, limit: limit + 1 - rowids.count, db)
+                rowids += found.map { ($0, tier) }
+                if rowids.count > limit { break }
                 tier += 1
                 after = nil
             }

@@ -110,7 +110,7 @@ extension NoteStore {
         let state: Note.SyncState = conflict ? .conflict : pending ? .pending : .synced
         if let current, current.headRev == head.id, current.syncState == state { return }
         let note = fields.note(id: head.recordID, headRev: head.id, syncState: state)
-        let searchRowid = try SearchIndex.update(note: note, previous: current, db)
+        let searchRowid = try SearchIndex.update(note: note, previous: current, pending: pendingIndex, db)
         try Self.upsert(note, searchRowid: searchRowid, db)
     }
 

@@ -118,12 +118,8 @@ extension NoteStore {
         created: Int, updated: Int, unchanged: Int
     ) {
         var counts = (created: 0, updated: 0, unchanged: 0)
-        // Oldest first: search rowids then ascend within each transaction. FTS5 flushes its
-        // pending terms whenever a rowid goes down, which made random-order imports 4x slower.
+        // Oldest first: search rowids then ascend, and the search text grows at its end.
         let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
-        if notes.count > 1 {
-            try write { db in try SearchIndex.reserveMemoryForLargeTransactions(db) }
-        }
         for start in stride(from: 0, to: notes.count, by: batchSize) {
             let batch = notes[start..<min(start + batchSize, notes.count)]
             try write { db in
@@ -187,7 +183,7 @@ extension NoteStore {
         try insert(revision, canonicalFields: String(decoding: canonicalFields, as: UTF8.self), db)
         note.headRev = revision.id
         note.syncState = .pending
-        let searchRowid = try SearchIndex.update(note: note, previous: previous, db)
+        let searchRowid = try SearchIndex.update(note: note, previous: previous, pending: pendingIndex, db)
         try Self.upsert(note, searchRowid: searchRowid, db)
         try enqueue(revision, zone: note.zone, kind: "save", db)
         return note

@@ -18,6 +18,10 @@ public final class NoteStore: Sendable {
     /// This store's device id (random lowercase base32), made on first open.
     public let deviceID: String
     let clock: @Sendable () -> Date
+    /// What the current write transaction indexed, written as one segment when it ends.
+    let pendingIndex = PendingIndex()
+    /// Segments' document tables, read once per segment (they never change).
+    let segmentCache = SegmentCache()
 
     /// Opens (creating if needed) the store in `directory`.
     ///
@@ -206,9 +210,15 @@ public final class NoteStore: Sendable {
     }
 
     /// Runs a write transaction, mapping SQLite errors to `StoreError`.
+    /// The notes it indexed become one search segment before it commits (`SearchIndex.flush`).
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
-            return try pool.write(updates)
+            return try pool.write { db in
+                defer { pendingIndex.reset() }
+                let result = try updates(db)
+                try SearchIndex.flush(pendingIndex, db)
+                return result
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: databaseURL.path)
         }

@@ -78,14 +78,16 @@ enum Schema {
             // about 1 ms more per lookup.
             try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 16)")
             try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('crisismerge', 64)")
-            try SearchIndex.rebuild(db)
+            // (This rebuilt the FTS5 index; v6 replaced that index and builds its own.)
         }
         migrator.registerMigration("v3-search-rowid-slots") { db in
-            // searchRowid went from 256 to SearchIndex.slotsPerMillisecond rowids per millisecond.
+            // searchRowid went from 256 to SearchIndex.slotsPerMillisecond rowids per millisecond
+            // (the FTS5 index was rebuilt here; v6 builds the index that replaced it).
             try SearchIndex.renumber(db)
         }
         migrator.registerMigration("v4-fold-ligatures") { db in
-            // TextFolding now folds ligatures (ﬁ → fi) and ſ.
+            // TextFolding now folds ligatures (ﬁ → fi) and ſ (the FTS5 index was rebuilt here;
+            // v6 builds the index that replaced it).
             try SearchIndex.refold(db)
         }
         migrator.registerMigration("v5-sync") { db in
@@ -103,6 +105,30 @@ enum Schema {
                 CREATE INDEX sync_buffer_by_record ON sync_buffer(recordID);
                 CREATE INDEX note_conflicts ON note(id) WHERE syncState = 'conflict';
                 """)
+        }
+        migrator.registerMigration("v6-trigram-index") { db in
+            // Our own trigram index replaces FTS5 (SearchIndex): a tenth of the cost per indexed
+            // note, and no positions stored.
+            try db.execute(sql: """
+                DROP TABLE IF EXISTS note_fts_vocab;
+                DROP TABLE IF EXISTS note_fts;
+                DROP TABLE IF EXISTS search_title;
+                CREATE TABLE search_text (
+                    rowid INTEGER PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL
+                );
+                CREATE TABLE search_segment (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    documents INTEGER NOT NULL,
+                    docs BLOB NOT NULL
+                );
+                CREATE TABLE search_posting (
+                    rowid INTEGER PRIMARY KEY,
+                    docs BLOB NOT NULL
+                );
+                """)
+            try SearchIndex.rebuild(db)
         }
         return migrator
     }

@@ -1,28 +1,35 @@
+import Foundation
 import GRDB
 import NotesCore
 
 /// Keeps the search tables in step with the notes (DESIGN §5).
 ///
-/// `note_fts` holds the folded title, body and tags under a trigram tokenizer (case-sensitive,
-/// because the text is already folded), so any substring of three or more scalars is an index
-/// lookup. `search_title` is a narrow copy of the folded titles for the short queries the
-/// trigram index cannot answer. Both are keyed by the note's `searchRowid`, which is ordered by
-/// modification time (`modifiedAt` ms × `slotsPerMillisecond` + a tie-breaker): "most recent
-/// first" is then "rowid descending", which FTS5 streams without sorting, so a query stops
-/// after its first page instead of ranking every match. Notes in the trash are not indexed.
+/// - `search_text(rowid, title, body)`: the folded title, and the folded body and tags (tags
+///   after a U+FFFF, which no query term contains), of every note that is not in the trash,
+///   keyed by the note's `searchRowid`. Searches confirm every candidate here, so the index
+///   may name more notes than match (a note since edited or trashed), never fewer.
+/// - A trigram index of our own over that text (`SearchKeys`): immutable *segments*, each a
+///   sorted table of the searchRowids it covers (`search_segment.docs`) and, per key, the
+///   posting list of the documents whose text has that key (`search_posting`, rowid =
+///   segment id << 25 + key, varint gaps of document numbers). Every write transaction adds
+///   one segment for the notes it (re)indexed (`PendingIndex`, flushed by `NoteStore.write`);
+///   segments of a size are merged eight at a time, and everything into one after a bulk write
+///   (`optimize`), dropping documents whose text is gone.
 ///
-/// Each indexed column ends in two `sentinel` scalars, so that every occurrence of a one- or
-/// two-scalar term starts some trigram (`SearchPlan` finds rare short terms that way).
+/// Why not FTS5 (which stores every trigram's positions): its index cost 25-37 s of CPU for
+/// 100k notes (insert plus merge), more than the whole import may take; these keys without
+/// positions cost about a tenth, and the exact check that positions made unnecessary is a
+/// `memmem` over text the search reads anyway.
+///
+/// `searchRowid` is ordered by modification time (`modifiedAt` ms × `slotsPerMillisecond` + a
+/// tie-breaker), so "most recent first" is "rowid descending": a search walks candidates that
+/// way and stops after its first page instead of ranking every match.
 enum SearchIndex {
-    /// U+FFFF, a noncharacter: never typed, and stripped from query terms.
+    /// U+FFFF, a noncharacter: never typed, stripped from query terms; separates body and tags.
     static let sentinel = "\u{FFFF}"
-    static let ending = sentinel + sentinel
-
-    /// The folded text of one FTS column.
-    static func indexed(_ text: String) -> String { TextFolding.fold(text) + ending }
 
     /// Reindexes `note`; returns its searchRowid (nil when in the trash).
-    static func update(note: Note, previous: Note?, _ db: Database) throws -> Int64? {
+    static func update(note: Note, previous: Note?, pending: PendingIndex, _ db: Database) throws -> Int64? {
         // A note that did not exist has no row in the index (the common case of an import).
         let oldRowid =
             previous == nil
@@ -39,61 +46,24 @@ enum SearchIndex {
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, db)
-        try insertRow(rowid: rowid, title: note.title, body: note.body, tags: note.tags, db)
+        try insertRow(rowid: rowid, title: note.title, body: note.body, tags: note.tags, pending: pending, db)
         return rowid
     }
 
-    /// How much text FTS5 collects in memory before it writes a segment (its default is 1 MB).
-    /// A transaction of many notes then writes a few large segments instead of hundreds of
-    /// small ones that merging rewrites again and again: a third less CPU for an import of
-    /// 100k notes (measured with SQLite 3.40, 10,000-note transactions). Only large
-    /// transactions (imports, rebuilds) ever hold that much; a single save holds kilobytes.
-    static let pendingTextBytes = 64 << 20
-
-    /// Sets `pendingTextBytes` (FTS5's persistent `hashsize` option) if it is not set yet.
-    static func reserveMemoryForLargeTransactions(_ db: Database) throws {
-        let current = try Int.fetchOne(db, sql: "SELECT v FROM note_fts_config WHERE k = 'hashsize'")
-        if current != pendingTextBytes {
-            try db.execute(
-                sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('hashsize', ?)", arguments: [pendingTextBytes])
+    /// Stores one note's folded text and queues its keys for this transaction's segment.
+    static func insertRow(
+        rowid: Int64, title: String, body: String, tags: [String], pending: PendingIndex, _ db: Database
+    ) throws {
+        let foldedTitle = TextFolding.foldedUTF8(title)
+        var foldedBody = TextFolding.foldedUTF8(body)
+        if !tags.isEmpty {
+            foldedBody.append(contentsOf: sentinel.utf8)
+            foldedBody.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
         }
-    }
-
-    /// After a bulk write of at least this many notes the index is merged into one segment.
-    static let optimizeAfterNotes = 1000
-
-    /// Merges the index into one segment (FTS5 `optimize`).
-    ///
-    /// A bulk write (an import, an initial sync) leaves many large segments behind, and with
-    /// the lazy merging this index uses (`automerge` 16, `crisismerge` 64) a later single edit
-    /// can set off the merge of all of them: seconds inside one `cloudnotes add` or autosave
-    /// (measured: 2-4 s at 100k notes, 0.1-0.6 s at 10k). Paid once here instead, about 10 s
-    /// at 100k notes and 1 s at 10k, every later write stays small.
-    static func optimize(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES ('optimize')")
-    }
-
-    /// Adds one note's folded text to `note_fts` and `search_title`.
-    static func insertRow(rowid: Int64, title: String, body: String, tags: [String], _ db: Database) throws {
-        let foldedTitle = TextFolding.fold(title)
+        pending.add(rowid: rowid, title: foldedTitle, body: foldedBody)
         try db.run(
-            "INSERT INTO note_fts(rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-            [rowid, foldedTitle + ending, indexed(body), indexed(tags.joined(separator: "\n"))])
-        try db.run("INSERT INTO search_title(rowid, title) VALUES (?, ?)", [rowid, foldedTitle])
-    }
-
-    /// Rebuilds both tables from the notes (after a change to what is indexed).
-    static func rebuild(_ db: Database) throws {
-        try reserveMemoryForLargeTransactions(db)
-        try db.execute(sql: "DELETE FROM note_fts; DELETE FROM search_title")
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT searchRowid, title, body, tags FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
-        while let row = try rows.next() {
-            try insertRow(
-                rowid: row["searchRowid"], title: row["title"], body: row["body"],
-                tags: NoteStore.decodeTags(row["tags"]), db)
-        }
+            "INSERT INTO search_text(rowid, title, body) VALUES (?, ?, ?)",
+            [rowid, String(decoding: foldedTitle, as: UTF8.self), String(decoding: foldedBody, as: UTF8.self)])
     }
 
     static func remove(noteID: String, _ db: Database) throws {
@@ -103,17 +73,187 @@ enum SearchIndex {
         }
     }
 
+    /// The text goes; the postings that name the rowid stay until their segment is merged
+    /// (searches check the text).
     private static func remove(rowid: Int64, _ db: Database) throws {
-        try db.run(
-            "DELETE FROM note_fts WHERE rowid = ?",
-            [rowid])
-        try db.run(
-            "DELETE FROM search_title WHERE rowid = ?",
-            [rowid])
-        try db.run(
-            "UPDATE note SET searchRowid = NULL WHERE searchRowid = ?",
-            [rowid])
+        try db.run("DELETE FROM search_text WHERE rowid = ?", [rowid])
+        try db.run("UPDATE note SET searchRowid = NULL WHERE searchRowid = ?", [rowid])
     }
+
+    /// Rebuilds the index from the notes (a migration, or after a change to what is indexed).
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM search_text; DELETE FROM search_posting; DELETE FROM search_segment")
+        let pending = PendingIndex()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT searchRowid, title, body, tags FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
+        while let row = try rows.next() {
+            try insertRow(
+                rowid: row["searchRowid"], title: row["title"], body: row["body"],
+                tags: NoteStore.decodeTags(row["tags"]), pending: pending, db)
+            if pending.documentCount >= 10_000 { try flush(pending, db) }
+        }
+        try flush(pending, db)
+        try optimize(db)
+    }
+
+    // MARK: Segments
+
+    /// Segments of one size class merge when there are this many.
+    static let mergeFanout = 8
+
+    /// After a bulk write of at least this many notes the index is merged into one segment.
+    static let optimizeAfterNotes = 1000
+
+    /// Writes this transaction's documents as a new segment, then merges what has piled up.
+    static func flush(_ pending: PendingIndex, _ db: Database) throws {
+        guard pending.documentCount > 0 else { return }
+        defer { pending.reset() }
+        let (documents, pairs) = pending.sortedPostings()
+        try writeSegment(documents: documents, postings: pairs, db)
+        try mergeIfNeeded(db)
+    }
+
+    /// Merges every segment into one (after a bulk write; queries then read one list per key).
+    static func optimize(_ db: Database) throws {
+        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM search_segment ORDER BY id")
+        guard !ids.isEmpty else { return }
+        if ids.count == 1 {
+            // One segment: rewritten only when a tenth of it is notes since edited or trashed.
+            let indexed = try Int.fetchOne(db, sql: "SELECT documents FROM search_segment") ?? 0
+            let live = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_text") ?? 0
+            guard (indexed - live) * 10 > indexed else { return }
+        }
+        try merge(ids, db)
+    }
+
+    /// Size class of a segment: one per factor of `mergeFanout` in documents.
+    private static func sizeClass(_ documents: Int) -> Int {
+        var size = max(documents, 1)
+        var level = 0
+        while size >= mergeFanout {
+            size /= mergeFanout
+            level += 1
+        }
+        return level
+    }
+
+    private static func mergeIfNeeded(_ db: Database) throws {
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, documents FROM search_segment ORDER BY id")
+            var byClass: [Int: [Int64]] = [:]
+            for row in rows { byClass[sizeClass(row["documents"]), default: []].append(row["id"]) }
+            guard let full = byClass.keys.sorted().first(where: { byClass[$0]!.count >= mergeFanout }) else { return }
+            try merge(byClass[full]!, db)
+        }
+    }
+
+    private static func writeSegment(documents: [Int64], postings pairs: [UInt64], _ db: Database) throws {
+        guard !documents.isEmpty else { return }
+        try db.run(
+            "INSERT INTO search_segment(documents, docs) VALUES (?, ?)", [documents.count, SegmentDocs.encode(documents)])
+        let id = db.lastInsertedRowID
+        var bytes: [UInt8] = []
+        var documents: [UInt32] = []
+        var start = 0
+        while start < pairs.count {
+            let key = pairs[start] >> 32
+            var end = start
+            documents.removeAll(keepingCapacity: true)
+            while end < pairs.count, pairs[end] >> 32 == key {
+                let document = UInt32(truncatingIfNeeded: pairs[end])
+                if documents.last != document { documents.append(document) }
+                end += 1
+            }
+            bytes.removeAll(keepingCapacity: true)
+            Postings.encode(documents, into: &bytes)
+            try insertPosting(segment: id, key: UInt32(key), bytes, db)
+            start = end
+        }
+    }
+
+    private static func insertPosting(segment: Int64, key: UInt32, _ bytes: [UInt8], _ db: Database) throws {
+        try db.run(
+            "INSERT INTO search_posting(rowid, docs) VALUES (?, ?)", [segment << 25 + Int64(key), Data(bytes)])
+    }
+
+    /// Merges `ids` into one new segment of their documents that still have text.
+    private static func merge(_ ids: [Int64], _ db: Database) throws {
+        var tables: [[Int64]] = []
+        var total = 0
+        for id in ids {
+            let blob = try Data.fetchOne(db, sql: "SELECT docs FROM search_segment WHERE id = ?", arguments: [id])
+            let documents = blob.map(SegmentDocs.decode) ?? []
+            tables.append(documents)
+            total += documents.count
+        }
+        let isLive: (Int64) throws -> Bool
+        if total > 20_000 {
+            let live = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM search_text"))
+            isLive = { live.contains($0) }
+        } else {
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM search_text WHERE rowid = ?")
+            isLive = { try Bool.fetchOne(statement, arguments: [$0]) == true }
+        }
+        var merged: [Int64] = []
+        merged.reserveCapacity(total)
+        for table in tables {
+            for rowid in table where try isLive(rowid) { merged.append(rowid) }
+        }
+        merged.sort()
+        merged = merged.enumerated().filter { $0.offset == 0 || merged[$0.offset - 1] != $0.element }.map(\.element)
+        // Old document number → new one (UInt32.max: dropped).
+        let renumber: [[UInt32]] = tables.map { table in
+            table.map { rowid in
+                SegmentDocs.index(of: rowid, in: merged).map(UInt32.init) ?? .max
+            }
+        }
+        var newID: Int64?
+        if !merged.isEmpty {
+            try db.run(
+                "INSERT INTO search_segment(documents, docs) VALUES (?, ?)", [merged.count, SegmentDocs.encode(merged)])
+            newID = db.lastInsertedRowID
+        }
+        // Key ranges small enough to hold in memory: all at once for small segments, else by
+        // the first byte of the key (512 ranges over both key spaces).
+        let step: UInt32 = total < 5_000 ? SearchKeys.limit : 1 << 16
+        var low: UInt32 = 0
+        var documents: [UInt32] = []
+        var bytes: [UInt8] = []
+        while low < SearchKeys.limit {
+            let high = low + step
+            var lists: [UInt32: [[UInt32]]] = [:]
+            for (position, id) in ids.enumerated() {
+                let rows = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT rowid, docs FROM search_posting WHERE rowid >= ? AND rowid < ?"),
+                    arguments: [id << 25 + Int64(low), id << 25 + Int64(high)])
+                for row in rows {
+                    let key = UInt32(truncatingIfNeeded: (row[0] as Int64) & Int64(SearchKeys.limit - 1))
+                    let blob: Data = row[1]
+                    documents.removeAll(keepingCapacity: true)
+                    blob.withUnsafeBytes { Postings.decode($0, into: &documents) }
+                    let map = renumber[position]
+                    let renumbered = documents.compactMap { Int($0) < map.count && map[Int($0)] != .max ? map[Int($0)] : nil }
+                    if !renumbered.isEmpty { lists[key, default: []].append(renumbered) }
+                }
+            }
+            if let newID {
+                for key in lists.keys.sorted() {
+                    let union = lists[key]!.reduce(into: [UInt32]()) { $0 = Postings.union($0, $1) }
+                    bytes.removeAll(keepingCapacity: true)
+                    Postings.encode(union, into: &bytes)
+                    try insertPosting(segment: newID, key: key, bytes, db)
+                }
+            }
+            low = high
+        }
+        for id in ids {
+            try db.run("DELETE FROM search_posting WHERE rowid >= ? AND rowid < ?", [id << 25, (id + 1) << 25])
+            try db.run("DELETE FROM search_segment WHERE id = ?", [id])
+        }
+    }
+
+    // MARK: Rowids
 
     /// Rowids per millisecond of `modifiedAt`: notes of one millisecond take consecutive ones.
     /// (It was 256, and the 257th note of a millisecond took the next one's rowids, ranking
@@ -139,11 +279,10 @@ enum SearchIndex {
                 sql: "UPDATE note_tag SET foldedTag = ? WHERE noteID = ? AND tag = ?",
                 arguments: [TextFolding.fold(row["tag"]), row["noteID"] as String, row["tag"] as String])
         }
-        try rebuild(db)
     }
 
     /// Gives every indexed note a rowid under the current `slotsPerMillisecond`, keeping their
-    /// order, then rebuilds the index (a migration).
+    /// order (a migration; the index is rebuilt after).
     static func renumber(_ db: Database) throws {
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, modifiedAt FROM note WHERE searchRowid IS NOT NULL ORDER BY modifiedAt, searchRowid")
@@ -155,14 +294,13 @@ enum SearchIndex {
                 sql: "UPDATE note SET searchRowid = ? WHERE id = ?", arguments: [rowid, row["id"] as String])
             previous = rowid
         }
-        try rebuild(db)
     }
 
     /// The next free rowid of `modifiedAt`'s slots: one index lookup, however many notes share
     /// the millisecond (a probe per taken slot made an import of same-dated notes quadratic).
     /// Past its 4096 slots a millisecond spills above the highest rowid of the next second.
     private static func allocateRowid(modifiedAt: Int64, _ db: Database) throws -> Int64 {
-        let highest = try db.cachedStatement(sql: "SELECT max(rowid) FROM search_title WHERE rowid >= ? AND rowid < ?")
+        let highest = try db.cachedStatement(sql: "SELECT max(rowid) FROM search_text WHERE rowid >= ? AND rowid < ?")
         let base = baseRowid(modifiedAt: modifiedAt)
         let spill = base + slotsPerMillisecond
         var rowid = (try Int64.fetchOne(highest, arguments: [base, spill])).map { $0 + 1 } ?? base
@@ -171,8 +309,93 @@ enum SearchIndex {
                 (try Int64.fetchOne(highest, arguments: [spill, spill + 1000 * slotsPerMillisecond])).map { $0 + 1 }
                 ?? spill
         }
-        let taken = try db.cachedStatement(sql: "SELECT 1 FROM search_title WHERE rowid = ?")
+        let taken = try db.cachedStatement(sql: "SELECT 1 FROM search_text WHERE rowid = ?")
         while try Bool.fetchOne(taken, arguments: [rowid]) == true { rowid += 1 }
         return rowid
+    }
+}
+
+/// The documents (searchRowids) a write transaction indexed, with their keys, until
+/// `SearchIndex.flush` writes them as one segment. One per store, used on its writer only.
+final class PendingIndex: @unchecked Sendable {
+    private var rowids: [Int64] = []
+    /// keyEnds[i]: end of document i's keys in `keys`.
+    private var keyEnds: [Int] = []
+    private var keys: [UInt32] = []
+    private var scratch = KeySet()
+
+    var documentCount: Int { rowids.count }
+
+    func add(rowid: Int64, title: [UInt8], body: [UInt8]) {
+        scratch.removeAll()
+        title.withUnsafeBufferPointer { bytes in
+            SearchKeys.collect(bytes, space: SearchKeys.titleSpace, into: &scratch)
+            SearchKeys.collect(bytes, space: 0, into: &scratch)
+        }
+        body.withUnsafeBufferPointer { SearchKeys.collect($0, space: 0, into: &scratch) }
+        keys.append(contentsOf: scratch.keys)
+        rowids.append(rowid)
+        keyEnds.append(keys.count)
+    }
+
+    func reset() {
+        rowids.removeAll(keepingCapacity: false)
+        keyEnds.removeAll(keepingCapacity: false)
+        keys.removeAll(keepingCapacity: false)
+    }
+
+    /// The segment's sorted, distinct rowids, and (key << 32 | document number) pairs sorted by
+    /// key, then document. A rowid queued twice (reused inside the transaction) is one
+    /// document with both key sets: more candidates, never fewer.
+    func sortedPostings() -> (documents: [Int64], pairs: [UInt64]) {
+        let order = rowids.indices.sorted { rowids[$0] < rowids[$1] }
+        var documents: [Int64] = []
+        documents.reserveCapacity(rowids.count)
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(keys.count)
+        for i in order {
+            if documents.last != rowids[i] { documents.append(rowids[i]) }
+            let number = UInt64(documents.count - 1)
+            for key in keys[(i == 0 ? 0 : keyEnds[i - 1])..<keyEnds[i]] {
+                pairs.append(UInt64(key) << 32 | number)
+            }
+        }
+        Postings.sortByKey(&pairs)
+        return (documents, pairs)
+    }
+}
+
+/// A segment's document table: its sorted searchRowids as little-endian 64-bit integers.
+enum SegmentDocs {
+    static func encode(_ rowids: [Int64]) -> Data {
+        rowids.map(\.littleEndian).withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    static func decode(_ data: Data) -> [Int64] {
+        data.withUnsafeBytes { raw in
+            [Int64](unsafeUninitializedCapacity: raw.count / 8) { buffer, count in
+                for i in 0..<(raw.count / 8) {
+                    buffer[i] = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
+                }
+                count = raw.count / 8
+            }
+        }
+    }
+
+    /// Position of `rowid` in the sorted `rowids`.
+    static func index(of rowid: Int64, in rowids: [Int64]) -> Int? {
+        let position = lowerBound(rowid, in: rowids)
+        return position < rowids.count && rowids[position] == rowid ? position : nil
+    }
+
+    /// First position whose rowid is >= `rowid`.
+    static func lowerBound(_ rowid: Int64, in rowids: [Int64]) -> Int {
+        var low = 0
+        var high = rowids.count
+        while low < high {
+            let mid = (low + high) / 2
+            if rowids[mid] < rowid { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }

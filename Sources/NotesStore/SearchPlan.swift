@@ -1,93 +1,122 @@
+import Foundation
 import GRDB
 import NotesCore
 
-/// The SQL for each ranking tier of one search (DESIGN §5; see SearchIndex for the tables).
+/// One segment of the search index as a query sees it: its id and sorted document table.
+struct SearchSegment {
+    let id: Int64
+    let docs: [Int64]
+}
+
+/// Segments' document tables, read once each: a segment never changes after it is written,
+/// and segment ids are never reused (AUTOINCREMENT), so an entry can only go stale by being
+/// merged away, when it is dropped.
+final class SegmentCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tables: [Int64: [Int64]] = [:]
+
+    func segments(_ db: Database) throws -> [SearchSegment] {
+        let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM search_segment ORDER BY id"))
+        var known = lock.withLock { tables }
+        var result: [SearchSegment] = []
+        var changed = known.count != ids.count
+        for id in ids {
+            if let docs = known[id] {
+                result.append(SearchSegment(id: id, docs: docs))
+                continue
+            }
+            let blob = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT docs FROM search_segment WHERE id = ?"), arguments: [id])
+            let docs = blob.map(SegmentDocs.decode) ?? []
+            known[id] = docs
+            changed = true
+            result.append(SearchSegment(id: id, docs: docs))
+        }
+        if changed {
+            let current = Set(ids)
+            known = known.filter { current.contains($0.key) }
+            lock.withLock { tables = known }
+        }
+        return result
+    }
+}
+
+/// How one search finds its notes (DESIGN §5; the tables are in `SearchIndex`).
 ///
-/// Every positive term gets, when it pays, an FTS5 expression that matches exactly the notes
-/// containing it:
-/// - three or more scalars: the term as a trigram phrase;
-/// - one or two scalars, when rare: the OR of every indexed trigram that starts with it, read
-///   from the `note_fts_vocab` table. Indexed text ends in two sentinels, so every occurrence,
-///   even at the very end, starts a trigram;
-/// - one or two scalars, when common: no expression; the tiers scan newest first and check
-///   `instr`, which finds a page of a common term within the first few hundred rows.
-/// "Common" is measured, not guessed: the term is looked for in the newest notes first.
+/// Candidates come from the trigram index, newest first, and every one is confirmed against
+/// its folded text before it counts, so the index only has to name a superset:
+/// - three or more bytes (folded UTF-8): the documents that have every trigram of the term
+///   (the rarest few lists are intersected; the check does the rest);
+/// - one or two bytes, when rare: the union of the keys that begin with it (exact: every
+///   position of indexed text starts a key);
+/// - one or two bytes, when common: no candidates from the index; the text is scanned newest
+///   first, which fills a page of a common term within the first few hundred notes.
+/// "Common" is measured, not guessed: the term is looked for in the 2,000 newest notes first.
 struct SearchPlan {
     /// Folded, deduplicated positive terms.
     let terms: [String]
-    /// For each positive term, its exact FTS5 expression, or nil to check it with `instr`.
-    private(set) var expressions: [String?] = []
-    let excluded: [String]
-    let filter: (text: String, arguments: [DatabaseValueConvertible])?
-    /// A term occurs in no note at all.
-    private(set) var matchesNothing = false
+    private let termBytes: [[UInt8]]
+    private let excludedBytes: [[UInt8]]
+    /// Per term: true when the term is scanned for rather than looked up (a common short term).
+    private var scanned: [Bool] = []
+    private let segments: [SearchSegment]
+    /// searchRowids of the notes the query's filters (tags, notebook, favorites) allow.
+    private let allowed: Set<Int64>?
+    /// Per key space, per segment: ascending searchRowids of the candidates (nil: no index term).
+    private var candidates: [UInt32: [[Int64]]?] = [:]
 
     /// How many of the newest notes the rarity probe of a short term reads.
     static let probeWindow = 2000
     /// A short term with more hits than this in the probe window is common.
     static let commonHits = 50
-    /// More trigram continuations than this and a short term is searched with `instr`.
-    static let maxContinuations = 400
+    /// Lists intersected per term at most; once candidates are this few the check is cheaper.
+    static let maxIntersections = 4
+    static let fewCandidates = 64
 
-    init(_ query: SearchQuery, _ db: Database) throws {
+    init(_ query: SearchQuery, segments: [SearchSegment], _ db: Database) throws {
         func folded(_ list: [String]) -> [String] {
             var seen = Set<String>()
             return list.map { TextFolding.fold($0).replacingOccurrences(of: SearchIndex.sentinel, with: "") }
                 .filter { !$0.isEmpty && seen.insert($0).inserted }
         }
         terms = folded(query.terms)
-        excluded = folded(query.excludedTerms)
-        filter = Self.filterClause(query)
+        termBytes = terms.map { Array($0.utf8) }
+        excludedBytes = folded(query.excludedTerms).map { Array($0.utf8) }
+        self.segments = segments
+        allowed = try Self.allowedRowids(query, db)
         var probeFloor: Int64??
-        for term in terms {
-            if term.unicodeScalars.count >= 3 {
-                expressions.append(Self.quoted(term))
+        for bytes in termBytes {
+            guard bytes.count < 3 else {
+                scanned.append(false)
                 continue
             }
             if probeFloor == nil {
                 probeFloor = .some(
                     try Int64.fetchOne(
-                        db, sql: "SELECT rowid FROM search_title ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                        db, sql: "SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1 OFFSET ?",
                         arguments: [Self.probeWindow - 1]))
             }
-            switch try Self.shortTermExpression(term, probeFloor: probeFloor!, db) {
-            case .none: matchesNothing = true
-            case .some(let expression): expressions.append(expression)
-            }
+            scanned.append(try Self.isCommon(bytes, probeFloor: probeFloor!, db))
         }
     }
 
-    /// nil: the term occurs nowhere; .some(nil): check it with instr; .some(expr): use expr.
-    private static func shortTermExpression(_ term: String, probeFloor: Int64?, _ db: Database) throws -> String?? {
-        if let probeFloor {
-            let recentHits =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM (
-                            SELECT 1 FROM note_fts f WHERE f.rowid >= ?1
-                            AND (instr(f.title, ?2) > 0 OR instr(f.body, ?2) > 0 OR instr(f.tags, ?2) > 0)
-                            LIMIT ?3)
-                        """,
-                    arguments: [probeFloor, term, commonHits]) ?? 0
-            if recentHits >= commonHits { return .some(nil) }
-        }
-        var continuations: [String] = []
-        let rows = try String.fetchCursor(
-            db.cachedStatement(sql: "SELECT term FROM note_fts_vocab WHERE term >= ? AND term < ?"),
-            arguments: [term, term + "\u{10FFFF}"])
-        while let trigram = try rows.next() {
-            // By scalar: String.hasPrefix compares Characters, and "👍🏽" or the Hangul syllable
-            // "한" (jamo) do not start with the Character "👍" or "하" although their scalars do.
-            guard trigram.unicodeScalars.starts(with: term.unicodeScalars) else { continue }
-            continuations.append(quoted(trigram))
-            if continuations.count > maxContinuations { return .some(nil) }
-        }
-        if continuations.isEmpty { return nil }
-        return .some("(" + continuations.joined(separator: " OR ") + ")")
+    /// Whether a short term has `commonHits` hits among the newest `probeWindow` notes.
+    private static func isCommon(_ term: [UInt8], probeFloor: Int64?, _ db: Database) throws -> Bool {
+        guard let probeFloor else { return false }
+        let text = String(decoding: term, as: UTF8.self)
+        let hits =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM (
+                        SELECT 1 FROM search_text WHERE rowid >= ?1 AND (instr(title, ?2) > 0 OR instr(body, ?2) > 0)
+                        LIMIT ?3)
+                    """,
+                arguments: [probeFloor, text, commonHits]) ?? 0
+        return hits >= commonHits
     }
 
-    private static func filterClause(_ query: SearchQuery) -> (text: String, arguments: [DatabaseValueConvertible])? {
+    private static func allowedRowids(_ query: SearchQuery, _ db: Database) throws -> Set<Int64>? {
         var conditions: [String] = []
         var arguments: [DatabaseValueConvertible] = []
         if query.favoritesOnly { conditions.append("isFavorite = 1") }
@@ -109,91 +138,173 @@ struct SearchPlan {
             arguments.append(TextFolding.fold(tag))
         }
         guard !conditions.isEmpty else { return nil }
-        return (
-            "st.rowid IN (SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL AND "
-                + conditions.joined(separator: " AND ") + ")", arguments
-        )
+        return Set(
+            try Int64.fetchAll(
+                db,
+                sql: "SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL AND "
+                    + conditions.joined(separator: " AND "),
+                arguments: StatementArguments(arguments)))
     }
 
-    static func quoted(_ term: String) -> String { "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-
-    /// The statement for `tier`, ending in `LIMIT ?`; nil when the tier cannot have results.
-    func sql(tier: Int, after: Int64?) -> (text: String, arguments: StatementArguments)? {
-        if tier == 1 && terms.count < 2 { return nil }
-        if tier == 0 && terms.isEmpty { return nil }
-        var match: [String] = []
-        var conditions: [String] = []
-        var arguments: [DatabaseValueConvertible] = []
-        let titleHits = terms.map { _ in "(instr(st.title, ?) > 0)" }.joined(separator: " + ")
-        // Tier 0 (every term in the title) asks the index for one term only, the longest (the
-        // likeliest to be rare), and checks the others in the title with instr: a title filter
-        // on several trigram phrases reads every position of every note that has any of them
-        // (~30 ms for two common words at 100k notes, ~15 ms this way).
-        let indexedInTitle =
-            tier == 0
-            ? zip(terms, expressions).filter { $0.1 != nil }
-                .max { $0.0.unicodeScalars.count < $1.0.unicodeScalars.count }?.0 : nil
-
-        for (term, expression) in zip(terms, expressions) {
-            switch (tier, expression) {
-            case (0, .some(let e)) where term == indexedInTitle:
-                match.append("title : " + e)
-            case (0, _):
-                conditions.append("instr(st.title, ?) > 0")
-                arguments.append(term)
-            case (_, .some(let e)):
-                match.append(e)
-            case (_, .none):
-                conditions.append("(instr(st.title, ?) > 0 OR instr(f.body, ?) > 0 OR instr(f.tags, ?) > 0)")
-                arguments += [term, term, term]
+    /// Up to `limit` searchRowids of `tier` (0: every term in the title; 1: some; 2: none),
+    /// newest first, below `after`.
+    mutating func find(tier: Int, after: Int64?, limit: Int, _ db: Database) throws -> [Int64] {
+        if tier == 0 && terms.isEmpty { return [] }
+        if tier == 1 && terms.count < 2 { return [] }
+        let space = tier == 0 ? SearchKeys.titleSpace : 0
+        if candidates[space] == nil { candidates[space] = .some(try indexCandidates(space: space, db)) }
+        let titleStatement = try db.cachedStatement(sql: "SELECT title FROM search_text WHERE rowid = ?")
+        let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
+        var found: [Int64] = []
+        func consider(_ rowid: Int64, title: String, body: () throws -> String?) throws {
+            if try accepts(tier: tier, title: title, body: body) { found.append(rowid) }
+        }
+        if let lists = candidates[space]! {
+            var iterator = DescendingMerge(lists, below: after)
+            while found.count < limit, let rowid = iterator.next() {
+                if let allowed, !allowed.contains(rowid) { continue }
+                guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
+                try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
             }
-        }
-        if tier == 1 {
-            conditions.append("(\(titleHits)) BETWEEN 1 AND \(terms.count - 1)")
-            arguments += terms
-        } else if tier == 2 && !terms.isEmpty {
-            let inTitle = expressions.compactMap { $0.map { "title : " + $0 } }
-            if !match.isEmpty && !inTitle.isEmpty {
-                // Let the index drop title hits before any row is read.
-                match = ["(" + match.joined(separator: " AND ") + ") NOT (" + inTitle.joined(separator: " OR ") + ")"]
+        } else if let allowed {
+            var rowids = allowed.filter { after == nil || $0 < after! }.sorted(by: >)[...]
+            while found.count < limit, let rowid = rowids.popFirst() {
+                guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
+                try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
             }
-            conditions.append("(\(titleHits)) = 0")
-            arguments += terms
-        }
-        for term in excluded {
-            if !match.isEmpty && term.unicodeScalars.count >= 3 {
-                match = ["(" + match.joined(separator: " AND ") + ") NOT " + Self.quoted(term)]
-            } else {
-                conditions.append("instr(st.title, ?) = 0 AND instr(f.body, ?) = 0 AND instr(f.tags, ?) = 0")
-                arguments += [term, term, term]
-            }
-        }
-        if let filter {
-            conditions.append(filter.text)
-            arguments += filter.arguments
-        }
-        // Order by the rowid of the table that drives the loop: ordering by the other one's
-        // (equal) rowid makes SQLite sort every match instead of stopping at the limit.
-        let from: String
-        let key: String
-        var allArguments: [DatabaseValueConvertible] = []
-        if match.isEmpty {
-            from = "search_title st CROSS JOIN note_fts f ON f.rowid = st.rowid"
-            key = "st.rowid"
         } else {
-            from = "note_fts f CROSS JOIN search_title st ON st.rowid = f.rowid"
-            key = "f.rowid"
-            conditions.insert("note_fts MATCH ?", at: 0)
-            allArguments.append(match.joined(separator: " AND "))
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: "SELECT rowid, title, body FROM search_text WHERE rowid < ? ORDER BY rowid DESC"),
+                arguments: [after ?? Int64.max])
+            while found.count < limit, let row = try rows.next() {
+                try consider(row[0], title: row[1]) { row[2] }
+            }
         }
-        if let after {
-            conditions.append("\(key) < ?")
-            arguments.append(after)
+        return found
+    }
+
+    /// Whether the note with this folded title and body belongs to `tier` and to no excluded
+    /// term. The body is read only when the title does not decide.
+    private func accepts(tier: Int, title: String, body: () throws -> String?) throws -> Bool {
+        let inTitle = termBytes.map { Self.contains(title, $0) }
+        let titleHits = inTitle.filter { $0 }.count
+        switch tier {
+        case 0: if titleHits < terms.count { return false }
+        case 1: if titleHits == 0 || titleHits == terms.count { return false }
+        default: if titleHits > 0 { return false }
         }
-        allArguments += arguments
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return (
-            "SELECT \(key) FROM \(from)\(whereClause) ORDER BY \(key) DESC LIMIT ?", StatementArguments(allArguments)
-        )
+        if excludedBytes.contains(where: { Self.contains(title, $0) }) { return false }
+        guard titleHits < terms.count || !excludedBytes.isEmpty else { return true }
+        guard let body = try body() else { return false }
+        for (bytes, hit) in zip(termBytes, inTitle) where !hit {
+            if !Self.contains(body, bytes) { return false }
+        }
+        return !excludedBytes.contains { Self.contains(body, $0) }
+    }
+
+    /// Per segment, the ascending searchRowids the index names for every term in `space`; nil
+    /// when no term can use the index (only common short terms, or none).
+    private func indexCandidates(space: UInt32, _ db: Database) throws -> [[Int64]]? {
+        guard zip(termBytes, scanned).contains(where: { !$1 }) else { return nil }
+        let point = try db.cachedStatement(sql: "SELECT docs FROM search_posting WHERE rowid = ?")
+        let range = try db.cachedStatement(sql: "SELECT docs FROM search_posting WHERE rowid >= ? AND rowid < ?")
+        var result: [[Int64]] = []
+        for segment in segments {
+            var set: [UInt32]?
+            for (bytes, isScanned) in zip(termBytes, scanned) where !isScanned {
+                let base = segment.id << 25
+                let list: [UInt32]
+                if bytes.count >= 3 {
+                    list = try Self.lookup(SearchKeys.keys(ofTerm: bytes, space: space), base: base, point)
+                } else {
+                    let keys = SearchKeys.prefixRange(ofTerm: bytes, space: space)
+                    list = try Self.union(
+                        Data.fetchAll(range, arguments: [base + Int64(keys.lowerBound), base + Int64(keys.upperBound)]))
+                }
+                set = set.map { Postings.intersect($0, list) } ?? list
+                if set!.isEmpty { break }
+            }
+            result.append((set ?? []).map { segment.docs[Int($0)] })
+        }
+        return result
+    }
+
+    /// The documents that have the rarest few of `keys` (all of them, when few).
+    private static func lookup(_ keys: [UInt32], base: Int64, _ statement: Statement) throws -> [UInt32] {
+        var blobs: [Data] = []
+        for key in keys {
+            guard let blob = try Data.fetchOne(statement, arguments: [base + Int64(key)]) else { return [] }
+            blobs.append(blob)
+        }
+        blobs.sort { $0.count < $1.count }
+        var set: [UInt32]?
+        var list: [UInt32] = []
+        for blob in blobs.prefix(maxIntersections) {
+            list.removeAll(keepingCapacity: true)
+            blob.withUnsafeBytes { Postings.decode($0, into: &list) }
+            set = set.map { Postings.intersect($0, list) } ?? list
+            if set!.count < fewCandidates { break }
+        }
+        return set ?? []
+    }
+
+    private static func union(_ blobs: [Data]) -> [UInt32] {
+        var all: [UInt32] = []
+        for blob in blobs { blob.withUnsafeBytes { Postings.decode($0, into: &all) } }
+        all.sort()
+        var unique: [UInt32] = []
+        unique.reserveCapacity(all.count)
+        for document in all where unique.last != document { unique.append(document) }
+        return unique
+    }
+
+    /// Whether `text`'s UTF-8 contains `needle`: `memchr` to each place the needle's first
+    /// byte occurs, `memcmp` there.
+    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                guard let first = needle.first else { return true }
+                guard let start = haystack.baseAddress, haystack.count >= needle.count else { return false }
+                let lastStart = haystack.count - needle.count
+                var i = 0
+                while i <= lastStart {
+                    guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return false }
+                    let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(start + position, needle.baseAddress!, needle.count) == 0 { return true }
+                    i = position + 1
+                }
+                return false
+            }
+        }
+    }
+}
+
+/// Walks several ascending rowid lists as one descending sequence, each rowid once.
+struct DescendingMerge {
+    private let lists: [[Int64]]
+    /// Per list, the position after the next rowid to take.
+    private var ends: [Int]
+    private var last: Int64?
+
+    init(_ lists: [[Int64]], below bound: Int64?) {
+        self.lists = lists
+        ends = lists.map { list in bound.map { SegmentDocs.lowerBound($0, in: list) } ?? list.count }
+    }
+
+    mutating func next() -> Int64? {
+        while true {
+            var best = -1
+            for i in lists.indices where ends[i] > 0 {
+                if best < 0 || lists[i][ends[i] - 1] > lists[best][ends[best] - 1] { best = i }
+            }
+            guard best >= 0 else { return nil }
+            ends[best] -= 1
+            let rowid = lists[best][ends[best]]
+            if rowid == last { continue }
+            last = rowid
+            return rowid
+        }
     }
 }

@@ -52,7 +52,8 @@ import Testing
         #expect(hits == hits.sorted(by: >))
     }
 
-    /// Migration v3: a database indexed with 256 slots per millisecond is renumbered in order.
+    /// Migrations v3 and v6: a database indexed with 256 slots per millisecond is renumbered in
+    /// order and indexed again.
     @Test func renumberingOldRowidsKeepsOrderAndEveryHit() throws {
         let t = try TestStore()
         var ids: [UUID] = []
@@ -71,7 +72,9 @@ import Testing
                     arguments: [(row["modifiedAt"] as Int64) * 256 + Int64(i % 3), row["id"] as String])
             }
             try SearchIndex.rebuild(db)
+            // v3 renumbers; v6 builds the index over the new rowids.
             try SearchIndex.renumber(db)
+            try SearchIndex.rebuild(db)
         }
         let hits = try t.store.search("common").hits
         #expect(Set(hits.map(\.note.id)) == Set(ids).subtracting([ids[3]]))

@@ -1,0 +1,202 @@
+/// The building blocks of the search index (`SearchIndex`): byte trigram keys, the distinct
+/// keys of one text, and posting lists as varint gaps.
+///
+/// A key is three consecutive bytes of folded UTF-8 text (24 bits), plus `titleSpace` for the
+/// keys of titles. Every field is read as if followed by two 0xFF bytes (which UTF-8 never
+/// contains), so every position of the text starts a key: a term of one or two bytes is found
+/// through the keys that begin with it, a term of three or more bytes through all of its own.
+enum SearchKeys {
+    /// Keys of titles (tier 0) live above the 24 bits of a trigram.
+    static let titleSpace: UInt32 = 1 << 24
+    /// Exclusive upper bound of every key.
+    static let limit: UInt32 = 1 << 25
+    /// The byte that pads every field (never part of UTF-8).
+    static let pad: UInt32 = 0xFF
+
+    /// Adds the keys of `bytes` (padded) in `space` to `set`.
+    static func collect(_ bytes: UnsafeBufferPointer<UInt8>, space: UInt32, into set: inout KeySet) {
+        let n = bytes.count
+        guard n > 0 else { return }
+        var key = UInt32(bytes[0]) << 8 | (n > 1 ? UInt32(bytes[1]) : pad)
+        var i = 2
+        while i < n {
+            key = (key << 8 | UInt32(bytes[i])) & 0xFF_FFFF
+            set.insert(key | space)
+            i += 1
+        }
+        // The last two windows run into the padding (for n == 1, only the window of the pad).
+        for _ in 0..<min(2, n) {
+            key = (key << 8 | pad) & 0xFF_FFFF
+            set.insert(key | space)
+        }
+    }
+
+    /// The distinct keys of a term of three or more bytes (empty for a shorter one).
+    static func keys(ofTerm term: [UInt8], space: UInt32) -> [UInt32] {
+        guard term.count >= 3 else { return [] }
+        var seen = Set<UInt32>()
+        var result: [UInt32] = []
+        for i in 0...(term.count - 3) {
+            let key = (UInt32(term[i]) << 16 | UInt32(term[i + 1]) << 8 | UInt32(term[i + 2])) | space
+            if seen.insert(key).inserted { result.append(key) }
+        }
+        return result
+    }
+
+    /// The range of keys that begin with a term of one or two bytes.
+    static func prefixRange(ofTerm term: [UInt8], space: UInt32) -> Range<UInt32> {
+        precondition((1...2).contains(term.count))
+        if term.count == 1 {
+            let low = UInt32(term[0]) << 16 | space
+            return low..<(low + (1 << 16))
+        }
+        let low = UInt32(term[0]) << 16 | UInt32(term[1]) << 8 | space
+        return low..<(low + (1 << 8))
+    }
+}
+
+/// A set of keys that is cheap to empty and refill, one text after another: a slot belongs
+/// to the current fill only when it carries the current generation.
+struct KeySet {
+    /// generation << 32 | key, linear probing.
+    private var slots: [UInt64]
+    private var mask: Int
+    private var generation: UInt64 = 1
+    private(set) var keys: [UInt32] = []
+
+    init(capacity: Int = 4096) {
+        slots = Array(repeating: 0, count: capacity)
+        mask = capacity - 1
+        keys.reserveCapacity(capacity / 2)
+    }
+
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        generation += 1
+    }
+
+    mutating func insert(_ key: UInt32) {
+        let tagged = generation << 32 | UInt64(key)
+        var i = Self.hash(key) & mask
+        while true {
+            let slot = slots[i]
+            if slot == tagged { return }
+            if slot >> 32 != generation { break }
+            i = (i + 1) & mask
+        }
+        slots[i] = tagged
+        keys.append(key)
+        if keys.count * 2 > slots.count { grow() }
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        mask = slots.count - 1
+        for key in keys {
+            var i = Self.hash(key) & mask
+            while slots[i] >> 32 == generation { i = (i + 1) & mask }
+            slots[i] = generation << 32 | UInt64(key)
+        }
+    }
+
+    private static func hash(_ key: UInt32) -> Int { Int((key &* 0x9E37_79B1) >> 7) }
+}
+
+/// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).
+enum Postings {
+    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8]) {
+        var previous: UInt32 = 0
+        var first = true
+        for document in documents {
+            var value = first ? document : document - previous
+            first = false
+            previous = document
+            while value >= 0x80 {
+                bytes.append(UInt8(value & 0x7F) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) {
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        var previous: UInt32 = 0
+        var first = true
+        for byte in bytes {
+            value |= UInt32(byte & 0x7F) << shift
+            if byte & 0x80 != 0 {
+                shift += 7
+                continue
+            }
+            previous = first ? value : previous + value
+            first = false
+            documents.append(previous)
+            value = 0
+            shift = 0
+        }
+    }
+
+    /// Sorted `a ∩ b`.
+    static func intersect(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(min(a.count, b.count))
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+            if a[i] < b[j] {
+                i += 1
+            } else if a[i] > b[j] {
+                j += 1
+            } else {
+                result.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        return result
+    }
+
+    /// Sorted, deduplicated `a ∪ b`.
+    static func union(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            let next: UInt32
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                next = a[i]
+                i += 1
+            } else if i == a.count || b[j] < a[i] {
+                next = b[j]
+                j += 1
+            } else {
+                next = a[i]
+                i += 1
+                j += 1
+            }
+            if result.last != next { result.append(next) }
+        }
+        return result
+    }
+
+    /// Stable sort of (key << 32 | document) pairs by key (25 bits): two counting passes.
+    static func sortByKey(_ pairs: inout [UInt64]) {
+        var scratch = [UInt64](repeating: 0, count: pairs.count)
+        for shift: UInt64 in [32, 45] {
+            let bits: UInt64 = shift == 32 ? 13 : 12
+            let mask = (UInt64(1) << bits) - 1
+            var counts = [Int](repeating: 0, count: Int(mask) + 2)
+            for pair in pairs { counts[Int((pair >> shift) & mask) + 1] += 1 }
+            for i in 1..<counts.count { counts[i] += counts[i - 1] }
+            for pair in pairs {
+                let bucket = Int((pair >> shift) & mask)
+                scratch[counts[bucket]] = pair
+                counts[bucket] += 1
+            }
+            swap(&pairs, &scratch)
+        }
+    }
+}
