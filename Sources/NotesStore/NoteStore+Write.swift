@@ -112,8 +112,7 @@ extension NoteStore {
     }
 
     /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
-    /// differs. Runs in transactions of `batchSize` notes; a large import ends by merging the
-    /// search index (`SearchIndex.optimize`).
+    /// differs. Runs in transactions of `batchSize` notes.
     public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
@@ -145,16 +144,7 @@ extension NoteStore {
                 try persist(clock.last, db)
             }
         }
-        try bulkWriteFinished(notes: counts.created + counts.updated)
         return counts
-    }
-
-    /// Merges the search index after a bulk write of `notes` notes (an import, an initial sync,
-    /// a loaded snapshot) when it is large enough to leave many segments behind
-    /// (`SearchIndex.optimize`).
-    public func bulkWriteFinished(notes: Int) throws {
-        guard notes >= SearchIndex.optimizeAfterNotes else { return }
-        try write { db in try SearchIndex.optimize(db) }
     }
 
     /// Whether title, body, tags or notebook differ in any byte (not just canonically).

@@ -12,9 +12,10 @@ import NotesCore
 ///   sorted table of the searchRowids it covers (`search_segment.docs`) and, per key, the
 ///   posting list of the documents whose text has that key (`search_posting`, rowid =
 ///   segment id << 25 + key, varint gaps of document numbers). Every write transaction adds
-///   one segment for the notes it (re)indexed (`PendingIndex`, flushed by `NoteStore.write`);
-///   segments of a size are merged eight at a time, and everything into one after a bulk write
-///   (`optimize`), dropping documents whose text is gone.
+///   one segment for the notes it (re)indexed (`PendingIndex`, flushed by `NoteStore.write`;
+///   a large transaction writes one per `maxPendingKeys`). Eight segments of a size class are
+///   merged into one, dropping documents whose text is gone, so a single edit never inherits
+///   the merge of a bulk write's segments and a query reads a few dozen segments at most.
 ///
 /// Why not FTS5 (which stores every trigram's positions): its index cost 25-37 s of CPU for
 /// 100k notes (insert plus merge), more than the whole import may take; these keys without
@@ -61,6 +62,7 @@ enum SearchIndex {
             foldedBody.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
         }
         pending.add(rowid: rowid, title: foldedTitle, body: foldedBody)
+        if pending.keyCount >= maxPendingKeys { try writePending(pending, db) }
         try db.run(
             "INSERT INTO search_text(rowid, title, body) VALUES (?, ?, ?)",
             [rowid, String(decoding: foldedTitle, as: UTF8.self), String(decoding: foldedBody, as: UTF8.self)])
@@ -91,7 +93,6 @@ enum SearchIndex {
             try insertRow(
                 rowid: row["searchRowid"], title: row["title"], body: row["body"],
                 tags: NoteStore.decodeTags(row["tags"]), pending: pending, db)
-            if pending.documentCount >= 10_000 { try flush(pending, db) }
         }
         try flush(pending, db)
         try optimize(db)
@@ -102,16 +103,21 @@ enum SearchIndex {
     /// Segments of one size class merge when there are this many.
     static let mergeFanout = 8
 
-    /// After a bulk write of at least this many notes the index is merged into one segment.
-    static let optimizeAfterNotes = 1000
+    /// Keys a transaction holds in memory before they are written as a segment (a large
+    /// transaction writes several): about 40 MB at the peak of sorting them.
+    static let maxPendingKeys = 2_000_000
 
     /// Writes this transaction's documents as a new segment, then merges what has piled up.
     static func flush(_ pending: PendingIndex, _ db: Database) throws {
         guard pending.documentCount > 0 else { return }
+        try writePending(pending, db)
+        try mergeIfNeeded(db)
+    }
+
+    private static func writePending(_ pending: PendingIndex, _ db: Database) throws {
         defer { pending.reset() }
         let (documents, pairs) = pending.sortedPostings()
         try writeSegment(documents: documents, postings: pairs, db)
-        try mergeIfNeeded(db)
     }
 
     /// Merges every segment into one (after a bulk write; queries then read one list per key).
@@ -201,49 +207,50 @@ enum SearchIndex {
             for rowid in table where try isLive(rowid) { merged.append(rowid) }
         }
         merged.sort()
-        merged = merged.enumerated().filter { $0.offset == 0 || merged[$0.offset - 1] != $0.element }.map(\.element)
-        // Old document number → new one (UInt32.max: dropped).
+        var distinct: [Int64] = []
+        distinct.reserveCapacity(merged.count)
+        for rowid in merged where distinct.last != rowid { distinct.append(rowid) }
+        // Old document number → new one (UInt32.max: dropped). Monotonic, so a segment's
+        // renumbered list stays sorted.
         let renumber: [[UInt32]] = tables.map { table in
-            table.map { rowid in
-                SegmentDocs.index(of: rowid, in: merged).map(UInt32.init) ?? .max
-            }
+            table.map { rowid in SegmentDocs.index(of: rowid, in: distinct).map(UInt32.init) ?? .max }
         }
         var newID: Int64?
-        if !merged.isEmpty {
+        if !distinct.isEmpty {
             try db.run(
-                "INSERT INTO search_segment(documents, docs) VALUES (?, ?)", [merged.count, SegmentDocs.encode(merged)])
+                "INSERT INTO search_segment(documents, docs) VALUES (?, ?)",
+                [distinct.count, SegmentDocs.encode(distinct)])
             newID = db.lastInsertedRowID
         }
         // Key ranges small enough to hold in memory: all at once for small segments, else by
         // the first byte of the key (512 ranges over both key spaces).
         let step: UInt32 = total < 5_000 ? SearchKeys.limit : 1 << 16
         var low: UInt32 = 0
-        var documents: [UInt32] = []
-        var bytes: [UInt8] = []
-        while low < SearchKeys.limit {
+        var merger = PostingMerger()
+        while let newID, low < SearchKeys.limit {
             let high = low + step
-            var lists: [UInt32: [[UInt32]]] = [:]
+            // (key, segment position, blob), in key then segment order.
+            var rows: [(key: UInt32, segment: Int, blob: Data)] = []
             for (position, id) in ids.enumerated() {
-                let rows = try Row.fetchAll(
+                let cursor = try Row.fetchCursor(
                     db.cachedStatement(sql: "SELECT rowid, docs FROM search_posting WHERE rowid >= ? AND rowid < ?"),
                     arguments: [id << 25 + Int64(low), id << 25 + Int64(high)])
-                for row in rows {
+                while let row = try cursor.next() {
                     let key = UInt32(truncatingIfNeeded: (row[0] as Int64) & Int64(SearchKeys.limit - 1))
-                    let blob: Data = row[1]
-                    documents.removeAll(keepingCapacity: true)
-                    blob.withUnsafeBytes { Postings.decode($0, into: &documents) }
-                    let map = renumber[position]
-                    let renumbered = documents.compactMap { Int($0) < map.count && map[Int($0)] != .max ? map[Int($0)] : nil }
-                    if !renumbered.isEmpty { lists[key, default: []].append(renumbered) }
+                    rows.append((key, position, row[1]))
                 }
             }
-            if let newID {
-                for key in lists.keys.sorted() {
-                    let union = lists[key]!.reduce(into: [UInt32]()) { $0 = Postings.union($0, $1) }
-                    bytes.removeAll(keepingCapacity: true)
-                    Postings.encode(union, into: &bytes)
-                    try insertPosting(segment: newID, key: key, bytes, db)
+            rows.sort { ($0.key, $0.segment) < ($1.key, $1.segment) }
+            var start = 0
+            while start < rows.count {
+                var end = start
+                merger.reset()
+                while end < rows.count, rows[end].key == rows[start].key {
+                    rows[end].blob.withUnsafeBytes { merger.add($0, renumber: renumber[rows[end].segment]) }
+                    end += 1
                 }
+                if let bytes = merger.encoded() { try insertPosting(segment: newID, key: rows[start].key, bytes, db) }
+                start = end
             }
             low = high
         }
@@ -325,6 +332,7 @@ final class PendingIndex: @unchecked Sendable {
     private var scratch = KeySet()
 
     var documentCount: Int { rowids.count }
+    var keyCount: Int { keys.count }
 
     func add(rowid: Int64, title: [UInt8], body: [UInt8]) {
         scratch.removeAll()
@@ -348,16 +356,23 @@ final class PendingIndex: @unchecked Sendable {
     /// key, then document. A rowid queued twice (reused inside the transaction) is one
     /// document with both key sets: more candidates, never fewer.
     func sortedPostings() -> (documents: [Int64], pairs: [UInt64]) {
-        let order = rowids.indices.sorted { rowids[$0] < rowids[$1] }
+        // Imports and rebuilds come in rowid order already.
+        let ascending = zip(rowids, rowids.dropFirst()).allSatisfy { $0 <= $1 }
+        let order = ascending ? Array(rowids.indices) : rowids.indices.sorted { rowids[$0] < rowids[$1] }
         var documents: [Int64] = []
         documents.reserveCapacity(rowids.count)
-        var pairs: [UInt64] = []
-        pairs.reserveCapacity(keys.count)
-        for i in order {
-            if documents.last != rowids[i] { documents.append(rowids[i]) }
-            let number = UInt64(documents.count - 1)
-            for key in keys[(i == 0 ? 0 : keyEnds[i - 1])..<keyEnds[i]] {
-                pairs.append(UInt64(key) << 32 | number)
+        var pairs = [UInt64](repeating: 0, count: keys.count)
+        pairs.withUnsafeMutableBufferPointer { pairs in
+            keys.withUnsafeBufferPointer { keys in
+                var next = 0
+                for i in order {
+                    if documents.last != rowids[i] { documents.append(rowids[i]) }
+                    let number = UInt64(documents.count - 1)
+                    for key in keys[(i == 0 ? 0 : keyEnds[i - 1])..<keyEnds[i]] {
+                        pairs[next] = UInt64(key) << 32 | number
+                        next += 1
+                    }
+                }
             }
         }
         Postings.sortByKey(&pairs)

@@ -56,22 +56,33 @@ enum SearchKeys {
 }
 
 /// A set of keys that is cheap to empty and refill, one text after another: a slot belongs
-/// to the current fill only when it carries the current generation.
-struct KeySet {
+/// to the current fill only when it carries the current generation. (Unsafe buffers: this
+/// runs once per byte of every note indexed.)
+struct KeySet: ~Copyable {
     /// generation << 32 | key, linear probing.
-    private var slots: [UInt64]
+    private var slots: UnsafeMutableBufferPointer<UInt64>
     private var mask: Int
     private var generation: UInt64 = 1
-    private(set) var keys: [UInt32] = []
+    private var stored: UnsafeMutableBufferPointer<UInt32>
+    private(set) var count = 0
 
     init(capacity: Int = 4096) {
-        slots = Array(repeating: 0, count: capacity)
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: 0)
         mask = capacity - 1
-        keys.reserveCapacity(capacity / 2)
+        stored = .allocate(capacity: capacity / 2)
     }
 
+    deinit {
+        slots.deallocate()
+        stored.deallocate()
+    }
+
+    /// The keys inserted since the last `removeAll`, in insertion order.
+    var keys: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(rebasing: stored[0..<count]) }
+
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
+        count = 0
         generation += 1
     }
 
@@ -85,21 +96,29 @@ struct KeySet {
             i = (i + 1) & mask
         }
         slots[i] = tagged
-        keys.append(key)
-        if keys.count * 2 > slots.count { grow() }
+        stored[count] = key
+        count += 1
+        if count * 2 >= slots.count { grow() }
     }
 
     private mutating func grow() {
-        slots = Array(repeating: 0, count: slots.count * 2)
-        mask = slots.count - 1
-        for key in keys {
+        let capacity = slots.count * 2
+        slots.deallocate()
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: 0)
+        mask = capacity - 1
+        let larger = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: capacity / 2)
+        _ = larger.initialize(fromContentsOf: stored[0..<count])
+        stored.deallocate()
+        stored = larger
+        for key in stored[0..<count] {
             var i = Self.hash(key) & mask
             while slots[i] >> 32 == generation { i = (i + 1) & mask }
             slots[i] = generation << 32 | UInt64(key)
         }
     }
 
-    private static func hash(_ key: UInt32) -> Int { Int((key &* 0x9E37_79B1) >> 7) }
+    private static func hash(_ key: UInt32) -> Int { Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 40) }
 }
 
 /// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).
@@ -185,18 +204,64 @@ enum Postings {
     /// Stable sort of (key << 32 | document) pairs by key (25 bits): two counting passes.
     static func sortByKey(_ pairs: inout [UInt64]) {
         var scratch = [UInt64](repeating: 0, count: pairs.count)
-        for shift: UInt64 in [32, 45] {
-            let bits: UInt64 = shift == 32 ? 13 : 12
-            let mask = (UInt64(1) << bits) - 1
-            var counts = [Int](repeating: 0, count: Int(mask) + 2)
-            for pair in pairs { counts[Int((pair >> shift) & mask) + 1] += 1 }
-            for i in 1..<counts.count { counts[i] += counts[i - 1] }
-            for pair in pairs {
-                let bucket = Int((pair >> shift) & mask)
-                scratch[counts[bucket]] = pair
-                counts[bucket] += 1
+        var counts = [Int](repeating: 0, count: (1 << 13) + 1)
+        pairs.withUnsafeMutableBufferPointer { pairs in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    var source = pairs
+                    var target = scratch
+                    for (shift, bits) in [(UInt64(32), UInt64(13)), (45, 12)] {
+                        let mask = (UInt64(1) << bits) - 1
+                        counts.update(repeating: 0)
+                        for pair in source { counts[Int((pair >> shift) & mask) + 1] += 1 }
+                        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+                        for pair in source {
+                            let bucket = Int((pair >> shift) & mask)
+                            target[counts[bucket]] = pair
+                            counts[bucket] += 1
+                        }
+                        swap(&source, &target)
+                    }
+                    // Two passes: the result is back in `pairs`.
+                }
             }
-            swap(&pairs, &scratch)
         }
+    }
+}
+
+/// Builds one merged posting list from the lists of several segments (renumbered into the
+/// merged segment's documents), reusing its buffers from key to key.
+struct PostingMerger {
+    private var merged: [UInt32] = []
+    private var list: [UInt32] = []
+    private var decoded: [UInt32] = []
+    private var bytes: [UInt8] = []
+
+    mutating func reset() { merged.removeAll(keepingCapacity: true) }
+
+    /// Adds one segment's list; `renumber` maps its document numbers (UInt32.max: dropped).
+    mutating func add(_ blob: UnsafeRawBufferPointer, renumber: [UInt32]) {
+        decoded.removeAll(keepingCapacity: true)
+        Postings.decode(blob, into: &decoded)
+        list.removeAll(keepingCapacity: true)
+        for document in decoded where Int(document) < renumber.count {
+            let number = renumber[Int(document)]
+            if number != .max { list.append(number) }
+        }
+        guard let first = list.first else { return }
+        // Segments usually follow one another in time: then this is an append.
+        if merged.last.map({ $0 < first }) ?? true {
+            merged.append(contentsOf: list)
+        } else {
+            merged = Postings.union(merged, list)
+        }
+    }
+
+    /// The merged list, encoded; nil when every document was dropped.
+    mutating func encoded() -> [UInt8]? {
+        guard !merged.isEmpty else { return nil }
+        bytes.removeAll(keepingCapacity: true)
+        Postings.encode(merged, into: &bytes)
+        return bytes
     }
 }

@@ -30,7 +30,6 @@ extension SyncEngine {
         where !listing.items.contains(zone) && (known.published > 0 || !known.token.seqByDevice.isEmpty) {
             try recreate(zone, folder)
         }
-        try store.bulkWriteFinished(notes: summary.changed.count)
         return summary
     }
 

@@ -32,10 +32,6 @@ public protocol SyncStore: Sendable {
         resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
-    /// Called after a fetch that changed `notes` notes: the store may tidy its indexes once
-    /// rather than leave the cost to a later single edit.
-    func bulkWriteFinished(notes: Int) throws
-
     /// How many notes are flagged `conflict`.
     func conflictCount() throws -> Int
 
