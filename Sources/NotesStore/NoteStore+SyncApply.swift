@@ -34,6 +34,8 @@ extension NoteStore {
             var inserted = Set<String>()
             // New records' first revisions: their history is known without reading it back.
             var roots: [String: Revision] = [:]
+            // The causal buffer is read per record only when something waits in it.
+            var bufferInUse = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer)") ?? true
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
                 guard try !Self.isKnown(revision.id, db) else { continue }
@@ -45,6 +47,7 @@ extension NoteStore {
                     if revision.parents.isEmpty { roots[record] = revision }
                 } else {
                     try Self.insert(revision, into: "sync_buffer", db)
+                    bufferInUse = true
                 }
                 touched[record] = revision.recordID
             }
@@ -55,10 +58,13 @@ extension NoteStore {
             var changed: [UUID] = []
             var merged = 0
             for (record, id) in touched.sorted(by: { $0.key < $1.key }) {
-                guard try Self.promoteBuffered(record, db) || inserted.contains(record) else { continue }
+                let promoted = try bufferInUse && Self.promoteBuffered(record, db)
+                guard promoted || inserted.contains(record) else { continue }
                 changed.append(id)
                 if let root = roots[record], try Self.revisionCount(record, db) == 1 {
-                    try materialize(root, conflict: false, db)
+                    // A record whose only revision just arrived has no note row and nothing
+                    // queued: no reads before writing it.
+                    try materialize(root, conflict: false, isNew: true, db)
                     continue
                 }
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
@@ -92,10 +98,11 @@ extension NoteStore {
         return true
     }
 
-    /// Writes the note row (and its search entry) for a record's single head.
-    func materialize(_ head: Revision, conflict: Bool, _ db: Database) throws {
+    /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
+    /// record had no revision before this one (so no note row and no outbox row).
+    func materialize(_ head: Revision, conflict: Bool, isNew: Bool = false, _ db: Database) throws {
         let idString = head.recordID.uuidString.lowercased()
-        let current = try Self.fetchNote(db, id: head.recordID)
+        let current = isNew ? nil : try Self.fetchNote(db, id: head.recordID)
         guard let fields = head.fields else {
             if current != nil {
                 try SearchIndex.remove(noteID: idString, db)
@@ -104,14 +111,15 @@ extension NoteStore {
             return
         }
         let pending =
-            try Bool.fetchOne(
+            try !isNew
+            && Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE recordID = ?)"),
                 arguments: [idString]) ?? false
         let state: Note.SyncState = conflict ? .conflict : pending ? .pending : .synced
         if let current, current.headRev == head.id, current.syncState == state { return }
         let note = fields.note(id: head.recordID, headRev: head.id, syncState: state)
         let searchRowid = try SearchIndex.update(note: note, previous: current, pending: pendingIndex, db)
-        try Self.upsert(note, searchRowid: searchRowid, db)
+        try Self.upsert(note, searchRowid: searchRowid, isNew: current == nil, db)
     }
 
     /// Revisions no other revision of the record names as a parent, in (HLC, device, id) order.

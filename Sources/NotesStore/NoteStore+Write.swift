@@ -174,7 +174,7 @@ extension NoteStore {
         note.headRev = revision.id
         note.syncState = .pending
         let searchRowid = try SearchIndex.update(note: note, previous: previous, pending: pendingIndex, db)
-        try Self.upsert(note, searchRowid: searchRowid, db)
+        try Self.upsert(note, searchRowid: searchRowid, isNew: previous == nil, db)
         try enqueue(revision, zone: note.zone, kind: "save", db)
         return note
     }
@@ -225,7 +225,8 @@ extension NoteStore {
             [stamp.packed])
     }
 
-    static func upsert(_ note: Note, searchRowid: Int64?, _ db: Database) throws {
+    /// Writes the note row and its tags; `isNew`: the note has no row yet (no old tags to drop).
+    static func upsert(_ note: Note, searchRowid: Int64?, isNew: Bool, _ db: Database) throws {
         let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
         try db.run(
             """
@@ -246,9 +247,7 @@ extension NoteStore {
                 note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
                 TextFolding.fold(note.title), searchRowid,
             ])
-        try db.run(
-            "DELETE FROM note_tag WHERE noteID = ?",
-            [note.idString])
+        if !isNew { try db.run("DELETE FROM note_tag WHERE noteID = ?", [note.idString]) }
         for tag in note.tags {
             try db.run(
                 "INSERT INTO note_tag(noteID, tag, foldedTag) VALUES (?, ?, ?)",

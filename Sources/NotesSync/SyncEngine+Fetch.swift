@@ -95,10 +95,18 @@ extension SyncEngine {
     }
 
     func fetch(_ zone: ZoneID, _ folder: any CloudFolder, _ summary: inout FetchSummary) throws {
+        // The next group of batches is read from the folder while this one is applied to the
+        // store (two cores: an initial sync reads and parses files a quarter of its time).
+        var prefetched: FolderPrefetch?
         while true {
             var zoneState = state.zones[zone] ?? SyncEngineState.Zone()
-            let changes = try folder.fetchChanges(
-                zone: zone, since: zoneState.token, maxBatches: Self.fetchBatchesPerTransaction)
+            let changes =
+                try prefetched?.result(since: zoneState.token)
+                ?? folder.fetchChanges(zone: zone, since: zoneState.token, maxBatches: Self.fetchBatchesPerTransaction)
+            prefetched =
+                changes.moreComing && changes.expired.isEmpty
+                ? FolderPrefetch(folder, zone: zone, since: changes.token, maxBatches: Self.fetchBatchesPerTransaction)
+                : nil
             for file in changes.notArrived {
                 summary.notArrived += 1
                 warn("waiting for \(file.path): \(file.reason)")
@@ -177,5 +185,31 @@ extension SyncEngine {
     public func records(zone: ZoneID) async throws -> [FetchedBatch] {
         let folder = try prepareAccount()
         return try folder.fetchChanges(zone: zone, since: .empty).batches
+    }
+}
+
+/// One `fetchChanges` call running on another thread. Its result is used only when the token
+/// it started from is the one the engine then holds (else it is dropped and the read done
+/// again), so reading ahead can never skip or repeat a batch.
+final class FolderPrefetch: @unchecked Sendable {
+    private let since: ChangeToken
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once by the reading thread before `done` is signalled.
+    private var outcome: Result<FetchedChanges, any Error>?
+
+    init(_ folder: any CloudFolder, zone: ZoneID, since: ChangeToken, maxBatches: Int) {
+        self.since = since
+        DispatchQueue.global(qos: .utility).async { [self] in
+            outcome = Result { try folder.fetchChanges(zone: zone, since: since, maxBatches: maxBatches) }
+            done.signal()
+        }
+    }
+
+    /// The prefetched changes when they were read from `token`; nil to read again.
+    func result(since token: ChangeToken) throws -> FetchedChanges? {
+        done.wait()
+        done.signal()
+        guard token == since else { return nil }
+        return try outcome?.get()
     }
 }
