@@ -24,7 +24,8 @@ extension NoteStore {
     public func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String, resolve: HeadsResolver
     ) throws -> FetchApplication {
-        try write { db in
+        // A group of an initial sync is tens of thousands of revisions: checkpointed after.
+        try bulkWrite(revisions.count >= 1000) { db in
             var touched: [String: UUID] = [:]
             var skew = 0
             let packed =

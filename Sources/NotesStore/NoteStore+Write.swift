@@ -111,42 +111,6 @@ extension NoteStore {
         try enqueue(tombstone, zone: note.zone, kind: "delete", db)
     }
 
-    /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
-    /// differs. Runs in transactions of `batchSize` notes.
-    public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
-        created: Int, updated: Int, unchanged: Int
-    ) {
-        var counts = (created: 0, updated: 0, unchanged: 0)
-        // Oldest first: search rowids then ascend, and the search text grows at its end.
-        let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
-        for start in stride(from: 0, to: notes.count, by: batchSize) {
-            let batch = notes[start..<min(start + batchSize, notes.count)]
-            try write { db in
-                // One clock for the batch, persisted once: two statements per note fewer.
-                var clock = try hybridLogicalClock(db)
-                for var note in batch {
-                    guard Self.isValidZone(note.zone) else {
-                        throw StoreError(
-                            .invalidInput,
-                            "note \(note.idString): notebook \"\(TerminalSafeText.sanitize(note.zone))\" is not valid"
-                        )
-                    }
-                    note.title = Self.effectiveTitle(note.title, body: note.body)
-                    let existing = try Self.fetchNote(db, id: note.id)
-                    if let existing, RevisionFields(note: existing) == RevisionFields(note: note) {
-                        counts.unchanged += 1
-                        continue
-                    }
-                    let stamp = clock.tick(now: self.clock().millisecondsSince1970)
-                    try save(note, previous: existing, stamp: stamp, db)
-                    if existing == nil { counts.created += 1 } else { counts.updated += 1 }
-                }
-                try persist(clock.last, db)
-            }
-        }
-        return counts
-    }
-
     /// Whether title, body, tags or notebook differ in any byte (not just canonically).
     static func contentChanged(_ a: Note, _ b: Note) -> Bool {
         func differ(_ x: String, _ y: String) -> Bool { !x.utf8.elementsEqual(y.utf8) }
@@ -155,26 +119,39 @@ extension NoteStore {
     }
 
     static func effectiveTitle(_ title: String, body: String) -> String {
-        title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        // Most titles neither start nor end with white space: no trimming needed to know.
+        if let first = title.unicodeScalars.first, let last = title.unicodeScalars.last,
+            !first.properties.isWhitespace, !last.properties.isWhitespace
+        {
+            return title
+        }
+        return title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
             ? Note.derivedTitle(fromBody: body) : title
     }
 
     /// The one write path of a local edit: revision, note row, search index and outbox, in the
-    /// caller's transaction.
+    /// caller's transaction. `prepared`: the same note made ready off the writer's thread (an
+    /// import); else it is prepared here.
     @discardableResult
-    func save(_ note: Note, previous: Note?, stamp: HLC? = nil, _ db: Database) throws -> Note {
-        try Self.checkStorable(note)
+    func save(
+        _ note: Note, previous: Note?, stamp: HLC? = nil, prepared: PreparedNote? = nil, _ db: Database
+    ) throws -> Note {
+        let prepared = try prepared ?? PreparedNote(note, device: deviceID, indexText: false)
         var note = note
-        let fields = RevisionFields(note: note)
-        let canonicalFields = fields.json.canonicalBytes
-        let revision = Revision(
-            recordID: note.id, parents: previous?.headRev.map { [$0] } ?? [], fields: fields,
-            canonicalFields: canonicalFields, hlc: try stamp ?? nextHLC(db), device: deviceID)
-        try insert(revision, canonicalFields: String(decoding: canonicalFields, as: UTF8.self), db)
+        var revision = prepared.firstRevision
+        if let head = previous?.headRev {
+            revision = Revision(
+                recordID: note.id, parents: [head], fields: prepared.fields,
+                canonicalFields: prepared.canonicalFields, hlc: revision.hlc, device: deviceID)
+        }
+        revision.hlc = try stamp ?? nextHLC(db)
+        try insert(revision, canonicalFields: prepared.canonicalFieldsText, db)
         note.headRev = revision.id
         note.syncState = .pending
-        let searchRowid = try SearchIndex.update(note: note, previous: previous, pending: pendingIndex, db)
-        try Self.upsert(note, searchRowid: searchRowid, isNew: previous == nil, db)
+        let searchRowid = try SearchIndex.update(
+            note: note, previous: previous, text: prepared.text, pending: pendingIndex, db)
+        try Self.upsert(
+            note, searchRowid: searchRowid, isNew: previous == nil, sortTitle: prepared.text.map(\.foldedTitle), db)
         try enqueue(revision, zone: note.zone, kind: "save", db)
         return note
     }
@@ -226,7 +203,9 @@ extension NoteStore {
     }
 
     /// Writes the note row and its tags; `isNew`: the note has no row yet (no old tags to drop).
-    static func upsert(_ note: Note, searchRowid: Int64?, isNew: Bool, _ db: Database) throws {
+    static func upsert(
+        _ note: Note, searchRowid: Int64?, isNew: Bool, sortTitle: String? = nil, _ db: Database
+    ) throws {
         let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
         try db.run(
             """
@@ -245,7 +224,7 @@ extension NoteStore {
                 note.idString, note.zone, note.title, note.body, tagsJSON, note.isFavorite,
                 note.createdAt.millisecondsSince1970, note.modifiedAt.millisecondsSince1970,
                 note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
-                TextFolding.fold(note.title), searchRowid,
+                sortTitle ?? TextFolding.fold(note.title), searchRowid,
             ])
         if !isNew { try db.run("DELETE FROM note_tag WHERE noteID = ?", [note.idString]) }
         for tag in note.tags {

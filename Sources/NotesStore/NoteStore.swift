@@ -22,6 +22,8 @@ public final class NoteStore: Sendable {
     let pendingIndex = PendingIndex()
     /// Segments' document tables, read once per segment (they never change).
     let segmentCache = SegmentCache()
+    /// Checkpoints after bulk writes, off the writer's thread.
+    let checkpoint: BackgroundCheckpoint
 
     /// Opens (creating if needed) the store in `directory`.
     ///
@@ -34,13 +36,17 @@ public final class NoteStore: Sendable {
         self.directory = directory
         self.databaseURL = directory.appendingPathComponent(Self.databaseFileName)
         self.clock = clock
+        checkpoint = BackgroundCheckpoint(path: databaseURL.path)
         try Self.prepareDirectory(directory)
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
             // 32 MB of page cache: imports and merges of a large index reread far fewer pages.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
+            // A WAL that grew during bulk writes (BackgroundCheckpoint) is cut back to 64 MB
+            // when it starts over.
+            try db.execute(
+                sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA journal_size_limit = 67108864")
         }
         do {
             try Self.checkIsOurs(databaseURL)

@@ -29,8 +29,11 @@ enum SearchIndex {
     /// U+FFFF, a noncharacter: never typed, stripped from query terms; separates body and tags.
     static let sentinel = "\u{FFFF}"
 
-    /// Reindexes `note`; returns its searchRowid (nil when in the trash).
-    static func update(note: Note, previous: Note?, pending: PendingIndex, _ db: Database) throws -> Int64? {
+    /// Reindexes `note`; returns its searchRowid (nil when in the trash). `text`: the note's
+    /// search text when it was prepared already.
+    static func update(
+        note: Note, previous: Note?, text: IndexedText? = nil, pending: PendingIndex, _ db: Database
+    ) throws -> Int64? {
         // A note that did not exist has no row in the index (the common case of an import).
         let oldRowid =
             previous == nil
@@ -47,25 +50,18 @@ enum SearchIndex {
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, db)
-        try insertRow(rowid: rowid, title: note.title, body: note.body, tags: note.tags, pending: pending, db)
+        let text = text ?? IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &pending.scratch)
+        try insertRow(rowid: rowid, text, pending: pending, db)
         return rowid
     }
 
     /// Stores one note's folded text and queues its keys for this transaction's segment.
-    static func insertRow(
-        rowid: Int64, title: String, body: String, tags: [String], pending: PendingIndex, _ db: Database
-    ) throws {
-        let foldedTitle = TextFolding.foldedUTF8(title)
-        var foldedBody = TextFolding.foldedUTF8(body)
-        if !tags.isEmpty {
-            foldedBody.append(contentsOf: sentinel.utf8)
-            foldedBody.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
-        }
-        pending.add(rowid: rowid, title: foldedTitle, body: foldedBody)
-        if pending.keyCount >= maxPendingKeys { try writePending(pending, db) }
+    static func insertRow(rowid: Int64, _ text: IndexedText, pending: PendingIndex, _ db: Database) throws {
+        pending.add(rowid: rowid, keys: text.keys)
+        if pending.keyCount >= maxPendingKeys { pending.seal(async: true) }
         try db.run(
             "INSERT INTO search_text(rowid, title, body) VALUES (?, ?, ?)",
-            [rowid, String(decoding: foldedTitle, as: UTF8.self), String(decoding: foldedBody, as: UTF8.self)])
+            [rowid, String(decoding: text.title, as: UTF8.self), String(decoding: text.body, as: UTF8.self)])
     }
 
     static func remove(noteID: String, _ db: Database) throws {
@@ -90,9 +86,10 @@ enum SearchIndex {
             db,
             sql: "SELECT searchRowid, title, body, tags FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
         while let row = try rows.next() {
-            try insertRow(
-                rowid: row["searchRowid"], title: row["title"], body: row["body"],
-                tags: NoteStore.decodeTags(row["tags"]), pending: pending, db)
+            let text = IndexedText(
+                title: row["title"], body: row["body"], tags: NoteStore.decodeTags(row["tags"]),
+                scratch: &pending.scratch)
+            try insertRow(rowid: row["searchRowid"], text, pending: pending, db)
         }
         try flush(pending, db)
         try optimize(db)
@@ -103,21 +100,21 @@ enum SearchIndex {
     /// Segments of one size class merge when there are this many.
     static let mergeFanout = 8
 
-    /// Keys a transaction holds in memory before they are written as a segment (a large
-    /// transaction writes several): about 40 MB at the peak of sorting them.
+    /// Keys a transaction collects before they are sealed into a segment (a large transaction
+    /// writes several), sorted on another thread: about 40 MB at the peak of sorting them.
     static let maxPendingKeys = 2_000_000
 
-    /// Writes this transaction's documents as a new segment, then merges what has piled up.
+    /// Writes this transaction's documents as segments, then merges what has piled up.
     static func flush(_ pending: PendingIndex, _ db: Database) throws {
-        guard pending.documentCount > 0 else { return }
-        try writePending(pending, db)
-        try mergeIfNeeded(db)
-    }
-
-    private static func writePending(_ pending: PendingIndex, _ db: Database) throws {
+        guard !pending.isEmpty else { return }
         defer { pending.reset() }
-        let (documents, pairs) = pending.sortedPostings()
-        try writeSegment(documents: documents, postings: pairs, db)
+        // The last part is small unless the transaction was large: sorted here.
+        pending.seal(async: false)
+        for sort in pending.takeSealed() {
+            let (documents, pairs) = try sort.get()
+            try writeSegment(documents: documents, postings: pairs, db)
+        }
+        try mergeIfNeeded(db)
     }
 
     /// Merges every segment into one (after a bulk write; queries then read one list per key).
@@ -322,40 +319,94 @@ enum SearchIndex {
     }
 }
 
-/// The documents (searchRowids) a write transaction indexed, with their keys, until
-/// `SearchIndex.flush` writes them as one segment. One per store, used on its writer only.
-final class PendingIndex: @unchecked Sendable {
-    private var rowids: [Int64] = []
-    /// keyEnds[i]: end of document i's keys in `keys`.
-    private var keyEnds: [Int] = []
-    private var keys: [UInt32] = []
-    private var scratch = KeySet()
+/// A note's folded search text and its index keys (title keys in `SearchKeys.titleSpace`,
+/// title, body and tag keys in the main space), computed once, possibly off the writer's
+/// thread (`NoteStore.importNotes` prepares a batch while the previous one is written).
+struct IndexedText: Sendable {
+    let title: [UInt8]
+    /// Folded body, then U+FFFF and the folded tags (one per line) when there are tags.
+    let body: [UInt8]
+    let keys: [UInt32]
 
-    var documentCount: Int { rowids.count }
-    var keyCount: Int { keys.count }
+    /// The folded title as a string (the note's sort title too).
+    var foldedTitle: String { String(decoding: title, as: UTF8.self) }
 
-    func add(rowid: Int64, title: [UInt8], body: [UInt8]) {
+    init(title: String, body: String, tags: [String], scratch: inout KeySet) {
+        let title = TextFolding.foldedUTF8(title)
+        var body = TextFolding.foldedUTF8(body)
+        if !tags.isEmpty {
+            body.append(contentsOf: SearchIndex.sentinel.utf8)
+            body.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
+        }
         scratch.removeAll()
         title.withUnsafeBufferPointer { bytes in
             SearchKeys.collect(bytes, space: SearchKeys.titleSpace, into: &scratch)
             SearchKeys.collect(bytes, space: 0, into: &scratch)
         }
         body.withUnsafeBufferPointer { SearchKeys.collect($0, space: 0, into: &scratch) }
-        keys.append(contentsOf: scratch.keys)
+        self.title = title
+        self.body = body
+        self.keys = Array(scratch.keys)
+    }
+}
+
+/// The documents (searchRowids) a write transaction indexed, with their keys, until
+/// `SearchIndex.flush` writes them as segments. One per store, used on its writer only.
+///
+/// Every `SearchIndex.maxPendingKeys` keys are sealed and sorted on another thread
+/// (`SegmentSort`) while the transaction goes on writing notes.
+final class PendingIndex: @unchecked Sendable {
+    private var rowids: [Int64] = []
+    /// keyEnds[i]: end of document i's keys in `keys`.
+    private var keyEnds: [Int] = []
+    private var keys: [UInt32] = []
+    private var sealed: [BackgroundResult<SegmentSort.Output>] = []
+    /// For texts indexed on the writer's thread.
+    var scratch = KeySet()
+
+    var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
+    var keyCount: Int { keys.count }
+
+    func add(rowid: Int64, keys documentKeys: [UInt32]) {
+        keys.append(contentsOf: documentKeys)
         rowids.append(rowid)
         keyEnds.append(keys.count)
     }
 
-    func reset() {
-        rowids.removeAll(keepingCapacity: false)
-        keyEnds.removeAll(keepingCapacity: false)
-        keys.removeAll(keepingCapacity: false)
+    /// Hands what was added so far to a sort of its own (on another thread when `async`).
+    func seal(async: Bool) {
+        guard !rowids.isEmpty else { return }
+        let (documents, ends, documentKeys) = (rowids, keyEnds, keys)
+        sealed.append(
+            BackgroundResult(async: async) { SegmentSort.sort(rowids: documents, keyEnds: ends, keys: documentKeys) })
+        rowids = []
+        keyEnds = []
+        keys = []
     }
 
-    /// The segment's sorted, distinct rowids, and (key << 32 | document number) pairs sorted by
-    /// key, then document. A rowid queued twice (reused inside the transaction) is one
-    /// document with both key sets: more candidates, never fewer.
-    func sortedPostings() -> (documents: [Int64], pairs: [UInt64]) {
+    /// The sealed segments, in the order they were sealed; the caller writes them.
+    func takeSealed() -> [BackgroundResult<SegmentSort.Output>] {
+        defer { sealed = [] }
+        return sealed
+    }
+
+    /// Forgets everything (the transaction ended, committed or not). A sort still running
+    /// finishes on its own thread and is dropped.
+    func reset() {
+        rowids = []
+        keyEnds = []
+        keys = []
+        sealed = []
+    }
+}
+
+/// Sorts one segment's documents and keys into (sorted distinct rowids, key << 32 | document
+/// number pairs sorted by key then document). A rowid queued twice (reused inside a
+/// transaction) is one document with both key sets: more candidates, never fewer.
+enum SegmentSort {
+    typealias Output = (documents: [Int64], pairs: [UInt64])
+
+    static func sort(rowids: [Int64], keyEnds: [Int], keys: [UInt32]) -> Output {
         // Imports and rebuilds come in rowid order already.
         let ascending = zip(rowids, rowids.dropFirst()).allSatisfy { $0 <= $1 }
         let order = ascending ? Array(rowids.indices) : rowids.indices.sorted { rowids[$0] < rowids[$1] }

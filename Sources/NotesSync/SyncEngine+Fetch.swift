@@ -191,25 +191,18 @@ extension SyncEngine {
 /// One `fetchChanges` call running on another thread. Its result is used only when the token
 /// it started from is the one the engine then holds (else it is dropped and the read done
 /// again), so reading ahead can never skip or repeat a batch.
-final class FolderPrefetch: @unchecked Sendable {
+struct FolderPrefetch {
     private let since: ChangeToken
-    private let done = DispatchSemaphore(value: 0)
-    /// Written once by the reading thread before `done` is signalled.
-    private var outcome: Result<FetchedChanges, any Error>?
+    private let changes: BackgroundResult<FetchedChanges>
 
     init(_ folder: any CloudFolder, zone: ZoneID, since: ChangeToken, maxBatches: Int) {
         self.since = since
-        DispatchQueue.global(qos: .utility).async { [self] in
-            outcome = Result { try folder.fetchChanges(zone: zone, since: since, maxBatches: maxBatches) }
-            done.signal()
-        }
+        changes = BackgroundResult { try folder.fetchChanges(zone: zone, since: since, maxBatches: maxBatches) }
     }
 
     /// The prefetched changes when they were read from `token`; nil to read again.
     func result(since token: ChangeToken) throws -> FetchedChanges? {
-        done.wait()
-        done.signal()
         guard token == since else { return nil }
-        return try outcome?.get()
+        return try changes.get()
     }
 }

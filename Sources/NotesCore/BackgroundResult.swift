@@ -1,0 +1,39 @@
+import Foundation
+
+/// A value computed on another thread while the caller goes on; `get()` waits for it.
+///
+/// For work that overlaps with a database transaction: preparing the next batch of an import,
+/// sorting a search segment, reading the next group of files of a sync. The closure runs once;
+/// a result nobody asks for is dropped when the work ends.
+public final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once, before `done` is signalled; read only after waiting on it.
+    private var outcome: Result<Value, any Error>?
+
+    /// Starts `work` on a global queue (or runs it here when `async` is false).
+    public init(async: Bool = true, _ work: @escaping @Sendable () throws -> Value) {
+        if async {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                outcome = Result { try work() }
+                done.signal()
+            }
+        } else {
+            outcome = Result { try work() }
+            done.signal()
+        }
+    }
+
+    /// Whether the work has ended (`get()` would not wait).
+    public var isFinished: Bool {
+        guard done.wait(timeout: .now()) == .success else { return false }
+        done.signal()
+        return true
+    }
+
+    /// The value, once computed (rethrows what the work threw).
+    public func get() throws -> Value {
+        done.wait()
+        done.signal()
+        return try outcome!.get()
+    }
+}

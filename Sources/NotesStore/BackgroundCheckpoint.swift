@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// Copies a bulk write's WAL frames into the database on a connection of its own.
+///
+/// SQLite checkpoints inside the commit that takes the WAL past 1,000 pages, so every 10,000
+/// notes of an import (or group of fetched batches) waited ~0.6 s here for tens of MB to be
+/// copied and synced. A bulk write turns that off for its transaction (`NoteStore.bulkWrite`)
+/// and starts a PASSIVE checkpoint here after the commit: it copies what is committed while
+/// the next transaction is being written, and never blocks a reader or the writer.
+///
+/// The price is disk space: the WAL can only start over once every frame is copied, so during
+/// a run of bulk writes it grows. Past `walLimit` bytes the next bulk write first waits for
+/// the copy and truncates the WAL.
+final class BackgroundCheckpoint: @unchecked Sendable {
+    /// WAL size above which a bulk write waits for the copy and starts the WAL over.
+    static let walLimit = 256 << 20
+
+    private let path: String
+    private let lock = NSLock()
+    /// Opened on first use.
+    private var connection: DatabaseQueue?
+    private var running: BackgroundResult<Void>?
+
+    init(path: String) { self.path = path }
+
+    /// Starts a checkpoint unless one is still running (the next one catches up).
+    func start() {
+        lock.withLock {
+            if let running, !running.isFinished { return }
+            let path = self.path
+            let existing = connection
+            running = BackgroundResult { [weak self] in
+                let queue = try existing ?? DatabaseQueue(path: path)
+                self?.keep(queue)
+                // A failure (busy: another process checkpoints) only leaves the copy for later.
+                _ = try? queue.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            }
+        }
+    }
+
+    /// Waits for the running checkpoint, if any.
+    func wait() {
+        _ = try? lock.withLock { running }?.get()
+    }
+
+    var walSize: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?.intValue ?? 0
+    }
+
+    private func keep(_ queue: DatabaseQueue) { lock.withLock { connection = queue } }
+}
+
+extension NoteStore {
+    /// A write transaction of many notes (when `isBulk`): no checkpoint inside its commit; one
+    /// is started on another connection after it (`BackgroundCheckpoint`).
+    func bulkWrite<T>(_ isBulk: Bool = true, _ updates: (Database) throws -> T) throws -> T {
+        guard isBulk else { return try write(updates) }
+        if checkpoint.walSize > BackgroundCheckpoint.walLimit { finishCheckpoints() }
+        // (Should the setting fail, the commit checkpoints as usual.)
+        try? setAutomaticCheckpoint(pages: 0)
+        defer { try? setAutomaticCheckpoint(pages: 1000) }
+        let result = try write(updates)
+        checkpoint.start()
+        return result
+    }
+
+    /// Waits for the background copy, then copies what is left and truncates the WAL (readers
+    /// get the busy timeout to finish; a WAL still in use is left for later).
+    func finishCheckpoints() {
+        checkpoint.wait()
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
+    private func setAutomaticCheckpoint(pages: Int) throws {
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
+    }
+}
