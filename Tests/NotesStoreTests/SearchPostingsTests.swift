@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import NotesStore
+
+/// The building blocks of the search index: keys, key sets and posting lists.
+@Suite struct SearchPostingsTests {
+    func keys(_ text: String, space: UInt32 = 0) -> Set<UInt32> {
+        var set = KeySet(capacity: 8)
+        Array(text.utf8).withUnsafeBufferPointer { SearchKeys.collect($0, space: space, into: &set) }
+        return Set(set.keys)
+    }
+
+    func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
+
+    @Test func everyPositionStartsAKeyThroughThePadding() {
+        let p = UInt8(0xFF)
+        #expect(keys("a") == [key(0x61, p, p)])
+        #expect(keys("ab") == [key(0x61, 0x62, p), key(0x62, p, p)])
+        #expect(keys("abcd") == [key(0x61, 0x62, 0x63), key(0x62, 0x63, 0x64), key(0x63, 0x64, p), key(0x64, p, p)])
+        #expect(keys("").isEmpty)
+        #expect(keys("ab", space: SearchKeys.titleSpace).allSatisfy { $0 & SearchKeys.titleSpace != 0 })
+    }
+
+    @Test func aTermsKeysAreInTheTextThatContainsIt() {
+        for (term, text) in [("東京", "a trip to 東京 soon"), ("ngst", "ångström"), ("👍🏽x", "ok 👍🏽x")] {
+            let termKeys = SearchKeys.keys(ofTerm: Array(term.utf8), space: 0)
+            #expect(!termKeys.isEmpty)
+            #expect(Set(termKeys).isSubset(of: keys(text)), "\(term)")
+        }
+        #expect(SearchKeys.keys(ofTerm: Array("ab".utf8), space: 0).isEmpty)
+        // One and two bytes: the range of keys beginning with them holds every occurrence.
+        let range = SearchKeys.prefixRange(ofTerm: Array("b".utf8), space: 0)
+        #expect(keys("ab").filter(range.contains).count == 1)
+        let twoBytes = SearchKeys.prefixRange(ofTerm: Array("é".utf8), space: 0)
+        #expect(keys("café").filter(twoBytes.contains).count == 1)
+    }
+
+    @Test func keySetsDeduplicateGrowAndEmpty() {
+        var set = KeySet(capacity: 4)
+        for round in 0..<3 {
+            set.removeAll()
+            for value in 0..<1000 { set.insert(UInt32(value * 7 + round) % 997) }
+            #expect(set.count == 997)
+            #expect(Set(set.keys).count == 997)
+        }
+        set.removeAll()
+        #expect(set.count == 0)
+        set.insert(5)
+        set.insert(5)
+        #expect(Array(set.keys) == [5])
+    }
+
+    @Test func postingListsRoundTripAndCombine() {
+        let lists: [[UInt32]] = [[], [0], [3, 4, 200, 70_000, 4_000_000_000], Array(0..<500).map { $0 * 3 }]
+        for list in lists {
+            var bytes: [UInt8] = []
+            Postings.encode(list, into: &bytes)
+            var decoded: [UInt32] = []
+            bytes.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+            #expect(decoded == list)
+        }
+        #expect(Postings.intersect([1, 3, 5, 7], [3, 4, 5, 8]) == [3, 5])
+        #expect(Postings.union([1, 3, 5], [2, 3, 9]) == [1, 2, 3, 5, 9])
+        #expect(Postings.union([], [4]) == [4])
+    }
+
+    @Test func pairsSortByKeyKeepingDocumentOrder() {
+        var rng = SystemRandomNumberGenerator()
+        var pairs: [UInt64] = []
+        for document in 0..<2000 {
+            for _ in 0..<5 { pairs.append(UInt64(UInt32.random(in: 0..<SearchKeys.limit, using: &rng)) << 32 | UInt64(document)) }
+        }
+        let expected = pairs.enumerated().sorted { ($0.element >> 32, $0.offset) < ($1.element >> 32, $1.offset) }.map(\.element)
+        Postings.sortByKey(&pairs)
+        #expect(pairs == expected)
+    }
+
+    @Test func mergedListsStaySortedWhetherSegmentsFollowOrInterleave() {
+        var merger = PostingMerger()
+        func blob(_ list: [UInt32]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            Postings.encode(list, into: &bytes)
+            return bytes
+        }
+        // Segment 0's documents 0, 1, 2 become 0, 2, 4; segment 1's 0, 1 become 1, 5 (2 dropped).
+        for (list, renumber) in [([0, 1, 2] as [UInt32], [0, 2, 4] as [UInt32]), ([0, 1, 2], [1, 5, .max])] {
+            blob(list).withUnsafeBytes { merger.add($0, renumber: renumber) }
+        }
+        var decoded: [UInt32] = []
+        merger.encoded()!.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+        #expect(decoded == [0, 1, 2, 4, 5])
+        merger.reset()
+        blob([0]).withUnsafeBytes { merger.add($0, renumber: [.max]) }
+        #expect(merger.encoded() == nil)
+    }
+}
