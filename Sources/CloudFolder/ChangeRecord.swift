@@ -23,7 +23,7 @@ public struct ChangeRecord: Sendable, Equatable {
     /// The record as JSON; throws `limitExceeded` when the fields are over 1 MB.
     public func json() throws -> JSONValue {
         var object: [String: JSONValue] = [
-            "recordID": .string(revision.recordID.uuidString.lowercased()),
+            "recordID": .string(revision.recordID.lowercasedString),
             "recordType": .string(recordType),
             "rev": .string(revision.id),
             "parents": .array(revision.parents.map(JSONValue.string)),
@@ -36,7 +36,7 @@ public struct ChangeRecord: Sendable, Equatable {
             guard size <= Self.maxFieldsBytes else {
                 throw CloudError(
                     .limitExceeded,
-                    "note \(revision.recordID.uuidString.lowercased()) is \(size) bytes; a record is limited to "
+                    "note \(revision.recordID.lowercasedString) is \(size) bytes; a record is limited to "
                         + "\(Self.maxFieldsBytes) bytes (1 MB), so it stays on this device")
             }
             object["fields"] = json

@@ -21,7 +21,7 @@ public struct ContainerInfo: Sendable, Equatable {
     }
 
     /// A new random container id (a lowercase UUID).
-    public static func random() -> ContainerInfo { ContainerInfo(containerID: UUID().uuidString.lowercased()) }
+    public static func random() -> ContainerInfo { ContainerInfo(containerID: UUID().lowercasedString) }
 }
 
 /// The body of `private/devices/<dev>.json`, the one file its owner rewrites.

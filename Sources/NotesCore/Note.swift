@@ -44,7 +44,7 @@ public struct Note: Sendable, Equatable, Identifiable {
     }
 
     /// The id as it is stored and printed: lowercase, hyphenated.
-    public var idString: String { id.uuidString.lowercased() }
+    public var idString: String { id.lowercasedString }
 
     public var isTrashed: Bool { deletedAt != nil }
 

@@ -127,7 +127,7 @@ public struct Revision: Sendable, Equatable, Identifiable {
         bytes += Array(",\"parents\":".utf8)
         bytes += JSONValue.array(parents.sorted().map(JSONValue.string)).canonicalBytes
         bytes += Array(",\"recordID\":".utf8)
-        bytes += JSONValue.string(recordID.uuidString.lowercased()).canonicalBytes
+        bytes += JSONValue.string(recordID.lowercasedString).canonicalBytes
         bytes.append(UInt8(ascii: "}"))
         let digest = SHA256.hash(data: bytes)
         let hex = Array("0123456789abcdef".utf8)

@@ -24,7 +24,7 @@ public enum EditorText {
     /// Creates a 0600 temporary file (O_EXCL) named after the note's id, never its title.
     public static func makeTempFile(contents: String, id: UUID) throws -> String {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(dir)/cloudnotes-\(id.uuidString.lowercased().prefix(8))-XXXXXX.md".utf8CString)
+        var template = Array("\(dir)/cloudnotes-\(id.lowercasedString.prefix(8))-XXXXXX.md".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
         guard fd >= 0 else {
             throw ExternalEdit.Failure(

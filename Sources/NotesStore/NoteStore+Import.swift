@@ -60,8 +60,9 @@ extension NoteStore {
             try bulkWrite { db in
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
+                let known = try Self.existingIDs(batch.map(\.note.idString), db)
                 for prepared in batch {
-                    let existing = try Self.fetchNote(db, id: prepared.note.id)
+                    let existing = known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
                     if let existing, RevisionFields(note: existing) == prepared.fields {
                         counts.unchanged += 1
                         continue
@@ -77,6 +78,19 @@ extension NoteStore {
         // commit checkpointed.
         if batches.count > 0 { finishCheckpoints() }
         return counts
+    }
+
+    /// Which of `ids` have a note row: one query per 500 ids instead of a read per note.
+    private static func existingIDs(_ ids: [String], _ db: Database) throws -> Set<String> {
+        var found = Set<String>()
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(start + 500, ids.count)]
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            found.formUnion(
+                try String.fetchAll(
+                    db, sql: "SELECT id FROM note WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk))))
+        }
+        return found
     }
 
     private static func prepare(_ batch: [Note], device: String) throws -> [PreparedNote] {

@@ -43,7 +43,7 @@ extension NoteStore {
 
     static func fetchNote(_ db: Database, id: UUID) throws -> Note? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.uuidString.lowercased()]
+            db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.lowercasedString]
         )
         .map { try note(from: $0) }
     }
@@ -169,7 +169,7 @@ extension NoteStore {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM revision WHERE recordID = ? ORDER BY hlc DESC, id",
-                arguments: [id.uuidString.lowercased()]
+                arguments: [id.lowercasedString]
             ).map(Self.revision(from:))
         }
     }

@@ -85,7 +85,7 @@ extension NoteStore {
 
     /// Every revision of a record that has arrived, oldest first (the causal buffer excluded).
     public func revisions(of recordID: UUID) throws -> [Revision] {
-        try read { db in try Self.fetchRevisions(recordID.uuidString.lowercased(), db) }
+        try read { db in try Self.fetchRevisions(recordID.lowercasedString, db) }
     }
 
     /// How many fetched revisions wait in the causal buffer for their parents.

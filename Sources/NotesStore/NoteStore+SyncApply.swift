@@ -40,7 +40,7 @@ extension NoteStore {
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
                 guard try !Self.isKnown(revision.id, db) else { continue }
-                let record = revision.recordID.uuidString.lowercased()
+                let record = revision.recordID.lowercasedString
                 // Parents here already (the usual case): straight into history; else buffered.
                 if try Self.allPresent(revision.parents, db) {
                     try Self.insert(revision, into: "revision", db)
@@ -102,7 +102,7 @@ extension NoteStore {
     /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
     /// record had no revision before this one (so no note row and no outbox row).
     func materialize(_ head: Revision, conflict: Bool, isNew: Bool = false, _ db: Database) throws {
-        let idString = head.recordID.uuidString.lowercased()
+        let idString = head.recordID.lowercasedString
         let current = isNew ? nil : try Self.fetchNote(db, id: head.recordID)
         guard let fields = head.fields else {
             if current != nil {
@@ -183,7 +183,7 @@ extension NoteStore {
         try db.run(
             "INSERT OR IGNORE INTO \(table)(id, recordID, parents, fields, hlc, device) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                revision.id, revision.recordID.uuidString.lowercased(), parents,
+                revision.id, revision.recordID.lowercasedString, parents,
                 revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
             ])
     }

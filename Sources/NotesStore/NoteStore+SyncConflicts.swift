@@ -26,7 +26,7 @@ extension NoteStore {
     /// are several (`askUser`), or the parents of a merge that kept conflict markers. Empty when
     /// the note has no conflict.
     public func conflictSides(_ id: UUID) throws -> [Revision] {
-        try read { db in try Self.conflictSides(id.uuidString.lowercased(), db).sides }
+        try read { db in try Self.conflictSides(id.lowercasedString, db).sides }
     }
 
     static func conflictSides(_ record: String, _ db: Database) throws -> (sides: [Revision], heads: [Revision]) {
@@ -44,7 +44,7 @@ extension NoteStore {
     @discardableResult
     public func resolveConflict(_ id: UUID, keep choice: ConflictChoice) throws -> (note: Note, copy: Note?) {
         try write { db in
-            let record = id.uuidString.lowercased()
+            let record = id.lowercasedString
             let (sides, heads) = try Self.conflictSides(record, db)
             guard sides.count > 1 else { throw StoreError(.invalidInput, "note \(record) has no conflict to resolve") }
             let mine = sides.last { $0.device == deviceID } ?? sides[0]

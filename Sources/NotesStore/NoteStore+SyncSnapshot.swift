@@ -56,7 +56,7 @@ extension NoteStore {
             ).map(Self.revision(from:))
             var records = Set<String>()
             for revision in revisions {
-                let record = revision.recordID.uuidString.lowercased()
+                let record = revision.recordID.lowercasedString
                 let zone =
                     try revision.fields?.zone
                     ?? String.fetchOne(

@@ -41,7 +41,7 @@ extension NoteStore {
     public func update(_ id: UUID, _ change: (inout Note) throws -> Void) throws -> Note {
         try write { db in
             guard let current = try Self.fetchNote(db, id: id) else {
-                throw StoreError(.notFound, "no note with id \(id.uuidString.lowercased())")
+                throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
             var next = current
             try change(&next)
@@ -81,7 +81,7 @@ extension NoteStore {
     public func purge(_ id: UUID) throws {
         try write { db in
             guard let current = try Self.fetchNote(db, id: id) else {
-                throw StoreError(.notFound, "no note with id \(id.uuidString.lowercased())")
+                throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
             try purge(current, db)
         }
@@ -164,7 +164,7 @@ extension NoteStore {
             VALUES (?, ?, ?, ?, ?, ?)
             """,
             [
-                revision.id, revision.recordID.uuidString.lowercased(), parents,
+                revision.id, revision.recordID.lowercasedString, parents,
                 canonicalFields ?? revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
             ])
     }
@@ -173,7 +173,7 @@ extension NoteStore {
         try db.run(
             "INSERT INTO outbox(recordID, zone, revID, kind, createdAt) VALUES (?, ?, ?, ?, ?)",
             [
-                revision.recordID.uuidString.lowercased(), zone, revision.id, kind,
+                revision.recordID.lowercasedString, zone, revision.id, kind,
                 clock().millisecondsSince1970,
             ])
     }

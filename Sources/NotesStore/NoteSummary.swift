@@ -18,7 +18,7 @@ public struct NoteSummary: Sendable, Equatable, Identifiable {
 
     public static let previewLength = 240
 
-    public var idString: String { id.uuidString.lowercased() }
+    public var idString: String { id.lowercasedString }
 
     /// The first non-empty line of the preview that is not the title repeated.
     public var snippet: String {

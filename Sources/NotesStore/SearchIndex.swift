@@ -212,6 +212,20 @@ enum SearchIndex {
         let renumber: [[UInt32]] = tables.map { table in
             table.map { rowid in SegmentDocs.index(of: rowid, in: distinct).map(UInt32.init) ?? .max }
         }
+        // When the segments follow one another in time and lose nothing (an import's), each
+        // merged list is their lists one after another, shifted: copied, not decoded.
+        var offsets: [UInt32]? = []
+        var nextFree: UInt32 = 0
+        for map in renumber where !map.isEmpty {
+            guard let first = map.first, let last = map.last, first != .max, last != .max,
+                Int(last - first) == map.count - 1, first >= nextFree
+            else {
+                offsets = nil
+                break
+            }
+            nextFree = last + 1
+        }
+        if offsets != nil { offsets = renumber.map { $0.first ?? 0 } }
         var newID: Int64?
         if !distinct.isEmpty {
             try db.run(
@@ -243,10 +257,19 @@ enum SearchIndex {
                 var end = start
                 merger.reset()
                 while end < rows.count, rows[end].key == rows[start].key {
-                    rows[end].blob.withUnsafeBytes { merger.add($0, renumber: renumber[rows[end].segment]) }
+                    let segment = rows[end].segment
+                    rows[end].blob.withUnsafeBytes { blob in
+                        if let offsets {
+                            merger.append(blob, shiftedBy: offsets[segment])
+                        } else {
+                            merger.add(blob, renumber: renumber[segment])
+                        }
+                    }
                     end += 1
                 }
-                if let bytes = merger.encoded() { try insertPosting(segment: newID, key: rows[start].key, bytes, db) }
+                if let bytes = offsets == nil ? merger.encoded() : merger.concatenation {
+                    try insertPosting(segment: newID, key: rows[start].key, bytes, db)
+                }
                 start = end
             }
             low = high

@@ -123,11 +123,12 @@ struct KeySet: ~Copyable {
 
 /// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).
 enum Postings {
-    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8]) {
+    /// `gaps: false` writes the values themselves (one already computed gap).
+    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8], gaps: Bool = true) {
         var previous: UInt32 = 0
         var first = true
         for document in documents {
-            var value = first ? document : document - previous
+            var value = first || !gaps ? document : document - previous
             first = false
             previous = document
             while value >= 0x80 {
@@ -237,7 +238,52 @@ struct PostingMerger {
     private var decoded: [UInt32] = []
     private var bytes: [UInt8] = []
 
-    mutating func reset() { merged.removeAll(keepingCapacity: true) }
+    /// The concatenated list's encoding and last document (`append(_:shiftedBy:)`).
+    private var concatenated: [UInt8] = []
+    private var lastDocument: UInt32 = 0
+
+    mutating func reset() {
+        merged.removeAll(keepingCapacity: true)
+        concatenated.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends one segment's list whose documents all move up by `offset` and come after
+    /// every document appended so far (segments that follow one another in time, nothing
+    /// dropped): only the first gap is encoded again, the rest is copied.
+    mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32) {
+        var position = 0
+        var first: UInt32 = 0
+        var shift: UInt32 = 0
+        while position < blob.count {
+            let byte = blob[position]
+            position += 1
+            first |= UInt32(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        first += offset
+        let rest = UnsafeRawBufferPointer(rebasing: blob[position...])
+        Postings.encode(
+            CollectionOfOne(concatenated.isEmpty ? first : first - lastDocument), into: &concatenated, gaps: false)
+        concatenated.append(contentsOf: rest)
+        var document = first
+        var gap: UInt32 = 0
+        shift = 0
+        for byte in rest {
+            gap |= UInt32(byte & 0x7F) << shift
+            if byte & 0x80 != 0 {
+                shift += 7
+                continue
+            }
+            document += gap
+            gap = 0
+            shift = 0
+        }
+        lastDocument = document
+    }
+
+    /// The list built by `append(_:shiftedBy:)`; nil when empty.
+    var concatenation: [UInt8]? { concatenated.isEmpty ? nil : concatenated }
 
     /// Adds one segment's list; `renumber` maps its document numbers (UInt32.max: dropped).
     mutating func add(_ blob: UnsafeRawBufferPointer, renumber: [UInt32]) {

@@ -52,7 +52,7 @@ struct DebugRecords: ParsableCommand {
                     ?? "(deleted)"
                 Output.line(
                     "\(batch.device) \(CloudLayout.padded(batch.seq))  \(revision.id.prefix(12))  "
-                        + "\(revision.recordID.uuidString.lowercased())  parents \(revision.parents.map { String($0.prefix(8)) }.joined(separator: ","))  \(what)"
+                        + "\(revision.recordID.lowercasedString)  parents \(revision.parents.map { String($0.prefix(8)) }.joined(separator: ","))  \(what)"
                 )
             }
         }

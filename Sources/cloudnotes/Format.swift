@@ -5,7 +5,7 @@ import TerminalUI
 
 /// Human-readable formatting of notes for the terminal.
 enum Format {
-    static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
+    static func shortID(_ id: UUID) -> String { String(id.lowercasedString.prefix(8)) }
 
     static func syncMark(_ state: Note.SyncState) -> String {
         switch state {

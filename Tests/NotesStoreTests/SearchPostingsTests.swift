@@ -93,5 +93,13 @@ import Testing
         merger.reset()
         blob([0]).withUnsafeBytes { merger.add($0, renumber: [.max]) }
         #expect(merger.encoded() == nil)
+        // Segments one after another: shifted and copied.
+        merger.reset()
+        blob([0, 2, 300]).withUnsafeBytes { merger.append($0, shiftedBy: 0) }
+        blob([1, 5]).withUnsafeBytes { merger.append($0, shiftedBy: 400) }
+        blob([0]).withUnsafeBytes { merger.append($0, shiftedBy: 100_000) }
+        decoded = []
+        merger.concatenation!.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+        #expect(decoded == [0, 2, 300, 401, 405, 100_000])
     }
 }
