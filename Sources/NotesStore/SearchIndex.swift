@@ -111,8 +111,7 @@ enum SearchIndex {
         // The last part is small unless the transaction was large: sorted here.
         pending.seal(async: false)
         for sort in pending.takeSealed() {
-            let (documents, pairs) = try sort.get()
-            try writeSegment(documents: documents, postings: pairs, db)
+            try writeSegment(try sort.get(), db)
         }
         try mergeIfNeeded(db)
     }
@@ -151,33 +150,24 @@ enum SearchIndex {
         }
     }
 
-    private static func writeSegment(documents: [Int64], postings pairs: [UInt64], _ db: Database) throws {
-        guard !documents.isEmpty else { return }
+    private static func writeSegment(_ segment: SegmentSort.Output, _ db: Database) throws {
+        guard !segment.documents.isEmpty else { return }
         try db.run(
-            "INSERT INTO search_segment(documents, docs) VALUES (?, ?)", [documents.count, SegmentDocs.encode(documents)])
+            "INSERT INTO search_segment(documents, docs) VALUES (?, ?)",
+            [segment.documents.count, SegmentDocs.encode(segment.documents)])
         let id = db.lastInsertedRowID
-        var bytes: [UInt8] = []
-        var documents: [UInt32] = []
-        var start = 0
-        while start < pairs.count {
-            let key = pairs[start] >> 32
-            var end = start
-            documents.removeAll(keepingCapacity: true)
-            while end < pairs.count, pairs[end] >> 32 == key {
-                let document = UInt32(truncatingIfNeeded: pairs[end])
-                if documents.last != document { documents.append(document) }
-                end += 1
-            }
-            bytes.removeAll(keepingCapacity: true)
-            Postings.encode(documents, into: &bytes)
-            try insertPosting(segment: id, key: UInt32(key), bytes, db)
-            start = end
+        for (index, key) in segment.keys.enumerated() {
+            let bytes = segment.bytes[(index == 0 ? 0 : segment.ends[index - 1])..<segment.ends[index]]
+            try insertPosting(segment: id, key: key, Data(bytes), db)
         }
     }
 
     private static func insertPosting(segment: Int64, key: UInt32, _ bytes: [UInt8], _ db: Database) throws {
-        try db.run(
-            "INSERT INTO search_posting(rowid, docs) VALUES (?, ?)", [segment << 25 + Int64(key), Data(bytes)])
+        try insertPosting(segment: segment, key: key, Data(bytes), db)
+    }
+
+    private static func insertPosting(segment: Int64, key: UInt32, _ bytes: Data, _ db: Database) throws {
+        try db.run("INSERT INTO search_posting(rowid, docs) VALUES (?, ?)", [segment << 25 + Int64(key), bytes])
     }
 
     /// Merges `ids` into one new segment of their documents that still have text.
@@ -380,31 +370,30 @@ struct IndexedText: Sendable {
 /// (`SegmentSort`) while the transaction goes on writing notes.
 final class PendingIndex: @unchecked Sendable {
     private var rowids: [Int64] = []
-    /// keyEnds[i]: end of document i's keys in `keys`.
-    private var keyEnds: [Int] = []
-    private var keys: [UInt32] = []
+    /// keys[i]: document i's distinct keys.
+    private var keys: [[UInt32]] = []
+    private(set) var keyCount = 0
     private var sealed: [BackgroundResult<SegmentSort.Output>] = []
     /// For texts indexed on the writer's thread.
     var scratch = KeySet()
 
     var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
-    var keyCount: Int { keys.count }
 
     func add(rowid: Int64, keys documentKeys: [UInt32]) {
-        keys.append(contentsOf: documentKeys)
+        keys.append(documentKeys)
         rowids.append(rowid)
-        keyEnds.append(keys.count)
+        keyCount += documentKeys.count
     }
 
     /// Hands what was added so far to a sort of its own (on another thread when `async`).
     func seal(async: Bool) {
         guard !rowids.isEmpty else { return }
-        let (documents, ends, documentKeys) = (rowids, keyEnds, keys)
+        let (documents, documentKeys, count) = (rowids, keys, keyCount)
         sealed.append(
-            BackgroundResult(async: async) { SegmentSort.sort(rowids: documents, keyEnds: ends, keys: documentKeys) })
+            BackgroundResult(async: async) { SegmentSort.sort(rowids: documents, keys: documentKeys, keyCount: count) })
         rowids = []
-        keyEnds = []
         keys = []
+        keyCount = 0
     }
 
     /// The sealed segments, in the order they were sealed; the caller writes them.
@@ -417,40 +406,61 @@ final class PendingIndex: @unchecked Sendable {
     /// finishes on its own thread and is dropped.
     func reset() {
         rowids = []
-        keyEnds = []
         keys = []
+        keyCount = 0
         sealed = []
     }
 }
 
-/// Sorts one segment's documents and keys into (sorted distinct rowids, key << 32 | document
-/// number pairs sorted by key then document). A rowid queued twice (reused inside a
-/// transaction) is one document with both key sets: more candidates, never fewer.
+/// Builds one segment from its documents and their keys, off the writer's thread: the sorted
+/// distinct rowids, and per key (ascending) its encoded posting list. A rowid queued twice
+/// (reused inside a transaction) is one document with both key sets: more candidates, never
+/// fewer.
 enum SegmentSort {
-    typealias Output = (documents: [Int64], pairs: [UInt64])
+    struct Output: Sendable {
+        var documents: [Int64] = []
+        var keys: [UInt32] = []
+        /// Posting list i is bytes[ends[i - 1] ..< ends[i]] (from 0 for the first).
+        var ends: [Int] = []
+        var bytes: [UInt8] = []
+    }
 
-    static func sort(rowids: [Int64], keyEnds: [Int], keys: [UInt32]) -> Output {
+    static func sort(rowids: [Int64], keys: [[UInt32]], keyCount: Int) -> Output {
         // Imports and rebuilds come in rowid order already.
         let ascending = zip(rowids, rowids.dropFirst()).allSatisfy { $0 <= $1 }
         let order = ascending ? Array(rowids.indices) : rowids.indices.sorted { rowids[$0] < rowids[$1] }
-        var documents: [Int64] = []
-        documents.reserveCapacity(rowids.count)
-        var pairs = [UInt64](repeating: 0, count: keys.count)
+        var output = Output()
+        output.documents.reserveCapacity(rowids.count)
+        var pairs = [UInt64](repeating: 0, count: keyCount)
         pairs.withUnsafeMutableBufferPointer { pairs in
-            keys.withUnsafeBufferPointer { keys in
-                var next = 0
-                for i in order {
-                    if documents.last != rowids[i] { documents.append(rowids[i]) }
-                    let number = UInt64(documents.count - 1)
-                    for key in keys[(i == 0 ? 0 : keyEnds[i - 1])..<keyEnds[i]] {
-                        pairs[next] = UInt64(key) << 32 | number
-                        next += 1
-                    }
+            var next = 0
+            for i in order {
+                if output.documents.last != rowids[i] { output.documents.append(rowids[i]) }
+                let number = UInt64(output.documents.count - 1)
+                for key in keys[i] {
+                    pairs[next] = UInt64(key) << 32 | number
+                    next += 1
                 }
             }
         }
         Postings.sortByKey(&pairs)
-        return (documents, pairs)
+        var documents: [UInt32] = []
+        var start = 0
+        while start < pairs.count {
+            let key = pairs[start] >> 32
+            var end = start
+            documents.removeAll(keepingCapacity: true)
+            while end < pairs.count, pairs[end] >> 32 == key {
+                let document = UInt32(truncatingIfNeeded: pairs[end])
+                if documents.last != document { documents.append(document) }
+                end += 1
+            }
+            Postings.encode(documents, into: &output.bytes)
+            output.keys.append(UInt32(key))
+            output.ends.append(output.bytes.count)
+            start = end
+        }
+        return output
     }
 }
 
