@@ -19,8 +19,8 @@ import NotesCore
 ///
 /// Why not FTS5 (which stores every trigram's positions): its index cost 25-37 s of CPU for
 /// 100k notes (insert plus merge), more than the whole import may take; these keys without
-/// positions cost about a tenth, and the exact check that positions made unnecessary is a
-/// `memmem` over text the search reads anyway.
+/// positions cost about a tenth, and what positions gave is a byte search (`memchr`/`memcmp`)
+/// over the text a search reads anyway.
 ///
 /// `searchRowid` is ordered by modification time (`modifiedAt` ms × `slotsPerMillisecond` + a
 /// tie-breaker), so "most recent first" is "rowid descending": a search walks candidates that
@@ -116,7 +116,7 @@ enum SearchIndex {
         try mergeIfNeeded(db)
     }
 
-    /// Merges every segment into one (after a bulk write; queries then read one list per key).
+    /// Merges every segment into one (after a rebuild; queries then read one list per key).
     static func optimize(_ db: Database) throws {
         let ids = try Int64.fetchAll(db, sql: "SELECT id FROM search_segment ORDER BY id")
         guard !ids.isEmpty else { return }

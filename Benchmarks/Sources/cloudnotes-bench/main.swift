@@ -12,6 +12,8 @@ import NotesStore
 var counts: [Int] = []
 var work = "/tmp/cloudnotes-bench"
 var phase = "all"
+/// Imports per corpus size (the machine is noisy: the median of several is printed).
+var importRuns = 3
 var cloudnotesBinary: String?
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
@@ -19,6 +21,7 @@ var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
     case "--count": counts.append(Int(args.popFirst() ?? "") ?? 10000)
+    case "--import-runs": importRuns = max(1, Int(args.popFirst() ?? "") ?? 3)
     case "--work": work = args.popFirst() ?? work
     case "--phase": phase = args.popFirst() ?? phase
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
@@ -39,7 +42,7 @@ if phase == "sync" {
     exit(0)
 }
 for count in counts {
-    let benchmark = StoreBenchmark(count: count, work: work, corpusScript: corpusScript)
+    let benchmark = StoreBenchmark(count: count, work: work, corpusScript: corpusScript, importRuns: importRuns)
     if phase == "all" || phase == "import" { try benchmark.runImport() }
     if phase == "query" { try benchmark.runQueries() }
     if phase == "all" {
