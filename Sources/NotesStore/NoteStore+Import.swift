@@ -37,17 +37,26 @@ struct PreparedNote: Sendable {
 
 extension NoteStore {
     /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
-    /// differs. Runs in transactions of `batchSize` notes, oldest first; each batch is prepared
+    /// differs. Every note is checked first (nothing is written when one cannot be stored); then
+    /// transactions of up to `batchSize` notes, oldest first; each batch is prepared
     /// (`PreparedNote`: validation, revision ids, folded search text and keys) on another
     /// thread while the previous one is written.
     public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         var counts = (created: 0, updated: 0, unchanged: 0)
+        // Notes that cannot be stored fail the import before anything is written.
+        for note in notes { try Self.checkImportable(note) }
         // Oldest first: search rowids then ascend, and the search text grows at its end.
         let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
-        let batches = stride(from: 0, to: notes.count, by: batchSize).map {
-            Array(notes[$0..<min($0 + batchSize, notes.count)])
+        // The first batches are smaller, so that writing starts while the next is prepared.
+        var batches: [[Note]] = []
+        var start = 0
+        for size in [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: notes.count / max(batchSize, 1) + 1)
+        where start < notes.count {
+            let end = min(start + max(size, 1), notes.count)
+            batches.append(Array(notes[start..<end]))
+            start = end
         }
         let device = deviceID
         let prepare = { @Sendable (batch: [Note]) in
@@ -93,14 +102,18 @@ extension NoteStore {
         return found
     }
 
+    private static func checkImportable(_ note: Note) throws {
+        guard isValidZone(note.zone) else {
+            throw StoreError(
+                .invalidInput,
+                "note \(note.idString): notebook \"\(TerminalSafeText.sanitize(note.zone))\" is not valid")
+        }
+        try checkStorable(note)
+    }
+
     private static func prepare(_ batch: [Note], device: String) throws -> [PreparedNote] {
         var scratch = KeySet()
         return try batch.map { note in
-            guard isValidZone(note.zone) else {
-                throw StoreError(
-                    .invalidInput,
-                    "note \(note.idString): notebook \"\(TerminalSafeText.sanitize(note.zone))\" is not valid")
-            }
             var note = note
             note.title = effectiveTitle(note.title, body: note.body)
             return try PreparedNote(note, device: device, indexText: true, scratch: &scratch)

@@ -49,7 +49,7 @@ enum SearchIndex {
         }
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
-        let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, db)
+        let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, pending: pending, db)
         let text = text ?? IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &pending.scratch)
         try insertRow(rowid: rowid, text, pending: pending, db)
         return rowid
@@ -58,6 +58,7 @@ enum SearchIndex {
     /// Stores one note's folded text and queues its keys for this transaction's segment.
     static func insertRow(rowid: Int64, _ text: IndexedText, pending: PendingIndex, _ db: Database) throws {
         pending.add(rowid: rowid, keys: text.keys)
+        if let highest = pending.highestRowid { pending.highestRowid = max(highest, rowid) }
         if pending.keyCount >= maxPendingKeys { pending.seal(async: true) }
         try db.run(
             "INSERT INTO search_text(rowid, title, body) VALUES (?, ?, ?)",
@@ -316,10 +317,21 @@ enum SearchIndex {
     /// The next free rowid of `modifiedAt`'s slots: one index lookup, however many notes share
     /// the millisecond (a probe per taken slot made an import of same-dated notes quadratic).
     /// Past its 4096 slots a millisecond spills above the highest rowid of the next second.
-    private static func allocateRowid(modifiedAt: Int64, _ db: Database) throws -> Int64 {
-        let highest = try db.cachedStatement(sql: "SELECT max(rowid) FROM search_text WHERE rowid >= ? AND rowid < ?")
+    ///
+    /// Notes newer than every indexed one (an import, oldest first; a new edit) need no query:
+    /// the transaction remembers the highest rowid (`PendingIndex.highestRowid`; an
+    /// overestimate after a removal only numbers a millisecond's notes higher).
+    private static func allocateRowid(modifiedAt: Int64, pending: PendingIndex, _ db: Database) throws -> Int64 {
         let base = baseRowid(modifiedAt: modifiedAt)
         let spill = base + slotsPerMillisecond
+        if pending.highestRowid == nil {
+            pending.highestRowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM search_text") ?? Int64.min
+        }
+        if let top = pending.highestRowid {
+            if top < base { return base }
+            if top < spill - 1 { return top + 1 }
+        }
+        let highest = try db.cachedStatement(sql: "SELECT max(rowid) FROM search_text WHERE rowid >= ? AND rowid < ?")
         var rowid = (try Int64.fetchOne(highest, arguments: [base, spill])).map { $0 + 1 } ?? base
         if rowid >= spill {
             rowid =
@@ -378,6 +390,8 @@ final class PendingIndex: @unchecked Sendable {
     var scratch = KeySet()
 
     var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
+    /// The highest rowid of `search_text` in this transaction, once read (Int64.min: empty).
+    var highestRowid: Int64?
 
     func add(rowid: Int64, keys documentKeys: [UInt32]) {
         keys.append(documentKeys)
@@ -409,6 +423,7 @@ final class PendingIndex: @unchecked Sendable {
         keys = []
         keyCount = 0
         sealed = []
+        highestRowid = nil
     }
 }
 

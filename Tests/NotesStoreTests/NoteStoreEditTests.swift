@@ -128,6 +128,18 @@ import Testing
         #expect(again.created == 0 && again.unchanged == 5 && again.updated == 1)
     }
 
+    @Test func aNoteThatCannotBeStoredFailsAMultiBatchImportBeforeAnythingIsWritten() throws {
+        let t = try TestStore()
+        let good = (0..<25).map { Note(title: "ok \($0)", body: "line") }
+        for bad in [Note(zone: "Not Valid", title: "bad", body: ""), Note(title: "nul", body: "a\u{0}b")] {
+            let error = #expect(throws: StoreError.self) { try t.store.importNotes(good + [bad], batchSize: 10) }
+            #expect(error?.code == .invalidInput)
+            #expect(try t.store.count(.all) == 0)
+        }
+        #expect(try t.store.importNotes(good, batchSize: 10).created == 25)
+        #expect(try t.store.search("line", limit: 100).hits.count == 25)
+    }
+
     @Test func textWithANulCharacterIsRefusedNotCutShort() throws {
         let t = try TestStore()
         for (title, body, tags) in [
