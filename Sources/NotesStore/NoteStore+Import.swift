@@ -52,8 +52,9 @@ extension NoteStore {
         // The first batches are smaller, so that writing starts while the next is prepared.
         var batches: [[Note]] = []
         var start = 0
-        for size in [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: notes.count / max(batchSize, 1) + 1)
-        where start < notes.count {
+        let sizes =
+            [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: notes.count / max(batchSize, 1) + 1)
+        for size in sizes where start < notes.count {
             let end = min(start + max(size, 1), notes.count)
             batches.append(Array(notes[start..<end]))
             start = end
@@ -71,7 +72,8 @@ extension NoteStore {
                 var clock = try hybridLogicalClock(db)
                 let known = try Self.existingIDs(batch.map(\.note.idString), db)
                 for prepared in batch {
-                    let existing = known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
+                    let existing =
+                        known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
                     if let existing, RevisionFields(note: existing) == prepared.fields {
                         counts.unchanged += 1
                         continue
