@@ -5,33 +5,44 @@ import NotesCore
 /// A note made ready to write: everything that does not depend on the database, so that an
 /// import prepares its next batch on another thread while the current one is written.
 struct PreparedNote: Sendable {
-    /// The note, its title made effective and checked storable.
+    /// The note, checked storable.
     let note: Note
     let fields: RevisionFields
     let canonicalFields: [UInt8]
     let canonicalFieldsText: String
-    /// The note's revision when it has no previous head (stamped when written).
-    let firstRevision: Revision
-    /// Its search text and keys (nil: computed when the index needs them).
-    let text: IndexedText?
+    /// Computed ahead (`init(ahead:…)`): the note's revision if it has no previous head, and
+    /// its search text and keys (nil in the trash). Else both are made when written.
+    private(set) var firstRevision: Revision?
+    private(set) var text: IndexedText?
 
-    init(_ note: Note, device: String, indexText: Bool, scratch: inout KeySet) throws {
+    init(_ note: Note) throws {
         try NoteStore.checkStorable(note)
         self.note = note
         fields = RevisionFields(note: note)
         canonicalFields = fields.json.canonicalBytes
         canonicalFieldsText = String(decoding: canonicalFields, as: UTF8.self)
+    }
+
+    /// Also the first revision and the search text, all of it off the writer's thread.
+    init(ahead note: Note, device: String, scratch: inout KeySet) throws {
+        try self.init(note)
         firstRevision = Revision(
             recordID: note.id, parents: [], fields: fields, canonicalFields: canonicalFields, hlc: HLC(packed: 0),
             device: device)
-        text =
-            indexText && !note.isTrashed
-            ? IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &scratch) : nil
+        if !note.isTrashed {
+            text = IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &scratch)
+        }
     }
 
-    init(_ note: Note, device: String, indexText: Bool) throws {
-        var scratch = KeySet(capacity: 64)
-        try self.init(note, device: device, indexText: indexText, scratch: &scratch)
+    /// The note's revision after `parents` (the one made ahead when there are none), stamped.
+    func revision(parents: [String], hlc: HLC, device: String) -> Revision {
+        if parents.isEmpty, var revision = firstRevision {
+            revision.hlc = hlc
+            return revision
+        }
+        return Revision(
+            recordID: note.id, parents: parents, fields: fields, canonicalFields: canonicalFields, hlc: hlc,
+            device: device)
     }
 }
 
@@ -118,7 +129,7 @@ extension NoteStore {
         return try batch.map { note in
             var note = note
             note.title = effectiveTitle(note.title, body: note.body)
-            return try PreparedNote(note, device: device, indexText: true, scratch: &scratch)
+            return try PreparedNote(ahead: note, device: device, scratch: &scratch)
         }
     }
 }

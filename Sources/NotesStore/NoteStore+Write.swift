@@ -136,15 +136,10 @@ extension NoteStore {
     func save(
         _ note: Note, previous: Note?, stamp: HLC? = nil, prepared: PreparedNote? = nil, _ db: Database
     ) throws -> Note {
-        let prepared = try prepared ?? PreparedNote(note, device: deviceID, indexText: false)
+        let prepared = try prepared ?? PreparedNote(note)
         var note = note
-        var revision = prepared.firstRevision
-        if let head = previous?.headRev {
-            revision = Revision(
-                recordID: note.id, parents: [head], fields: prepared.fields,
-                canonicalFields: prepared.canonicalFields, hlc: revision.hlc, device: deviceID)
-        }
-        revision.hlc = try stamp ?? nextHLC(db)
+        let revision = prepared.revision(
+            parents: previous?.headRev.map { [$0] } ?? [], hlc: try stamp ?? nextHLC(db), device: deviceID)
         try insert(revision, canonicalFields: prepared.canonicalFieldsText, db)
         note.headRev = revision.id
         note.syncState = .pending

@@ -284,8 +284,8 @@ enum SearchIndex {
         return min(max(modifiedAt, -limit), limit) * slotsPerMillisecond
     }
 
-    /// Folds the stored folded forms again (sort titles, tags, the index) after a change to
-    /// `TextFolding` (a migration).
+    /// Folds the stored folded forms again (sort titles, tags) after a change to `TextFolding`
+    /// (a migration; the index is rebuilt after).
     static func refold(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, title FROM note") {
             try db.execute(

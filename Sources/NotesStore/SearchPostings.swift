@@ -123,20 +123,23 @@ struct KeySet: ~Copyable {
 
 /// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).
 enum Postings {
-    /// `gaps: false` writes the values themselves (one already computed gap).
-    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8], gaps: Bool = true) {
+    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8]) {
         var previous: UInt32 = 0
         var first = true
         for document in documents {
-            var value = first || !gaps ? document : document - previous
+            appendVarint(first ? document : document - previous, to: &bytes)
             first = false
             previous = document
-            while value >= 0x80 {
-                bytes.append(UInt8(value & 0x7F) | 0x80)
-                value >>= 7
-            }
-            bytes.append(UInt8(value))
         }
+    }
+
+    static func appendVarint(_ value: UInt32, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) {
@@ -263,8 +266,7 @@ struct PostingMerger {
         }
         first += offset
         let rest = UnsafeRawBufferPointer(rebasing: blob[position...])
-        Postings.encode(
-            CollectionOfOne(concatenated.isEmpty ? first : first - lastDocument), into: &concatenated, gaps: false)
+        Postings.appendVarint(concatenated.isEmpty ? first : first - lastDocument, to: &concatenated)
         concatenated.append(contentsOf: rest)
         var document = first
         var gap: UInt32 = 0
