@@ -5,7 +5,7 @@ import PackageDescription
 // A path dependency is known by its folder's name, which differs between clones.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
-// Benchmarks live in their own package so their dependencies never enter the app (DESIGN §1).
+// Benchmarks live in their own package so their dependencies never enter the app (ARCHITECTURE §1).
 let package = Package(
     name: "CloudNotesBenchmarks",
     platforms: [.macOS(.v14)],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that each target imports only what the layering table of docs/ARCHITECTURE.md allows
-# (DESIGN §1: arrows point down only).
+# (ARCHITECTURE §1: arrows point down only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

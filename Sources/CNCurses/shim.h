@@ -1,6 +1,6 @@
 // The part of ncursesw that Swift cannot reach: macros, globals and varargs, wrapped in tiny
 // `static inline` functions prefixed `cn_` (STYLE.md 6; GRDB's shim.h does the same for SQLite).
-// Only TerminalNcurses imports this module (DESIGN §1).
+// Only TerminalNcurses imports this module (ARCHITECTURE §1).
 #ifndef CN_CURSES_SHIM_H
 #define CN_CURSES_SHIM_H
 

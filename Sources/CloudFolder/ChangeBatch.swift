@@ -1,6 +1,6 @@
 import NotesCore
 
-/// One `RecordZoneChangeBatch`: the body of a log file, atomic by zone (DESIGN §3 rule 3).
+/// One `RecordZoneChangeBatch`: the body of a log file, atomic by zone (SYNC-FORMAT rule 3).
 ///
 /// The body is a JSON array of `ChangeRecord`s, at most 400 records and 2 MB of canonical bytes.
 public struct ChangeBatch: Sendable, Equatable {

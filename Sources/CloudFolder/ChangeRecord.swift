@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// One revision as it travels in a change batch (DESIGN §3 rule 3).
+/// One revision as it travels in a change batch (SYNC-FORMAT rule 3).
 ///
 /// `{deleted: true | fields, device, hlc, parents, rec, recordID, recordType}` (the rule's
 /// `rev` key holds the content-addressed revision id). `hlc` and `device` are carried per record

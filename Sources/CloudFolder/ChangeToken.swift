@@ -1,6 +1,6 @@
 import NotesCore
 
-/// A zone's change token: the highest contiguous seq read from each device (DESIGN §3 rule 4).
+/// A zone's change token: the highest contiguous seq read from each device (SYNC-FORMAT rule 4).
 ///
 /// A version vector, so fetch probes `seq + 1` per device and costs what changed. A device
 /// absent from the vector has been read up to 0 (nothing).

@@ -1,4 +1,4 @@
-/// Something that watches a cloud folder and calls back when it may have changed (DESIGN §4).
+/// Something that watches a cloud folder and calls back when it may have changed (ARCHITECTURE §4).
 public protocol ChangeWatcher: Sendable {
     /// Stops watching; no callback runs after it returns.
     func stop()

@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// The body of `container.json`: which cloud account a folder is (DESIGN §3 rule 12).
+/// The body of `container.json`: which cloud account a folder is (SYNC-FORMAT rule 12).
 public struct ContainerInfo: Sendable, Equatable {
     public var containerID: String
     public var version: Int64

@@ -1,6 +1,6 @@
 import Glibc
 
-/// An error at the cloud folder boundary, with a code in CKError's vocabulary (DESIGN §4).
+/// An error at the cloud folder boundary, with a code in CKError's vocabulary (ARCHITECTURE §4).
 ///
 /// The sync engine picks its strategy from `code` alone (retry, wait for the folder, tell the
 /// user); `message` is for people, `path` and `errno` for logs.
@@ -17,7 +17,7 @@ public struct CloudError: Error, Sendable, Equatable, CustomStringConvertible {
         case zoneBusy
         /// The disk or the user's quota is full: keep changes pending, tell the user.
         case quotaExceeded
-        /// A record, batch, file or name over its limit (DESIGN §3 rule 13).
+        /// A record, batch, file or name over its limit (SYNC-FORMAT rule 13).
         case limitExceeded
         /// Some records of a request failed; see the per-record results.
         case partialFailure

@@ -1,6 +1,6 @@
 import NotesCore
 
-/// The storage side of sync: a cloud folder in format v1 (DESIGN §3), as the engine sees it.
+/// The storage side of sync: a cloud folder in format v1 (SYNC-FORMAT), as the engine sees it.
 ///
 /// The analog of a CloudKit database: containers, zones, and per-device change logs read
 /// with change tokens. Every call is synchronous and may block on the file system; the sync

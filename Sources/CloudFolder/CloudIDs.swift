@@ -1,4 +1,4 @@
-/// A device id: 16 characters of lowercase base32 (`a-z`, `2-7`), random (DESIGN §3).
+/// A device id: 16 characters of lowercase base32 (`a-z`, `2-7`), random (SYNC-FORMAT).
 ///
 /// Validated by an anchored pattern wherever it is read, since a name from the folder becomes
 /// part of a path (`../x`, `/etc`, a NUL byte are simply not device ids).
@@ -26,7 +26,7 @@ public struct DeviceID: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 }
 
-/// A zone (notebook) id: `[a-z0-9-]{1,64}`, validated wherever it is read (DESIGN §3).
+/// A zone (notebook) id: `[a-z0-9-]{1,64}`, validated wherever it is read (SYNC-FORMAT).
 public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
 

@@ -1,6 +1,6 @@
 import NotesCore
 
-/// Where each file of the cloud folder lives (the layout of DESIGN §3, format v1).
+/// Where each file of the cloud folder lives (the layout of SYNC-FORMAT, format v1).
 ///
 /// ```
 /// container.json
@@ -60,7 +60,7 @@ public struct CloudLayout: Sendable, Equatable {
         return String(repeating: "0", count: max(0, numberWidth - digits.count)) + digits
     }
 
-    /// The temp name of DESIGN §3 rule 2: `.<name>.tmp-<dev>-<random>`, in the target folder.
+    /// The temp name of SYNC-FORMAT rule 2: `.<name>.tmp-<dev>-<random>`, in the target folder.
     public static func temporaryName(for name: String, device: DeviceID) -> String {
         var generator = SystemRandomNumberGenerator()
         let random = String(generator.next() as UInt64, radix: 16)

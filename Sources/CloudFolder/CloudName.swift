@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// Anchored parsing of every name read from the cloud folder (DESIGN §3 and §7 "Paths").
+/// Anchored parsing of every name read from the cloud folder (SYNC-FORMAT and §7 "Paths").
 ///
 /// A name is accepted only when it has exactly the form the app writes; anything else (a
 /// traversal like `../x`, an absolute path, a NUL byte, `desktop.ini`, `.DS_Store`, temp files,

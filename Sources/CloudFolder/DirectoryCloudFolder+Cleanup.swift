@@ -1,4 +1,4 @@
-/// Removal of temp files that a crash left behind (DESIGN §3 rules 1 and 2).
+/// Removal of temp files that a crash left behind (SYNC-FORMAT rules 1 and 2).
 extension DirectoryCloudFolder {
     /// Removes `device`'s own temp files (`.<name>.tmp-<device>-<random>`) from its log folders
     /// in every zone and from the devices folder; returns their paths. Other devices' files are

@@ -1,4 +1,4 @@
-/// What device-id clone detection needs from the folder (DESIGN §3 rule 10).
+/// What device-id clone detection needs from the folder (SYNC-FORMAT rule 10).
 extension DirectoryCloudFolder {
     /// The highest seq of `device`'s log in `zone` reachable by probing from `after + 1`, or
     /// `after` when nothing follows it. Files are only checked for existence here.

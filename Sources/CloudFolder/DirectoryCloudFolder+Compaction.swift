@@ -1,4 +1,4 @@
-/// Deletion of a device's own files by compaction (DESIGN §3 rules 1 and 11).
+/// Deletion of a device's own files by compaction (SYNC-FORMAT rules 1 and 11).
 ///
 /// Only paths built from the caller's own device id are touched: another device's log or
 /// snapshot is never deleted. Only regular files are removed (a planted symlink or folder at

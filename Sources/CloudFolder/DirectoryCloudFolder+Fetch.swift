@@ -1,6 +1,6 @@
 import NotesCore
 
-/// Incremental fetch and salvage: DESIGN §3 rules 4 (change tokens, probe-next, gaps are
+/// Incremental fetch and salvage: SYNC-FORMAT rules 4 (change tokens, probe-next, gaps are
 /// waited for) and 9 (salvage of renamed copies, unknown files ignored and counted).
 extension DirectoryCloudFolder {
     public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges {
@@ -97,7 +97,7 @@ extension DirectoryCloudFolder {
 
     /// Reads and checks a log file against the path it is expected at. Errors that concern this
     /// one file (a symlink, not a regular file, over the cap, unreadable, an I/O error) make it
-    /// "not arrived", so one bad file never stops other devices' streams (DESIGN §4); errors
+    /// "not arrived", so one bad file never stops other devices' streams (ARCHITECTURE §4); errors
     /// that concern the folder or the process (unmounted, out of descriptors) are thrown.
     func readVerified(path: String, zone: ZoneID, device: DeviceID, seq: Int64) throws -> LogFileRead {
         let bytes: [UInt8]

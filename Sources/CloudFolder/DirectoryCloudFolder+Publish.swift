@@ -1,6 +1,6 @@
 import NotesCore
 
-/// Publication of change batches: DESIGN §3 rules 1 (one writer per path, write once),
+/// Publication of change batches: SYNC-FORMAT rules 1 (one writer per path, write once),
 /// 2 (atomic publication) and 3 (envelope, batch limits).
 extension DirectoryCloudFolder {
     public func publish(_ batch: ChangeBatch, zone: ZoneID, device: DeviceID, seq: Int64, hlc: HLC) throws

@@ -1,6 +1,6 @@
 import NotesCore
 
-/// Snapshot files (DESIGN §3 rule 11). What goes into a snapshot and when log files are
+/// Snapshot files (SYNC-FORMAT rule 11). What goes into a snapshot and when log files are
 /// deleted is the sync engine's decision (`SyncEngine+Compaction.swift`); the deletion itself is
 /// in `DirectoryCloudFolder+Compaction.swift`.
 extension DirectoryCloudFolder {

@@ -1,6 +1,6 @@
 import NotesCore
 
-/// A `CloudFolder` in a directory, over a `FileIO` (DESIGN §3 rules 1, 2, 12).
+/// A `CloudFolder` in a directory, over a `FileIO` (SYNC-FORMAT rules 1, 2, 12).
 ///
 /// Containers, zones and device files live here; publication and fetch are in
 /// `DirectoryCloudFolder+Publish.swift` and `+Fetch.swift`. Nothing that could create files runs

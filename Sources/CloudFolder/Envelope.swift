@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 import NotesCore
 
-/// The self-checking wrapper around every file of the cloud folder (DESIGN §3 rule 3).
+/// The self-checking wrapper around every file of the cloud folder (SYNC-FORMAT rule 3).
 ///
 /// A file is the canonical JSON (sorted keys, UTF-8, no whitespace) of
 /// `{body, device, format, hlc, kind, seq, sha256, zone}` followed by one LF, where `sha256` is
 /// the hex SHA-256 of the body's canonical bytes. A file that does not check out (torn, half
 /// replicated, tampered, or sitting at a path that does not match its header) is "not arrived
-/// yet" (DESIGN §7): never an error that stops sync, never deleted, never overwritten.
+/// yet" (ARCHITECTURE §7): never an error that stops sync, never deleted, never overwritten.
 public struct Envelope: Sendable, Equatable {
     /// What a file is; also the `kind` field.
     public enum Kind: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// The atomic write recipe of DESIGN §7 (rule 2 of §3), on any `FileIO`.
+/// The atomic write recipe of ARCHITECTURE §7 (SYNC-FORMAT rule 2), on any `FileIO`.
 extension FileIO {
     /// Publishes `bytes` at `path`: write `.<name>.tmp-<dev>-<random>` beside it (created
     /// `O_CREAT|O_EXCL|O_NOFOLLOW`, 0600), write all, fsync, check close, rename, fsync the folder.

@@ -1,6 +1,6 @@
 /// The file system calls the cloud folder makes: the seam through which tests inject faults.
 ///
-/// Every call is one step of DESIGN §7's atomic write recipe or of a read, so a fault can be
+/// Every call is one step of ARCHITECTURE §7's atomic write recipe or of a read, so a fault can be
 /// placed at any single step. Implementations: `PosixFileIO` (Glibc) and `InMemoryFileIO`.
 /// Failures are thrown as `CloudError` built from the errno (`CloudError(errno:operation:path:)`).
 public protocol FileIO: Sendable {
@@ -47,6 +47,6 @@ public enum FileKind: Sendable, Equatable {
 public enum FileIOStep: String, Sendable, CaseIterable {
     case createExclusive, write, fsync, close, rename, fsyncDirectory, read, list, kind, makeDirectory, remove
 
-    /// The steps of one atomic publication, in order (DESIGN §7).
+    /// The steps of one atomic publication, in order (ARCHITECTURE §7).
     public static let publication: [FileIOStep] = [.createExclusive, .write, .fsync, .close, .rename, .fsyncDirectory]
 }

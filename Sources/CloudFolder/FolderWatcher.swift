@@ -3,7 +3,7 @@ import Glibc
 
 /// Watches a folder tree with inotify and calls back when something in it may have changed,
 /// with a slow fallback poll for file systems where inotify does not see remote writes
-/// (NFS, SMB, FUSE mounts): DESIGN §4.
+/// (NFS, SMB, FUSE mounts): ARCHITECTURE §4.
 ///
 /// One thread blocks in `poll(2)` on the inotify descriptor and a stop pipe, with the poll
 /// interval as its timeout: no busy polling. Folders created later (a new device's log

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// An in-memory `FileIO` with fault injection: the twin of `PosixFileIO` (DESIGN §7).
+/// An in-memory `FileIO` with fault injection: the twin of `PosixFileIO` (ARCHITECTURE §7).
 ///
 /// It models what a crash and a power loss leave on a real disk: file data is durable once
 /// fsynced, a folder's entries (creations, renames) once the folder is fsynced. Faults:

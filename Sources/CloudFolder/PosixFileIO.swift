@@ -1,6 +1,6 @@
 import Glibc
 
-/// `FileIO` over Glibc system calls, following DESIGN §7 to the letter.
+/// `FileIO` over Glibc system calls, following ARCHITECTURE §7 to the letter.
 ///
 /// Foundation's `Data.write(.atomic)` is not used: it creates files 0644 and never fsyncs the
 /// folder. Every open passes `O_NOFOLLOW` (Syncthing replicates symlinks; a planted link is

@@ -1,4 +1,4 @@
-/// Recognition of files that a replicator renamed (DESIGN §3 rule 9).
+/// Recognition of files that a replicator renamed (SYNC-FORMAT rule 9).
 ///
 /// Dropbox and Nextcloud write `name (conflicted copy …).json` (Dropbox also
 /// `name (Bob's conflicted copy 2024-01-01).json`), Syncthing `name.sync-conflict-<date>-<time>-<id>.json`,

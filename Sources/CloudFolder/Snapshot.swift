@@ -1,6 +1,6 @@
 import NotesCore
 
-/// A zone's state as of a change token, written by any device (DESIGN §3 rule 11).
+/// A zone's state as of a change token, written by any device (SYNC-FORMAT rule 11).
 ///
 /// File `snapshots/<dev>-<seq>.json`, write-once; the envelope's seq is the writer's own log
 /// seq when it wrote it (so one device's snapshots sort in order), the body

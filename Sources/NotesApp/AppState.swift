@@ -89,7 +89,7 @@ public struct AppState: Equatable, Sendable {
     public var rows: [NoteRow] { searchResults ?? listWindow.rows }
 }
 
-/// A status-line message and how loudly to show it (DESIGN: errors become state, never reach `view` raw).
+/// A status-line message and how loudly to show it (ARCHITECTURE §6: errors become state, never reach `view` raw).
 public struct StatusMessage: Equatable, Sendable {
     public enum Severity: Equatable, Sendable {
         case info, warning, error

@@ -11,7 +11,7 @@ public enum Effect: Equatable, Sendable {
     /// Load `limit` list rows from `offset`, counted over FAVORITES then NOTES as one list
     /// (the visible window plus a margin). -> `Action.rowsLoaded(ListWindow)`.
     case loadList(offset: Int, limit: Int)
-    /// Search for `query` (DESIGN §5 syntax), best `limit` hits. -> `Action.searchResults`
+    /// Search for `query` (ARCHITECTURE §5 syntax), best `limit` hits. -> `Action.searchResults`
     /// with rows carrying the title and snippet match ranges.
     case search(query: String, limit: Int)
     /// Load the notes in conflict (sync state `conflict`), newest first. -> `Action.conflictsLoaded`.

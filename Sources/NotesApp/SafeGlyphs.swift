@@ -2,7 +2,7 @@ import NotesCore
 import TerminalUI
 
 /// How the editor shows each character of untrusted note text: through `TerminalSafeText`
-/// (DESIGN §7), one character at a time, so the cursor can still sit on a control character
+/// (ARCHITECTURE §7), one character at a time, so the cursor can still sit on a control character
 /// or a bidi override and the user sees it as `␛` or `<U+202E>`. The stored text is unchanged.
 struct SafeGlyphs: GlyphMeasure {
     /// Columns a TAB takes (a fixed width: the editor has no tab stops).

@@ -53,7 +53,8 @@ public struct Theme: Equatable, Sendable {
             return Style.Color.allCases.first { "\($0)" == name } ?? fallback
         }
         self.init(
-            accent: color("accent", .default), favoriteColor: color("favorite", .yellow), synced: color("synced", .green),
+            accent: color("accent", .default), favoriteColor: color("favorite", .yellow),
+            synced: color("synced", .green),
             pending: color("pending", .yellow), conflict: color("conflict", .red), error: color("error", .red),
             match: color("match", .yellow), selection: color("selection", .default), muted: color("muted", .default))
     }

@@ -5,7 +5,7 @@ import TerminalUI
 /// Draws the whole screen for `state` at `size`; pure, so tests compare the Buffer.
 ///
 /// Every piece of note text goes through `TerminalSafeText.sanitize` and is clipped by
-/// display width here (DESIGN §7): nothing relies on terminal autowrap.
+/// display width here (ARCHITECTURE §7): nothing relies on terminal autowrap.
 public func view(_ state: AppState, _ size: Size) -> Buffer {
     var buffer = Buffer(size: size)
     let layout = Layout(size)

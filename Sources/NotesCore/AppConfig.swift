@@ -1,6 +1,6 @@
 import Foundation
 
-/// How concurrent edits of one note are resolved (DESIGN §3 rule 8).
+/// How concurrent edits of one note are resolved (SYNC-FORMAT rule 8).
 public enum ConflictStrategy: String, Sendable, Equatable, CaseIterable {
     case merge, serverWins, clientWins, askUser
 }

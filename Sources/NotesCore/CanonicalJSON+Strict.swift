@@ -87,7 +87,9 @@ struct StrictJSONParser {
         }
         let digits = i - digitsStart
         guard digits > 0 else { throw failure("a digit was expected") }
-        guard digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw failure("a number has a leading zero") }
+        guard digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else {
+            throw failure("a number has a leading zero")
+        }
         let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
         guard !overflow, magnitude <= limit else { throw failure("the integer is outside the 64-bit range") }
         return negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
@@ -179,7 +181,8 @@ struct StrictJSONParser {
         }
     }
 
-    private static func decodeUTF8<C: Collection>(_ bytes: C, failure: @autoclosure () -> JSONValueError) throws -> String
+    private static func decodeUTF8<C: Collection>(_ bytes: C, failure: @autoclosure () -> JSONValueError) throws
+        -> String
     where C.Element == UInt8 {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw failure() }
         return text

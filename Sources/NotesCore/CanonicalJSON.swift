@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value with one canonical byte form: sorted keys, no whitespace, UTF-8, minimal escapes.
 ///
-/// Revision ids hash these bytes (DESIGN §3 rules 3 and 6), so the encoding is ours and pinned,
+/// Revision ids hash these bytes (SYNC-FORMAT rules 3 and 6), so the encoding is ours and pinned,
 /// not JSONEncoder's, whose output may change between toolchains. Numbers are integers only.
 public indirect enum JSONValue: Sendable, Equatable {
     case null

@@ -15,7 +15,10 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 /// The configuration in force and where each part of it came from.
 public struct LoadedConfig: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
-        case option(String), environment(String), xdg(String), defaults
+        case option(String)
+        case environment(String)
+        case xdg(String)
+        case defaults
         public var path: String? {
             switch self {
             case .option(let p), .environment(let p), .xdg(let p): return p
@@ -45,7 +48,8 @@ public enum ConfigLoader {
         } else {
             let home = environment["HOME"] ?? NSHomeDirectory()
             // A relative (or empty) XDG_CONFIG_HOME is ignored, as the XDG spec says.
-            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+            let configHome =
+                environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
             let path = configHome + "/cloudnotes/config.json"
             guard FileManager.default.fileExists(atPath: path) else {
                 return LoadedConfig(config: defaults, source: .defaults, keysFromFile: [], warnings: [])
@@ -122,13 +126,17 @@ public enum ConfigLoader {
                 guard case .object(let roles) = value else { throw fail("an object of role: colour") }
                 for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {
                     guard AppConfig.themeRoles.contains(role) else {
-                        warnings.append("\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))")
+                        warnings.append(
+                            "\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))"
+                        )
                         continue
                     }
                     guard case .string(let c) = colour, AppConfig.colors.contains(c) else {
                         throw ConfigError(
                             file: file, key: "theme.\(role)",
-                            message: "expected a colour (\(AppConfig.colors.sorted().joined(separator: ", "))), got \(colour.summary)")
+                            message:
+                                "expected a colour (\(AppConfig.colors.sorted().joined(separator: ", "))), got \(colour.summary)"
+                        )
                     }
                     config.theme[role] = c
                 }
@@ -140,7 +148,9 @@ public enum ConfigLoader {
                         continue
                     }
                     guard case .string(let k) = keyValue, !k.isEmpty else {
-                        throw ConfigError(file: file, key: "keyBindings.\(action)", message: "expected a key name, got \(keyValue.summary)")
+                        throw ConfigError(
+                            file: file, key: "keyBindings.\(action)",
+                            message: "expected a key name, got \(keyValue.summary)")
                     }
                     config.keyBindings[action] = k
                 }
@@ -160,7 +170,12 @@ public enum ConfigLoader {
 
 /// JSON as a config file may hold it: numbers can be fractional.
 enum ConfigJSON: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([ConfigJSON]), object([String: ConfigJSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ConfigJSON])
+    case object([String: ConfigJSON])
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A hybrid logical clock stamp: wall-clock milliseconds plus a counter (DESIGN §3 rule 7).
+/// A hybrid logical clock stamp: wall-clock milliseconds plus a counter (SYNC-FORMAT rule 7).
 ///
 /// Stamps order events across devices without trusting any one clock: a device's next stamp
 /// is always above every stamp it has seen. Packed into an Int64 (`millis << 16 | counter`)

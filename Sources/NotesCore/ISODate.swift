@@ -9,7 +9,8 @@ public enum ISODate {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let fraction = ms - seconds * 1000
         let whole = Date(timeIntervalSince1970: TimeInterval(seconds))
-            .formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
+            .formatted(
+                .iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
         let digits = String(fraction)
         return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }

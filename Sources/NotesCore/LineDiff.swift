@@ -1,6 +1,6 @@
 import Foundation
 
-/// Our own line diff (DESIGN §3 rule 8), used by `TextMerge`. The toolchain's
+/// Our own line diff (SYNC-FORMAT rule 8), used by `TextMerge`. The toolchain's
 /// `difference(from:)` is not used on purpose: its output may change between Swift versions,
 /// and a merge must give every device the same bytes, hence the same revision id.
 ///

@@ -86,7 +86,11 @@ public enum MarkdownNote {
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
             return plainNote(lines, fileDate: fileDate)
         }
-        guard let close = (1..<lines.items.count).first(where: { lines.content($0).trimmingCharacters(in: .whitespaces) == "---" }) else {
+        guard
+            let close = (1..<lines.items.count).first(where: {
+                lines.content($0).trimmingCharacters(in: .whitespaces) == "---"
+            })
+        else {
             throw FormatError(line: 1, message: "the front matter block has no closing ---")
         }
         var id = UUID()
@@ -105,7 +109,9 @@ public enum MarkdownNote {
             }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            func fail(_ what: String) -> FormatError { FormatError(line: index + 1, message: "\(key): expected \(what)") }
+            func fail(_ what: String) -> FormatError {
+                FormatError(line: index + 1, message: "\(key): expected \(what)")
+            }
             switch key {
             case "id":
                 guard let uuid = UUID(uuidString: value) else { throw fail("a UUID") }
@@ -172,6 +178,8 @@ public enum MarkdownNote {
         }
         lines.dropFinalLineEnd()
         let body = lines.text
-        return Note(title: title.isEmpty ? Note.derivedTitle(fromBody: body) : title, body: body, createdAt: fileDate, modifiedAt: fileDate)
+        return Note(
+            title: title.isEmpty ? Note.derivedTitle(fromBody: body) : title, body: body, createdAt: fileDate,
+            modifiedAt: fileDate)
     }
 }

@@ -10,7 +10,7 @@ public struct Note: Sendable, Equatable, Identifiable {
     public static let defaultZone = "notes"
 
     public var id: UUID
-    /// The notebook, which is the record zone of DESIGN §3.
+    /// The notebook, which is the record zone of SYNC-FORMAT.
     public var zone: String
     public var title: String
     public var body: String
@@ -56,7 +56,8 @@ public struct Note: Sendable, Equatable, Identifiable {
 
     /// The title a note without one gets: its first non-empty body line, as most notes apps do.
     public static func derivedTitle(fromBody body: String, maxLength: Int = 80) -> String {
-        let firstLine = body.split(whereSeparator: \.isNewline)
+        let firstLine =
+            body.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty } ?? ""
         var title = firstLine

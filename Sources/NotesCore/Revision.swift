@@ -72,7 +72,7 @@ public struct RevisionFields: Sendable, Equatable {
 
 /// One version of a record: the unit of history, of sync and of three-way merge.
 ///
-/// The id is content-addressed (DESIGN §3 rule 6): SHA-256 of the sorted parent ids, the
+/// The id is content-addressed (SYNC-FORMAT rule 6): SHA-256 of the sorted parent ids, the
 /// record id and the canonical fields. Same content and parents give the same id on every
 /// device, which is what makes duplicate deliveries and concurrent identical merges harmless.
 public struct Revision: Sendable, Equatable, Identifiable {

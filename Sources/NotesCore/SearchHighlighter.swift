@@ -1,5 +1,5 @@
 /// Finds where folded search terms occur in original text, in Character offsets, for
-/// highlighting matches and choosing a snippet (DESIGN §5).
+/// highlighting matches and choosing a snippet (ARCHITECTURE §5).
 public enum SearchHighlighter {
     /// Character ranges of `text` where any of `terms` (already folded) occurs, merged and sorted.
     public static func ranges(of terms: [String], in text: String) -> [Range<Int>] {
@@ -85,7 +85,9 @@ public enum SearchHighlighter {
     /// The whole body is folded once and searched as bytes; only the line that matches is
     /// mapped back to characters. Folding never creates or removes a line feed, so line k of
     /// the folded text is line k of the original.
-    public static func snippet(of body: String, terms: [String], width: Int = 80) -> (text: String, matches: [Range<Int>])? {
+    public static func snippet(of body: String, terms: [String], width: Int = 80) -> (
+        text: String, matches: [Range<Int>]
+    )? {
         let folded = TextFolding.foldedUTF8(body)
         var firstMatch: Int?
         for term in terms where !term.isEmpty {
@@ -108,7 +110,8 @@ public enum SearchHighlighter {
         }
         if end < chars.count { snippet += "…" }
         let inside = found.compactMap { r -> Range<Int>? in
-            let lo = max(r.lowerBound, start), hi = min(r.upperBound, end)
+            let lo = max(r.lowerBound, start)
+            let hi = min(r.upperBound, end)
             return lo < hi ? (lo - shift)..<(hi - shift) : nil
         }
         return (snippet, inside)

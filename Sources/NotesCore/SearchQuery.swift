@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed search: terms that must all match, terms that must not, and filters (DESIGN §5).
+/// A parsed search: terms that must all match, terms that must not, and filters (ARCHITECTURE §5).
 ///
 /// Syntax: `word`, `"exact phrase"`, `-exclude`, `-"phrase"`, `tag:work`, `-tag:work`,
 /// `is:fav`, `-is:fav`, `in:notebook`, `-in:notebook`. Anything else, including `foo:bar` with an unknown key, is a
@@ -84,7 +84,7 @@ public struct SearchQuery: Sendable, Equatable {
                 if negated { excludesFavorites = true } else { favoritesOnly = true }
                 return
             case ("in", false):
-                // Notebook ids are lowercase (DESIGN §3), so `in:Work` means the notebook "work".
+                // Notebook ids are lowercase (SYNC-FORMAT), so `in:Work` means the notebook "work".
                 if negated { excludedNotebooks.append(value.lowercased()) } else { notebook = value.lowercased() }
                 return
             default: break

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the status bar says about sync: the engine's phase plus the counts a user acts on.
 ///
-/// The sync engine publishes this (DESIGN §4) and the TUI shows it (§6). It lives in NotesCore
+/// The sync engine publishes this (ARCHITECTURE §4) and the TUI shows it (§6). It lives in NotesCore
 /// so the TUI builds and runs with sync off (`localOnly`) and lights up when an engine sends
 /// other values.
 public struct SyncStatus: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// The one function through which note text reaches a terminal (DESIGN §7).
+/// The one function through which note text reaches a terminal (ARCHITECTURE §7).
 ///
 /// Note text is untrusted: it arrives from other devices. Storage stays byte-identical; only
 /// what is displayed changes. ESC and the other C0 controls, DEL and a lone CR become visible
@@ -41,8 +41,9 @@ public enum TerminalSafeText {
                     out.append(scalar)
                     continue
                 }
-                if i > 0, scalar.properties.generalCategory == .nonspacingMark
-                    || scalar.properties.generalCategory == .enclosingMark
+                if i > 0,
+                    scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .enclosingMark
                 {
                     marks += 1
                     if marks > maxCombiningMarks { continue }

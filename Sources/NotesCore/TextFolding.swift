@@ -1,6 +1,6 @@
 import Foundation
 
-/// Case and diacritic folding, the normal form search compares in (DESIGN §5).
+/// Case and diacritic folding, the normal form search compares in (ARCHITECTURE §5).
 ///
 /// The fold works scalar by scalar: lowercase (full mapping, `ß` → `ss`, `ς` → `σ`, `ſ` → `s`,
 /// ligatures such as `ﬁ` → `fi`), then

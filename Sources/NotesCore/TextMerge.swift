@@ -1,6 +1,6 @@
 import Foundation
 
-/// Three-way merge of note bodies (diff3), DESIGN §3 rule 8.
+/// Three-way merge of note bodies (diff3), SYNC-FORMAT rule 8.
 ///
 /// A pure function of (ancestor, the two heads in rev-id order, their labels): every device
 /// computes the same bytes, hence the same merged revision id.

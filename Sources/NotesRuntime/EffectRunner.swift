@@ -5,7 +5,7 @@ import NotesStore
 import TerminalUI
 
 /// Runs the `Effect`s `update` returns, against the store, and answers each with the `Action`
-/// its documentation names, posted to the inbox (DESIGN §1: the imperative shell).
+/// its documentation names, posted to the inbox (ARCHITECTURE §1: the imperative shell).
 ///
 /// Store work never runs on the loop's thread, so input and painting never wait for SQLite:
 /// reads go to one serial queue, searches to another where only the latest request runs, and
@@ -181,7 +181,7 @@ final class EffectRunner {
                         return
                     }
                     merged = true
-                    // Field by field against the base, as sync merges (DESIGN §3 rule 8).
+                    // Field by field against the base, as sync merges (SYNC-FORMAT rule 8).
                     if title != (base?.title ?? note.title) { note.title = title }
                     note.body =
                         TextMerge.merge(

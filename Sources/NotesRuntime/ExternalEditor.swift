@@ -32,7 +32,7 @@ public enum ExternalEditor {
     public static func run(command: String, path: String) -> Outcome {
         let arguments = ["/bin/sh", "-c", command + " \"$1\"", "cloudnotes-editor", path]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let previousInterrupt = signal(SIGINT, ignoreWhileEditing)
         let previousQuit = signal(SIGQUIT, ignoreWhileEditing)
         defer {

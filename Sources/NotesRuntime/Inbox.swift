@@ -4,7 +4,7 @@ import NotesApp
 /// The runtime's mailbox: workers post `Action`s from any thread, the loop drains them.
 ///
 /// Posting wakes the loop's input wait (`TerminalBackend.wake`), so a result repaints at once
-/// rather than on the next key (DESIGN §6). `storeChanged([])` ("anything may have changed") is
+/// rather than on the next key (ARCHITECTURE §6). `storeChanged([])` ("anything may have changed") is
 /// posted at most once until the loop takes it: observation and the cross-process check often
 /// report the same commit.
 final class Inbox: @unchecked Sendable {

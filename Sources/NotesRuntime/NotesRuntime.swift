@@ -4,7 +4,7 @@ import NotesCore
 import NotesStore
 import TerminalUI
 
-/// The TUI's imperative shell (DESIGN §1, §6): one loop on one thread that owns the terminal
+/// The TUI's imperative shell (ARCHITECTURE §1, §6): one loop on one thread that owns the terminal
 /// and the `AppState`, feeds every input and every worker's message through `update`, runs the
 /// effects `update` returns, and paints `view` when something changed.
 ///

@@ -52,7 +52,10 @@ extension NoteStore {
     static func noteID(_ row: Row) throws -> UUID {
         let text: String = row["id"]
         guard let id = UUID(uuidString: text) else {
-            throw StoreError(.corrupt, "the database has a note with a damaged id (\(TerminalSafeText.sanitize(String(text.prefix(40))))); run `sqlite3 notes.sqlite 'PRAGMA integrity_check'` and restore from a backup or export")
+            throw StoreError(
+                .corrupt,
+                "the database has a note with a damaged id (\(TerminalSafeText.sanitize(String(text.prefix(40))))); run `sqlite3 notes.sqlite 'PRAGMA integrity_check'` and restore from a backup or export"
+            )
         }
         return id
     }

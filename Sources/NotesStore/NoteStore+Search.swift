@@ -27,7 +27,7 @@ public struct SearchPage: Sendable, Equatable {
 }
 
 extension NoteStore {
-    /// Searches with DESIGN §5 semantics: every term a case- and diacritic-insensitive substring
+    /// Searches with ARCHITECTURE §5 semantics: every term a case- and diacritic-insensitive substring
     /// of the title, body or a tag; ranked by tier (all terms in the title, some, none), then by
     /// recency. Trashed notes are not searched.
     ///

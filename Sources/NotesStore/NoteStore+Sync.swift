@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// The store side of sync (DESIGN §2 and §4): what the sync engine reads and writes.
+/// The store side of sync (ARCHITECTURE §2 and §4): what the sync engine reads and writes.
 ///
 /// Written in NotesCore terms (revisions, tuples, JSON text), so that NotesSync's `SyncStore`
 /// protocol, which it owns, is met by this API as it stands. The engine's state
@@ -33,7 +33,7 @@ extension NoteStore {
     }
 
     /// Removes sent outbox rows, marks notes with nothing left to send as synced, and saves the
-    /// engine state, in one transaction (DESIGN §3 rule 2).
+    /// engine state, in one transaction (SYNC-FORMAT rule 2).
     public func markSent(outboxSeqs: [Int64], engineState: String) throws {
         try write { db in
             var records = Set<String>()
@@ -114,7 +114,7 @@ extension NoteStore {
 
 extension NoteStore {
     /// Queues every revision of every note in `zone` for sending again, oldest first: the zone
-    /// folder vanished without a deletion marker (`userDeletedZone`, DESIGN §3 rule 12) and is
+    /// folder vanished without a deletion marker (`userDeletedZone`, SYNC-FORMAT rule 12) and is
     /// re-uploaded; content addressing makes the copies other devices already hold harmless.
     /// Returns how many revisions were queued.
     @discardableResult

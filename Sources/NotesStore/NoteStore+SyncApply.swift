@@ -3,7 +3,7 @@ import GRDB
 import NotesCore
 
 extension NoteStore {
-    /// Decides what two or more heads of one record become (DESIGN §3 rule 8): a merge
+    /// Decides what two or more heads of one record become (SYNC-FORMAT rule 8): a merge
     /// revision descending from every head, or nil to keep the heads (`askUser`); and whether the
     /// note must be flagged `conflict`. Pure and deterministic; called inside the transaction.
     public typealias HeadsResolver = (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
@@ -12,7 +12,7 @@ extension NoteStore {
     public typealias FetchApplication = (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
     /// Applies fetched revisions and saves the engine state that covers them, in one
-    /// transaction (DESIGN §2 and §4: a crash applies all of it or none of it).
+    /// transaction (ARCHITECTURE §2 and §4: a crash applies all of it or none of it).
     ///
     /// Revisions already known are skipped (duplicates are harmless: ids are content
     /// addressed). A revision whose parents have not all arrived waits in the causal buffer
@@ -129,7 +129,7 @@ extension NoteStore {
         return history.filter { !parents.contains($0.id) }.sorted(by: isEarlier)
     }
 
-    /// The total order of DESIGN §3 rule 7, (HLC, device), with the revision id as the last
+    /// The total order of SYNC-FORMAT rule 7, (HLC, device), with the revision id as the last
     /// tie-break so that two revisions never compare equal.
     public static func isEarlier(_ a: Revision, _ b: Revision) -> Bool {
         (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)

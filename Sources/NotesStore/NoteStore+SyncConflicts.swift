@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// Which side a user keeps when resolving a conflict (DESIGN §3 rule 8, `askUser`).
+/// Which side a user keeps when resolving a conflict (SYNC-FORMAT rule 8, `askUser`).
 public enum ConflictChoice: String, Sendable, Equatable, CaseIterable {
     /// This device's version.
     case mine

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// The store side of compaction and clone rotation (DESIGN §3 rules 10 and 11).
+/// The store side of compaction and clone rotation (SYNC-FORMAT rules 10 and 11).
 extension NoteStore {
     /// What a zone snapshot holds: every revision of every record that has a revision in `zone`
     /// (so a note moved between notebooks keeps its whole history), except revisions still
@@ -29,7 +29,7 @@ extension NoteStore {
     }
 
     /// Makes every committed transaction durable: a full WAL checkpoint, which syncs the WAL and
-    /// the database file even with `synchronous=NORMAL` (DESIGN §7, before compaction deletes).
+    /// the database file even with `synchronous=NORMAL` (ARCHITECTURE §7, before compaction deletes).
     public func makeDurable() throws {
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.full) }

@@ -3,7 +3,7 @@ import GRDB
 import NotesCore
 
 extension NoteStore {
-    /// Zone (notebook) ids: `[a-z0-9-]{1,64}` (DESIGN §3).
+    /// Zone (notebook) ids: `[a-z0-9-]{1,64}` (SYNC-FORMAT).
     public static func isValidZone(_ zone: String) -> Bool {
         (1...64).contains(zone.utf8.count)
             && zone.utf8.allSatisfy {

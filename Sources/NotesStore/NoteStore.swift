@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// The local store: one SQLite database in WAL mode, the source of truth for the UI (DESIGN §2).
+/// The local store: one SQLite database in WAL mode, the source of truth for the UI (ARCHITECTURE §2).
 ///
 /// Reads run concurrently with writes (GRDB `DatabasePool`); every write is one transaction
 /// that updates the note, appends its revision, indexes it for search and queues an outbox

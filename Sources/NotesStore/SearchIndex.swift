@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// Keeps the search tables in step with the notes (DESIGN §5).
+/// Keeps the search tables in step with the notes (ARCHITECTURE §5).
 ///
 /// - `search_text(rowid, title, body)`: the folded title, and the folded body and tags (tags
 ///   after a U+FFFF, which no query term contains), of every note that is not in the trash,

@@ -41,7 +41,7 @@ final class SegmentCache: @unchecked Sendable {
     }
 }
 
-/// How one search finds its notes (DESIGN §5; the tables are in `SearchIndex`).
+/// How one search finds its notes (ARCHITECTURE §5; the tables are in `SearchIndex`).
 ///
 /// Candidates come from the trigram index, newest first, and every one is confirmed against
 /// its folded text before it counts, so the index only has to name a superset:

@@ -118,7 +118,9 @@ struct KeySet: ~Copyable {
         }
     }
 
-    private static func hash(_ key: UInt32) -> Int { Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 40) }
+    private static func hash(_ key: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 40)
+    }
 }
 
 /// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).

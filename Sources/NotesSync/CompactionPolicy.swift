@@ -1,7 +1,7 @@
 import CloudFolder
 import Foundation
 
-/// When a device writes zone snapshots and deletes its own log files (DESIGN §3 rule 11).
+/// When a device writes zone snapshots and deletes its own log files (SYNC-FORMAT rule 11).
 ///
 /// Conservative by default: a snapshot must have been in the folder for a day before the log
 /// files it covers go (replicators have had time to deliver it), every device seen in the last

@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// Resolves the concurrent heads of one record: DESIGN §3 rule 8, deterministic and convergent.
+/// Resolves the concurrent heads of one record: SYNC-FORMAT rule 8, deterministic and convergent.
 ///
 /// A pure function of the heads and their history, so every device that sees the same heads
 /// makes the same merge revision: its parents are the heads (sorted, as every revision's are),

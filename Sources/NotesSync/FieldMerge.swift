@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// Field-by-field three-way merge of two versions of a note (DESIGN §3 rule 8, `merge`).
+/// Field-by-field three-way merge of two versions of a note (SYNC-FORMAT rule 8, `merge`).
 ///
 /// Against the common ancestor: a field changed on one side takes that side; changed on both,
 /// the later (HLC, device) side's value. Tags merge as sets. The body merges line by line with

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 
 /// When to try again after a failed sync: exponential backoff with jitter, honouring a
-/// retry-after hint (DESIGN §4: serviceUnavailable, zoneBusy; the folder coming back is also
+/// retry-after hint (ARCHITECTURE §4: serviceUnavailable, zoneBusy; the folder coming back is also
 /// noticed by the watcher).
 public struct RetryPolicy: Sendable, Equatable {
     /// Seconds before the first retry.

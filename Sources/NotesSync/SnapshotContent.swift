@@ -1,7 +1,7 @@
 import CloudFolder
 import NotesCore
 
-/// The `state` of a zone snapshot as this engine writes and reads it (DESIGN §3 rule 11).
+/// The `state` of a zone snapshot as this engine writes and reads it (SYNC-FORMAT rule 11).
 ///
 /// `{"revisions": [<record>, …]}`: every revision the writer holds for the zone's notes, each
 /// encoded exactly as in a change batch (`ChangeRecord`, its id checked on reading). The whole

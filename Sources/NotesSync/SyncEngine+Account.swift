@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Account status and error strategies (DESIGN §4, §3 rule 12).
+/// Account status and error strategies (ARCHITECTURE §4, SYNC-FORMAT rule 12).
 extension SyncEngine {
     /// Opens the container (creating it only in an empty folder this store is not bound to),
     /// binds the store on first use, and once per session removes this device's leftover temp

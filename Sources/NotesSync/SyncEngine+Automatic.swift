@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Automatic sync (DESIGN §4): debounced sends after edits, fetches when the folder changes
+/// Automatic sync (ARCHITECTURE §4): debounced sends after edits, fetches when the folder changes
 /// (watcher, with its fallback poll), retries with backoff. Only when `automaticallySync` is on.
 extension SyncEngine {
     /// Starts the watcher and runs a first sync.

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Device-id clone rotation (DESIGN §3 rule 10).
+/// Device-id clone rotation (SYNC-FORMAT rule 10).
 ///
 /// A copied data directory or a restored backup brings this device's id along: two stores
 /// would then write one log. Whichever copy finds a file under the shared id that it did not

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Compaction, the writing side (DESIGN §3 rule 11).
+/// Compaction, the writing side (SYNC-FORMAT rule 11).
 ///
 /// Per zone this device publishes to: 1. a snapshot `snapshots/<dev>-<seq>.json` at our own
 /// published seq, holding every revision of the zone we hold (`SnapshotContent`) and the

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Fetching remote changes: DESIGN §3 rules 4, 5, 7 and 9, §4.
+/// Fetching remote changes: SYNC-FORMAT rules 4, 5, 7 and 9, §4.
 extension SyncEngine {
     /// Batches read per store transaction.
     static let fetchBatchesPerTransaction = 64

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Sending pending record zone changes: DESIGN §3 rules 1–3 and 13, §4.
+/// Sending pending record zone changes: SYNC-FORMAT rules 1–3 and 13, §4.
 extension SyncEngine {
     /// A record over this many bytes of text may be over the 1 MB limit once JSON-escaped;
     /// only those are measured before planning.

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Compaction, the reading side: `changeTokenExpired` (DESIGN §3 rule 11).
+/// Compaction, the reading side: `changeTokenExpired` (SYNC-FORMAT rule 11).
 ///
 /// A fetch that finds a device's next file missing below a snapshot of that device's own (it
 /// may have deleted its files up to there) loads the snapshots that cover them: the snapshot's

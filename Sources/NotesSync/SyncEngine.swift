@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import NotesCore
 
-/// The sync engine: CKSyncEngine's shape over a cloud folder (DESIGN §4).
+/// The sync engine: CKSyncEngine's shape over a cloud folder (ARCHITECTURE §4).
 ///
 /// Local edits reach the store first; the engine sends its pending record zone changes in
 /// batches (`sendChanges`, debounced after edits when `automaticallySync` is on, at once on

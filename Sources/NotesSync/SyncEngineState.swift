@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// The engine's state serialization, CKSyncEngine's `State.Serialization` (DESIGN §2 `sync_state`).
+/// The engine's state serialization, CKSyncEngine's `State.Serialization` (ARCHITECTURE §2 `sync_state`).
 ///
 /// Saved by the store in the same transaction as what it covers: a zone's change token with
 /// the fetched changes applied up to it, the published seq with the outbox rows it sent

@@ -2,7 +2,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 
-/// Whether the engine can reach an account (DESIGN §4), CKAccountStatus's vocabulary.
+/// Whether the engine can reach an account (ARCHITECTURE §4), CKAccountStatus's vocabulary.
 public enum AccountStatus: Sendable, Equatable {
     /// The cloud folder is there and bound to this store.
     case available
@@ -31,7 +31,7 @@ public enum AccountStatus: Sendable, Equatable {
     }
 }
 
-/// What the engine tells its delegate and the UI, in CKSyncEngine's vocabulary (DESIGN §4).
+/// What the engine tells its delegate and the UI, in CKSyncEngine's vocabulary (ARCHITECTURE §4).
 public enum SyncEvent: Sendable, Equatable {
     public enum AccountChange: Sendable, Equatable {
         /// The store was bound to this container (first sync, or `sync init`).

@@ -1,7 +1,7 @@
 import Foundation
 import NotesCore
 
-/// The local store as the sync engine sees it: the delegate of CKSyncEngine's design (DESIGN §1, §4).
+/// The local store as the sync engine sees it: the delegate of CKSyncEngine's design (ARCHITECTURE §1, §4).
 ///
 /// NotesSync owns this protocol, so the engine is tested against any store and NotesStore
 /// never imports NotesSync. Every requirement is in NotesCore terms; `NoteStore` meets it as
@@ -46,7 +46,7 @@ public protocol SyncStore: Sendable {
     /// What a zone snapshot holds (rule 11): every revision of the zone's notes except those
     /// still waiting in the outbox, and the causal buffer, read in one transaction.
     func snapshotRevisions(zone: String) throws -> [Revision]
-    /// Makes every committed transaction durable (DESIGN §7: before compaction deletes files).
+    /// Makes every committed transaction durable (ARCHITECTURE §7: before compaction deletes files).
     func makeDurable() throws
     /// Adopts a new device id after a clone was detected (rule 10): the store's id for its next
     /// open, the revisions stamped with the old id queued again, and the engine state, in one

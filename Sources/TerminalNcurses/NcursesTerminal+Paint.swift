@@ -18,7 +18,9 @@ extension NcursesTerminal {
                 if cell.isContinuation { continue }
                 let (attributes, pair) = palette.attributes(for: cell.style)
                 for piece in CellGlyphs.pieces(for: cell.grapheme, width: cell.width, maxScalars: maxScalars) {
-                    for (index, scalar) in piece.scalars.enumerated() { text[index] = wchar_t(bitPattern: scalar.value) }
+                    for (index, scalar) in piece.scalars.enumerated() {
+                        text[index] = wchar_t(bitPattern: scalar.value)
+                    }
                     text[piece.scalars.count] = 0
                     _ = cn_mvadd_cell(Int32(run.origin.y), Int32(x + piece.column), text, attributes, pair)
                 }

@@ -2,7 +2,7 @@ import CNCurses
 import Glibc
 import TerminalUI
 
-/// The real terminal: a `TerminalBackend` on ncursesw, and the only code that paints (DESIGN §6).
+/// The real terminal: a `TerminalBackend` on ncursesw, and the only code that paints (ARCHITECTURE §6).
 ///
 /// One thread (the runtime's loop) makes every call but `wake()`. Input is waited for with
 /// `poll` on stdin and a wake-up pipe, so work finished on another thread (a search result, a

@@ -14,7 +14,7 @@ enum WakeByte {
 }
 
 /// Signal handling of the ncurses backend: SIGWINCH wakes the input wait, and crash signals
-/// restore the terminal before the process dies (DESIGN §7 "The terminal is always restored").
+/// restore the terminal before the process dies (ARCHITECTURE §7 "The terminal is always restored").
 ///
 /// SIGTERM, SIGHUP and SIGINT are the runtime's business (save, then quit); a crash cannot
 /// save, so its handler only gives the terminal back and re-raises the signal with its default

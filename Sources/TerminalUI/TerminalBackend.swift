@@ -1,5 +1,5 @@
 /// A terminal the app can draw on and read from; the only seam between the TUI and a real
-/// terminal (DESIGN §6). `TestBackend` is its in-memory twin.
+/// terminal (ARCHITECTURE §6). `TestBackend` is its in-memory twin.
 ///
 /// One loop owns the backend and makes every call, except `wake()`, which an implementation
 /// must allow from any thread or signal handler (the ncurses backend writes to a self-pipe):

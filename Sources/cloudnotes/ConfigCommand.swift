@@ -11,7 +11,10 @@ struct ConfigCommand: ParsableCommand {
 
     /// A config value as `--json` prints it: typed, with null for "not set".
     enum Value: Encodable {
-        case string(String), number(Double), null, map([String: String])
+        case string(String)
+        case number(Double)
+        case null
+        case map([String: String])
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
@@ -56,9 +59,15 @@ struct ConfigCommand: ParsableCommand {
         case .defaults: sourceText = "none: embedded defaults"
         }
         if json {
-            struct Entry: Encodable { var value: Value; var origin: String }
+            struct Entry: Encodable {
+                var value: Value
+                var origin: String
+            }
             struct Report: Encodable {
-                var file: String?; var source: String; var values: [String: Entry]; var warnings: [String]
+                var file: String?
+                var source: String
+                var values: [String: Entry]
+                var warnings: [String]
             }
             return try Output.json(
                 Report(

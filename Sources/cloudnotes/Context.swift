@@ -19,7 +19,7 @@ struct Context {
     }
 
     /// Opens the store in the data directory, which must not be inside the cloud folder: SQLite's
-    /// WAL does not survive being replicated or shared (DESIGN §7).
+    /// WAL does not survive being replicated or shared (ARCHITECTURE §7).
     func openStore() throws -> NoteStore {
         let directory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
         if let cloudFolder = config.cloudFolder,

@@ -52,15 +52,19 @@ struct CLIRunner {
         env["TMPDIR"] = home.path
         for (k, v) in extra { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
         try process.run()
         // Stdin is fed and stderr drained on other threads, so a child that writes a lot before
         // reading, or exits without reading, can neither deadlock nor SIGPIPE the test runner.
-        let errData = Captured(), group = DispatchGroup()
-        let writer = input.fileHandleForWriting, errReader = err.fileHandleForReading
+        let errData = Captured()
+        let group = DispatchGroup()
+        let writer = input.fileHandleForWriting
+        let errReader = err.fileHandleForReading
         DispatchQueue.global().async(group: group) {
             if let stdin { try? writer.write(contentsOf: stdin) }
             try? writer.close()

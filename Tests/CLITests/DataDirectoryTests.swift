@@ -17,7 +17,8 @@ import Testing
     @Test func twoDataDirectoriesAreIndependentDevices() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let laptop = cli.device("laptop"), desktop = cli.device("desktop")
+        let laptop = cli.device("laptop")
+        let desktop = cli.device("desktop")
         let a = try cli.cn(at: laptop, "add", "Shared title", "--body", "laptop text")
         let b = try cli.cn(at: desktop, "add", "Shared title", "--body", "desktop text")
         #expect(a.status == 0 && b.status == 0)

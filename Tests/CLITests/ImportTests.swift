@@ -43,7 +43,8 @@ import Testing
         let fromMarkdown = cli.device("from-markdown")
         #expect(try cli.cn("import", jsonl.path).status == 0)
         #expect(try cli.cn(at: fromMarkdown, "import", markdown.path).status == 0)
-        let a = cli.home.appendingPathComponent("a.json"), b = cli.home.appendingPathComponent("b.json")
+        let a = cli.home.appendingPathComponent("a.json")
+        let b = cli.home.appendingPathComponent("b.json")
         #expect(try cli.cn("export", a.path, "--format", "json").status == 0)
         #expect(try cli.cn(at: fromMarkdown, "export", b.path, "--format", "json").status == 0)
         func notes(_ url: URL) throws -> [String: NSDictionary] {
@@ -53,7 +54,8 @@ import Testing
                     ($0["id"] as? String ?? "", $0.filter { $0.key != "headRev" } as NSDictionary)
                 })
         }
-        let left = try notes(a), right = try notes(b)
+        let left = try notes(a)
+        let right = try notes(b)
         #expect(left.count == 200)
         for (id, note) in left where right[id] != note {
             Issue.record("\(id) differs:\n\(note)\n\(right[id] ?? [:])")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §7's oracle against the real binary: `kill -9` at random moments of `cloudnotes sync`
+/// ARCHITECTURE §7's oracle against the real binary: `kill -9` at random moments of `cloudnotes sync`
 /// on device A, then one clean sync each: B holds every note A acknowledged, once, and A has
 /// nothing left to send.
 @Suite("kill -9 during sync")

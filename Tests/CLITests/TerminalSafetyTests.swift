@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// On a terminal, note text reaches the screen only through TerminalSafeText (DESIGN §7).
+/// On a terminal, note text reaches the screen only through TerminalSafeText (ARCHITECTURE §7).
 /// The binary runs under script(1), so stdout is a pseudo-terminal.
 @Suite struct TerminalSafetyTests {
     static let evilTitle = "Evil\u{1B}[31m red \u{202E}rtl\u{9B}2J"

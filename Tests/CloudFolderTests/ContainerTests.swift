@@ -4,7 +4,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// DESIGN §3 rule 12: a container is created only in an empty folder; a bound folder whose
+/// SYNC-FORMAT rule 12: a container is created only in an empty folder; a bound folder whose
 /// container.json is missing is temporarily unavailable and nothing is created.
 @Suite struct ContainerTests {
     let a = Fixtures.deviceA

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// The watcher of DESIGN §4: inotify on the folder tree, new folders picked up, a fallback poll.
+/// The watcher of ARCHITECTURE §4: inotify on the folder tree, new folders picked up, a fallback poll.
 @Suite("FolderWatcher")
 struct FolderWatcherTests {
     /// Counts callbacks; `wait` polls with a deadline (never a bare sleep to "let it happen").

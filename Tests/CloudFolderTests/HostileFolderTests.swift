@@ -5,7 +5,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// DESIGN §7 "Paths" and §3 rule 9: planted links are never followed, huge files are refused
+/// ARCHITECTURE §7 "Paths" and SYNC-FORMAT rule 9: planted links are never followed, huge files are refused
 /// without being read, unknown names are ignored and counted, renamed copies are salvaged.
 @Suite struct HostileFolderTests {
     let zone = Fixtures.zone

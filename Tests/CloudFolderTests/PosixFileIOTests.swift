@@ -4,7 +4,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// The Glibc side of the FileIO seam, in a real temp directory (DESIGN §7).
+/// The Glibc side of the FileIO seam, in a real temp directory (ARCHITECTURE §7).
 @Suite struct PosixFileIOTests {
     let io = PosixFileIO()
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// Faults at each step of DESIGN §7's atomic write recipe, through `InMemoryFileIO`: a crash,
+/// Faults at each step of ARCHITECTURE §7's atomic write recipe, through `InMemoryFileIO`: a crash,
 /// an errno, a power loss. The oracle: no partial file is ever visible, an unacknowledged
 /// publication can be redone and then writes identical bytes, and an acknowledged one survives.
 @Suite struct PublicationFaultTests {

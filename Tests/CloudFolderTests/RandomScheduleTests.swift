@@ -8,7 +8,7 @@ import Testing
 /// Random schedules of publications, faults, crashes, power losses and fetches over one
 /// in-memory folder, from a seed the failure message prints (STYLE: sync tests).
 ///
-/// The oracle (DESIGN §7): a fetch never sees a partial or foreign file (nothing "not arrived"),
+/// The oracle (ARCHITECTURE §7): a fetch never sees a partial or foreign file (nothing "not arrived"),
 /// every batch fetched is exactly the one published for its (device, seq), in order and
 /// contiguous; every acknowledged publication survives power losses; once faults stop, every
 /// batch arrives.

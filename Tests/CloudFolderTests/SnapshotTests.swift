@@ -3,7 +3,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// Snapshot files of DESIGN §3 rule 11: write-once, self-checking, listed by name.
+/// Snapshot files of SYNC-FORMAT rule 11: write-once, self-checking, listed by name.
 @Suite struct SnapshotTests {
     let zone = Fixtures.zone
     let a = Fixtures.deviceA

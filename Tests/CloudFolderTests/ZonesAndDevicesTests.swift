@@ -4,7 +4,7 @@ import Testing
 
 @testable import CloudFolder
 
-/// Zone creation and deletion markers (DESIGN §3 rule 12) and device files (rule 1's one
+/// Zone creation and deletion markers (SYNC-FORMAT rule 12) and device files (rule 1's one
 /// rewritten file), through the `CloudFolder` protocol.
 @Suite struct ZonesAndDevicesTests {
     let a = Fixtures.deviceA

@@ -165,7 +165,7 @@ extension ViewTests {
     }
 }
 
-/// DESIGN §7: note text reaches the screen only through `TerminalSafeText`, so escape
+/// ARCHITECTURE §7: note text reaches the screen only through `TerminalSafeText`, so escape
 /// sequences and bidi overrides are drawn as visible characters.
 @Suite struct ViewSafetyTests {
     @Test func escapeSequencesAndBidiOverridesInATitleAreShownAsVisibleCharacters() {

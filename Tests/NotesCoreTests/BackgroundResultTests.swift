@@ -24,7 +24,8 @@ import Testing
             let id = UUID()
             #expect(id.lowercasedString == id.uuidString.lowercased())
         }
-        #expect(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255)).lowercasedString
-            == "00010203-0405-0607-0809-0a0b0c0d0eff")
+        #expect(
+            UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255)).lowercasedString
+                == "00010203-0405-0607-0809-0a0b0c0d0eff")
     }
 }

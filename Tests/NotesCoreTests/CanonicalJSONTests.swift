@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct CanonicalJSONTests {
@@ -46,7 +47,9 @@ import Testing
     @Test func randomValuesRoundTripThroughTheirCanonicalBytes() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SeededRandom(seed: seed)
-        let alphabet: [Unicode.Scalar] = ["a", "Z", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "日", "🎉", "\u{301}", " "]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "日", "🎉", "\u{301}", " ",
+        ]
         func value(depth: Int) -> JSONValue {
             switch Int.random(in: 0..<(depth > 2 ? 4 : 6), using: &rng) {
             case 0: return .null
@@ -76,8 +79,9 @@ import Testing
     }
 
     @Test func integersAndNumberLikeStringsAreAccepted() throws {
-        #expect(try JSONValue(parsing: Data(#"["1.5e3", "true", 9223372036854775807, -1]"#.utf8))
-            == .array([.string("1.5e3"), .string("true"), .int(.max), .int(-1)]))
+        #expect(
+            try JSONValue(parsing: Data(#"["1.5e3", "true", 9223372036854775807, -1]"#.utf8))
+                == .array([.string("1.5e3"), .string("true"), .int(.max), .int(-1)]))
         #expect(try JSONValue(parsing: Data("[true,false,null]".utf8)) == .array([.bool(true), .bool(false), .null]))
         #expect(try JSONValue(parsing: Data(#""a\"1.5""#.utf8)) == .string("a\"1.5"))
     }
@@ -102,7 +106,8 @@ import Testing
             Array("\"\\x\"".utf8), Array(#""\ud800""#.utf8), Array(#""\udc00\ud800""#.utf8),
             Array(#""\u12g4""#.utf8), Array(#""\u12""#.utf8), [0x22, 0xFF, 0xFE, 0x22], [0x22, 0xC3, 0x22],
             Array("[1 2]".utf8), Array("{\"a\":1 \"b\":2}".utf8), Array("{1:2}".utf8), Array("[01]".utf8),
-            Array("[-]".utf8), Array("[+1]".utf8), Array("9223372036854775808".utf8), Array("-9223372036854775809".utf8),
+            Array("[-]".utf8), Array("[+1]".utf8), Array("9223372036854775808".utf8),
+            Array("-9223372036854775809".utf8),
             Array("[true false]".utf8), Array("tru".utf8), Array("nulls".utf8), Array("[1]]".utf8), Array("{}x".utf8),
             Array(repeating: UInt8(ascii: "["), count: 100_000),
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NotesCore
 
 /// A temporary home with the three places a config file can come from.
@@ -67,7 +68,10 @@ private final class ConfigFixture {
     @Test func withoutXDGConfigHomeTheFileIsUnderHomeDotConfig() throws {
         let f = try ConfigFixture()
         let path = try f.write(#"{"editor": "nano"}"#, to: f.home + "/.config/cloudnotes/config.json")
-        for env in [["HOME": f.home], ["HOME": f.home, "XDG_CONFIG_HOME": ""], ["HOME": f.home, "XDG_CONFIG_HOME": "relative/dir"]] {
+        for env in [
+            ["HOME": f.home], ["HOME": f.home, "XDG_CONFIG_HOME": ""],
+            ["HOME": f.home, "XDG_CONFIG_HOME": "relative/dir"],
+        ] {
             let loaded = try ConfigLoader.load(explicitPath: nil, environment: env)
             #expect(loaded.source == .xdg(path) && loaded.config.editor == "nano")
         }
@@ -78,7 +82,9 @@ private final class ConfigFixture {
         #expect(a.dataDirectory == "/h/.local/share/cloudnotes" && a.cloudFolder == "/h/.local/share/cloudnotes-cloud")
         let b = AppConfig.defaults(environment: ["HOME": "/h", "XDG_DATA_HOME": "/d"])
         #expect(b.dataDirectory == "/d/cloudnotes" && b.conflictStrategy == .merge && b.syncDebounceSeconds == 2)
-        #expect(AppConfig.defaults(environment: ["HOME": "/h", "XDG_DATA_HOME": "data"]).dataDirectory == "/h/.local/share/cloudnotes")
+        #expect(
+            AppConfig.defaults(environment: ["HOME": "/h", "XDG_DATA_HOME": "data"]).dataDirectory
+                == "/h/.local/share/cloudnotes")
     }
 
     @Test func aMissingExplicitFileIsAnErrorNotTheDefaults() throws {
@@ -106,7 +112,8 @@ private final class ConfigFixture {
 
     @Test func everyKeyIsApplied() throws {
         let f = try ConfigFixture()
-        let loaded = try f.load("""
+        let loaded = try f.load(
+            """
             {"dataDirectory": "/data", "cloudFolder": null, "deviceName": "pc", "conflictStrategy": "askUser",
              "syncDebounceSeconds": 0.5, "pollIntervalSeconds": 86400, "editor": "vim",
              "theme": {"accent": "brightRed"}, "keyBindings": {"quit": "x"}}
@@ -125,7 +132,10 @@ private final class ConfigFixture {
         (#"{"pollIntervalSeconds": 0}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got 0"),
         (#"{"pollIntervalSeconds": 86401}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got 86401"),
         (#"{"pollIntervalSeconds": true}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got true"),
-        (#"{"conflictStrategy": "newest"}"#, "conflictStrategy", "expected one of merge, serverWins, clientWins, askUser, got \"newest\""),
+        (
+            #"{"conflictStrategy": "newest"}"#, "conflictStrategy",
+            "expected one of merge, serverWins, clientWins, askUser, got \"newest\""
+        ),
         (#"{"dataDirectory": ""}"#, "dataDirectory", "expected a non-empty path, got \"\""),
         (#"{"dataDirectory": 5}"#, "dataDirectory", "expected a non-empty path, got 5"),
         (#"{"cloudFolder": false}"#, "cloudFolder", "expected a path, or null for local only, got false"),
@@ -146,7 +156,9 @@ private final class ConfigFixture {
     @Test func aBadColourListsTheColours() throws {
         let error = try ConfigFixture().error(#"{"theme": {"accent": "teal", "error": "purple"}}"#)
         #expect(error.key == "theme.accent")
-        #expect(error.message.hasPrefix("expected a colour (black, blue, brightBlack,") && error.message.hasSuffix("got \"teal\""))
+        #expect(
+            error.message.hasPrefix("expected a colour (black, blue, brightBlack,")
+                && error.message.hasSuffix("got \"teal\""))
     }
 
     @Test func invalidJSONAndANonObjectTopLevelNameTheFile() throws {
@@ -163,22 +175,25 @@ private final class ConfigFixture {
     }
 
     @Test func unknownKeysAreWarningsNotErrors() throws {
-        let loaded = try ConfigFixture().load("""
+        let loaded = try ConfigFixture().load(
+            """
             {"colour": "red", "theme": {"zebra": "red", "accent": "red", "aardvark": "red"},
              "keyBindings": {"fly": "f"}, "_comment": "fine", "$schema": "x"}
             """)
         let file = loaded.source.path!
-        #expect(loaded.warnings == [
-            "\(file): unknown key \"colour\" is ignored",
-            "\(file): unknown action \"keyBindings.fly\"",
-            "\(file): unknown theme role \"theme.aardvark\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
-            "\(file): unknown theme role \"theme.zebra\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
-        ])
+        #expect(
+            loaded.warnings == [
+                "\(file): unknown key \"colour\" is ignored",
+                "\(file): unknown action \"keyBindings.fly\"",
+                "\(file): unknown theme role \"theme.aardvark\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
+                "\(file): unknown theme role \"theme.zebra\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
+            ])
         #expect(loaded.config.theme["accent"] == "red")
     }
 
     @Test func theShippedExampleParsesCleanly() throws {
-        let example = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let example = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("config.example.json")
         let env = ["HOME": "/home/u"]
         let loaded = try ConfigLoader.load(explicitPath: example.path, environment: env)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotesCore
 
 @Suite struct HLCTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct ISODateTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct LineDiffTests {
@@ -31,8 +32,9 @@ import Testing
         #expect(LineDiff.hunks(from: "", to: "a\n") == [LineDiff.Hunk(old: 0..<0, new: 0..<1)])
         #expect(LineDiff.hunks(from: "a\n", to: "") == [LineDiff.Hunk(old: 0..<1, new: 0..<0)])
         #expect(LineDiff.hunks(from: "a\nb\nc\n", to: "a\nc\n") == [LineDiff.Hunk(old: 1..<2, new: 1..<1)])
-        #expect(LineDiff.hunks(from: "a\nb\nc\n", to: "a\nB\nc\nd\n")
-            == [LineDiff.Hunk(old: 1..<2, new: 1..<2), LineDiff.Hunk(old: 3..<3, new: 3..<4)])
+        #expect(
+            LineDiff.hunks(from: "a\nb\nc\n", to: "a\nB\nc\nd\n")
+                == [LineDiff.Hunk(old: 1..<2, new: 1..<2), LineDiff.Hunk(old: 3..<3, new: 3..<4)])
         // A missing final newline makes the last line a different line.
         #expect(LineDiff.hunks(from: "a\nb", to: "a\nb\n") == [LineDiff.Hunk(old: 1..<2, new: 1..<2)])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct MarkdownNoteTests {
@@ -9,19 +10,33 @@ import Testing
     /// Every field, compared byte for byte (`String ==` treats é and e + U+0301 as equal).
     func expectSame(_ a: Note, _ b: Note, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(a.id == b.id, "\(context)", sourceLocation: sourceLocation)
-        #expect(Array(a.title.utf8) == Array(b.title.utf8), "title \(context): \(a.title.debugDescription) vs \(b.title.debugDescription)", sourceLocation: sourceLocation)
-        #expect(Array(a.body.utf8) == Array(b.body.utf8), "body \(context): \(a.body.debugDescription) vs \(b.body.debugDescription)", sourceLocation: sourceLocation)
-        #expect(a.tags.map { Array($0.utf8) } == b.tags.map { Array($0.utf8) }, "\(context)", sourceLocation: sourceLocation)
+        #expect(
+            Array(a.title.utf8) == Array(b.title.utf8),
+            "title \(context): \(a.title.debugDescription) vs \(b.title.debugDescription)",
+            sourceLocation: sourceLocation)
+        #expect(
+            Array(a.body.utf8) == Array(b.body.utf8),
+            "body \(context): \(a.body.debugDescription) vs \(b.body.debugDescription)", sourceLocation: sourceLocation)
+        #expect(
+            a.tags.map { Array($0.utf8) } == b.tags.map { Array($0.utf8) }, "\(context)", sourceLocation: sourceLocation
+        )
         #expect(a.isFavorite == b.isFavorite && a.zone == b.zone, "\(context)", sourceLocation: sourceLocation)
-        #expect(a.createdAt.millisecondsSince1970 == b.createdAt.millisecondsSince1970, "\(context)", sourceLocation: sourceLocation)
-        #expect(a.modifiedAt.millisecondsSince1970 == b.modifiedAt.millisecondsSince1970, "\(context)", sourceLocation: sourceLocation)
-        #expect(a.deletedAt?.millisecondsSince1970 == b.deletedAt?.millisecondsSince1970, "\(context)", sourceLocation: sourceLocation)
+        #expect(
+            a.createdAt.millisecondsSince1970 == b.createdAt.millisecondsSince1970, "\(context)",
+            sourceLocation: sourceLocation)
+        #expect(
+            a.modifiedAt.millisecondsSince1970 == b.modifiedAt.millisecondsSince1970, "\(context)",
+            sourceLocation: sourceLocation)
+        #expect(
+            a.deletedAt?.millisecondsSince1970 == b.deletedAt?.millisecondsSince1970, "\(context)",
+            sourceLocation: sourceLocation)
     }
 
     static let tricky: [Note] = [
         Note(title: "Groceries", body: "milk\neggs", tags: ["home", "todo"], createdAt: date(1_700_000_000_123)),
         Note(
-            zone: "work-2", title: "Say \"hi\"\nto: Zoë — 日本 🎉", body: "\n\nleading blank lines", tags: ["a,b", "\"q\"", "café"],
+            zone: "work-2", title: "Say \"hi\"\nto: Zoë — 日本 🎉", body: "\n\nleading blank lines",
+            tags: ["a,b", "\"q\"", "café"],
             isFavorite: true, createdAt: date(1_600_000_000_001), modifiedAt: date(1_700_000_000_999),
             deletedAt: date(1_700_000_001_456)),
         Note(title: "Trailing", body: "ends with newlines\n\n\n", createdAt: date(0)),
@@ -31,7 +46,9 @@ import Testing
         Note(title: "", body: "", createdAt: date(1_700_000_000_000)),
         Note(title: "  spaced  ", body: " \n ", createdAt: date(1_700_000_000_000)),
         Note(title: "CR\r\nLF\rtitle", body: "windows\r\nlines\r\n", createdAt: date(-1)),
-        Note(title: "Decomposed cafe\u{301}", body: "e\u{301}\u{200D}\u{202E}\u{1B}[2J", createdAt: date(1_700_000_000_000)),
+        Note(
+            title: "Decomposed cafe\u{301}", body: "e\u{301}\u{200D}\u{202E}\u{1B}[2J",
+            createdAt: date(1_700_000_000_000)),
         Note(title: "---", body: "---", createdAt: date(1_700_000_000_000)),
     ]
 
@@ -62,25 +79,29 @@ import Testing
         let note = Note(
             id: UUID(uuidString: "2AA3300B-2B71-4343-A20D-672B15AD9A9D")!, title: "Groceries", body: "body…",
             tags: ["todo", "home"], createdAt: Self.date(1_761_819_201_000), modifiedAt: Self.date(1_763_272_461_500))
-        #expect(MarkdownNote.render(note) == """
-            ---
-            id: 2aa3300b-2b71-4343-a20d-672b15ad9a9d
-            title: "Groceries"
-            tags: ["home","todo"]
-            favorite: false
-            notebook: notes
-            created: 2025-10-30T10:13:21.000Z
-            modified: 2025-11-16T05:54:21.500Z
-            ---
-            # Groceries
+        #expect(
+            MarkdownNote.render(note) == """
+                ---
+                id: 2aa3300b-2b71-4343-a20d-672b15ad9a9d
+                title: "Groceries"
+                tags: ["home","todo"]
+                favorite: false
+                notebook: notes
+                created: 2025-10-30T10:13:21.000Z
+                modified: 2025-11-16T05:54:21.500Z
+                ---
+                # Groceries
 
-            body…
+                body…
 
-            """)
+                """)
     }
 
     @Test(arguments: [
-        ("---\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\ntitle: \"x\"\n", 1, "the front matter block has no closing ---"),
+        (
+            "---\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\ntitle: \"x\"\n", 1,
+            "the front matter block has no closing ---"
+        ),
         ("---\ntitle: \"x\"\nno colon here\n---\nbody", 3, "expected `key: value`"),
         ("---\nid: 1234\n---\n", 2, "id: expected a UUID"),
         ("---\ntitle: \"x\"\ncreated: last tuesday\n---\n", 3, "created: expected an ISO 8601 date"),
@@ -104,16 +125,20 @@ import Testing
     }
 
     @Test func windowsLineEndsAndAByteOrderMarkAreRead() throws {
-        let crlf = "\u{FEFF}---\r\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\r\ntitle: \"Win\"\r\ntags: [\"x\"]\r\nfavorite: true\r\n---\r\n# Win\r\n\r\nline 1\r\nline 2\r\n"
+        let crlf =
+            "\u{FEFF}---\r\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\r\ntitle: \"Win\"\r\ntags: [\"x\"]\r\nfavorite: true\r\n---\r\n# Win\r\n\r\nline 1\r\nline 2\r\n"
         let note = try MarkdownNote.parse(crlf)
-        #expect(note.idString == "2aa3300b-2b71-4343-a20d-672b15ad9a9d" && note.title == "Win" && note.tags == ["x"] && note.isFavorite)
+        #expect(
+            note.idString == "2aa3300b-2b71-4343-a20d-672b15ad9a9d" && note.title == "Win" && note.tags == ["x"]
+                && note.isFavorite)
         #expect(note.body == "line 1\r\nline 2")
         let plain = try MarkdownNote.parse("# Plain\r\n\r\ntext\r\n")
         #expect(plain.title == "Plain" && plain.body == "text")
     }
 
     @Test func otherAppsKeysAndPlainValuesAreAccepted() throws {
-        let note = try MarkdownNote.parse("""
+        let note = try MarkdownNote.parse(
+            """
             ---
             # a comment
             title: Unquoted title
@@ -134,7 +159,8 @@ import Testing
     /// A file as `shared/bench/corpus.py --markdown` writes it (seed 3): no notebook line,
     /// dates without milliseconds.
     @Test func theBenchmarkCorpusShapeParses() throws {
-        let text = "---\nid: 21636369-8b52-4b4a-97b7-50923ceb3ffd\ntitle: \"Mädchen sprint Mädchen will\"\ntags: [\"café\", \"日本\"]\nfavorite: false\ncreated: 2025-01-11T07:12:43Z\nmodified: 2025-03-31T02:15:49Z\n---\n# Mädchen sprint Mädchen will\n\n- hiring hotel 👍🏽\n\n## 同期 latency\n"
+        let text =
+            "---\nid: 21636369-8b52-4b4a-97b7-50923ceb3ffd\ntitle: \"Mädchen sprint Mädchen will\"\ntags: [\"café\", \"日本\"]\nfavorite: false\ncreated: 2025-01-11T07:12:43Z\nmodified: 2025-03-31T02:15:49Z\n---\n# Mädchen sprint Mädchen will\n\n- hiring hotel 👍🏽\n\n## 同期 latency\n"
         let note = try MarkdownNote.parse(text)
         #expect(note.title == "Mädchen sprint Mädchen will" && note.tags == ["café", "日本"] && note.zone == "notes")
         #expect(note.body == "- hiring hotel 👍🏽\n\n## 同期 latency")
@@ -142,15 +168,22 @@ import Testing
         #expect(note.modifiedAt.millisecondsSince1970 == 1_743_387_349_000)
     }
 
-    static let corpusScript = "/work/shared/bench/corpus.py"
+    /// `../shared/bench/corpus.py` beside the repository (where CI and every checkout have it).
+    static let corpusScript = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/bench/corpus.py").path
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusScript)))
     func filesWrittenByCorpusPyParseToTheSameNotes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-corpus-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-corpus-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.corpusScript, "--count", "40", "--seed", "11", "--markdown", dir.path, "--jsonl", dir.path + ".jsonl"]
+        process.arguments = [
+            "python3", Self.corpusScript, "--count", "40", "--seed", "11", "--markdown", dir.path, "--jsonl",
+            dir.path + ".jsonl",
+        ]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
@@ -160,7 +193,8 @@ import Testing
         for line in lines {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let id = try #require(json["id"] as? String)
-            let note = try MarkdownNote.parse(String(contentsOf: dir.appendingPathComponent(id + ".md"), encoding: .utf8))
+            let note = try MarkdownNote.parse(
+                String(contentsOf: dir.appendingPathComponent(id + ".md"), encoding: .utf8))
             #expect(note.idString == id)
             #expect(note.title == json["title"] as? String)
             #expect(Array(note.body.utf8) == Array((json["body"] as? String ?? "").utf8), "\(id)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NotesCore
 
 @Suite struct RevisionTests {
@@ -20,17 +21,26 @@ import Testing
 
     @Test func goldenIDIsPinned() {
         // Changing this value breaks sync compatibility: every device must compute the same id
-        // for the same revision (DESIGN §3 rule 6). Do not update it to make a test pass.
+        // for the same revision (SYNC-FORMAT rule 6). Do not update it to make a test pass.
         // Cross-checked with Python: sha256(json.dumps(d, sort_keys=True, separators=(",", ":"),
         // ensure_ascii=False)) of {"fields": {...}, "parents": ["p1", "p2"], "recordID": "2aa3..."}.
         #expect(Self.id(Self.fields()) == "29dd969b8ac4674340f2c3df51bdcc6b1bc1e361d9e20dc8001c69fd15d88673")
-        let canonical = #"{"fields":{"body":"milk\neggs","createdAt":1700000000000,"isFavorite":false,"modifiedAt":1700000060123,"tags":["home","todo"],"title":"Groceries","zone":"notes"},"parents":["p1","p2"],"recordID":"2aa3300b-2b71-4343-a20d-672b15ad9a9d"}"#
-        #expect(JSONValue.object(["fields": Self.fields().json, "parents": .array([.string("p1"), .string("p2")]), "recordID": .string(Self.recordID.uuidString.lowercased())]).canonicalString == canonical)
+        let canonical =
+            #"{"fields":{"body":"milk\neggs","createdAt":1700000000000,"isFavorite":false,"modifiedAt":1700000060123,"tags":["home","todo"],"title":"Groceries","zone":"notes"},"parents":["p1","p2"],"recordID":"2aa3300b-2b71-4343-a20d-672b15ad9a9d"}"#
+        #expect(
+            JSONValue.object([
+                "fields": Self.fields().json, "parents": .array([.string("p1"), .string("p2")]),
+                "recordID": .string(Self.recordID.uuidString.lowercased()),
+            ]).canonicalString == canonical)
     }
 
     @Test func sameContentAndParentsGiveTheSameIDOnAnyDeviceAndClock() {
-        let a = Revision(recordID: Self.recordID, parents: ["p1", "p2"], fields: Self.fields(), hlc: HLC(millis: 5), device: "aaaaaaaaaaaaaaaa")
-        let b = Revision(recordID: Self.recordID, parents: ["p2", "p1"], fields: Self.fields(), hlc: HLC(millis: 9, counter: 3), device: "bbbbbbbbbbbbbbbb")
+        let a = Revision(
+            recordID: Self.recordID, parents: ["p1", "p2"], fields: Self.fields(), hlc: HLC(millis: 5),
+            device: "aaaaaaaaaaaaaaaa")
+        let b = Revision(
+            recordID: Self.recordID, parents: ["p2", "p1"], fields: Self.fields(), hlc: HLC(millis: 9, counter: 3),
+            device: "bbbbbbbbbbbbbbbb")
         #expect(a.id == b.id)
         #expect(a.parents == ["p1", "p2"] && b.parents == ["p1", "p2"])
         #expect(a.id.count == 64 && a.id.allSatisfy { "0123456789abcdef".contains($0) })
@@ -61,11 +71,17 @@ import Testing
     }
 
     @Test func tombstonesAreContentAddressedToo() {
-        let a = Revision(recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 1), device: "aaaaaaaaaaaaaaaa")
-        let b = Revision(recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 2), device: "bbbbbbbbbbbbbbbb")
+        let a = Revision(
+            recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 1), device: "aaaaaaaaaaaaaaaa")
+        let b = Revision(
+            recordID: Self.recordID, parents: ["x"], fields: nil, hlc: HLC(millis: 2), device: "bbbbbbbbbbbbbbbb")
         #expect(a.isTombstone)
         #expect(a.id == b.id)
-        #expect(a.id != Revision(recordID: Self.recordID, parents: ["x"], fields: Self.fields(), hlc: HLC(millis: 1), device: "a").id)
+        #expect(
+            a.id
+                != Revision(
+                    recordID: Self.recordID, parents: ["x"], fields: Self.fields(), hlc: HLC(millis: 1), device: "a"
+                ).id)
     }
 
     @Test func tagOrderAndDuplicatesDoNotChangeTheID() {
@@ -73,7 +89,10 @@ import Testing
     }
 
     @Test func fieldsRoundTripThroughTheirJSONAndBackToANote() throws {
-        let fields = Self.fields { $0.deletedAt = Date(millisecondsSince1970: 1_700_000_099_999); $0.title = "Ünïcode \"q\"\n🎉" }
+        let fields = Self.fields {
+            $0.deletedAt = Date(millisecondsSince1970: 1_700_000_099_999)
+            $0.title = "Ünïcode \"q\"\n🎉"
+        }
         let parsed = try RevisionFields(json: JSONValue(parsing: fields.json.canonicalData))
         #expect(parsed == fields)
         let note = parsed.note(id: Self.recordID, headRev: "r", syncState: .synced)

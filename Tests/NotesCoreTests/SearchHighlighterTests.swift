@@ -1,5 +1,6 @@
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct SearchHighlighterTests {
@@ -112,7 +113,8 @@ import Testing
             let alphabet = round % 2 == 0 ? ascii : mixed
             let text = rng.string(from: alphabet, count: Int.random(in: 0...30, using: &rng))
             let terms = (0..<Int.random(in: 1...2, using: &rng)).map { _ in
-                TextFolding.fold(rng.string(from: Array("abé日ß ".unicodeScalars), count: Int.random(in: 1...3, using: &rng)))
+                TextFolding.fold(
+                    rng.string(from: Array("abé日ß ".unicodeScalars), count: Int.random(in: 1...3, using: &rng)))
             }
             let context = "seed \(seed): \(text.debugDescription) \(terms)"
             #expect(SearchHighlighter.ranges(of: terms, in: text) == Self.referenceRanges(terms, text), "\(context)")

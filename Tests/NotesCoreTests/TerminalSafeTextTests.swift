@@ -1,5 +1,6 @@
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct TerminalSafeTextTests {
@@ -66,15 +67,22 @@ import Testing
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SeededRandom(seed: seed)
         var pool: [Unicode.Scalar] = (0..<0x20).map { Unicode.Scalar($0)! } + (0x7F...0x9F).map { Unicode.Scalar($0)! }
-        pool += Array("aé日🎉\u{301}\u{200D}\u{FE0F}\u{202E}\u{2066}\u{200B}\u{FEFF}\u{061C}\u{2028}\u{E0067}🏴".unicodeScalars)
+        pool += Array(
+            "aé日🎉\u{301}\u{200D}\u{FE0F}\u{202E}\u{2066}\u{200B}\u{FEFF}\u{061C}\u{2028}\u{E0067}🏴".unicodeScalars)
         for _ in 0..<2000 {
             let text = rng.string(from: pool, count: Int.random(in: 0...20, using: &rng))
             for (mode, out) in [("line", line(text)), ("block", block(text))] {
                 for scalar in out.unicodeScalars {
                     let v = scalar.value
                     let allowedLF = mode == "block" && v == 0x0A
-                    #expect(allowedLF || !(v < 0x20 || (0x7F...0x9F).contains(v)), "seed \(seed) \(mode): \(text.debugDescription) → \(out.debugDescription)")
-                    #expect(![0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200B, 0xFEFF].contains(v), "seed \(seed) \(mode): \(text.debugDescription)")
+                    #expect(
+                        allowedLF || !(v < 0x20 || (0x7F...0x9F).contains(v)),
+                        "seed \(seed) \(mode): \(text.debugDescription) → \(out.debugDescription)")
+                    #expect(
+                        ![
+                            0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066,
+                            0x2067, 0x2068, 0x2069, 0x200B, 0xFEFF,
+                        ].contains(v), "seed \(seed) \(mode): \(text.debugDescription)")
                 }
             }
         }

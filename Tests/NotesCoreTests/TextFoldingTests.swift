@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct TextFoldingTests {
@@ -45,8 +46,12 @@ import Testing
             let a = rng.string(from: Self.alphabet, count: Int.random(in: 0...12, using: &rng))
             let b = rng.string(from: Self.alphabet, count: Int.random(in: 0...12, using: &rng))
             let whole = scalars(TextFolding.fold(a + b))
-            #expect(whole == scalars(TextFolding.fold(a)) + scalars(TextFolding.fold(b)), "seed \(seed): \(a.debugDescription) + \(b.debugDescription)")
-            #expect(scalars(TextFolding.fold(TextFolding.fold(a + b))) == whole, "seed \(seed): fold is not idempotent for \((a + b).debugDescription)")
+            #expect(
+                whole == scalars(TextFolding.fold(a)) + scalars(TextFolding.fold(b)),
+                "seed \(seed): \(a.debugDescription) + \(b.debugDescription)")
+            #expect(
+                scalars(TextFolding.fold(TextFolding.fold(a + b))) == whole,
+                "seed \(seed): fold is not idempotent for \((a + b).debugDescription)")
             #expect(TextFolding.foldedCharacters(a + b).flatMap { $0.map(\.value) } == whole, "seed \(seed)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+
 @testable import NotesCore
 
 @Suite struct TextMergeTests {
@@ -110,7 +111,11 @@ import Testing
         let theirs = "# Shopping\nmilk\nbread\n\nnotes\nlast"
         let r = TextMerge.merge(base: base, ours: ours, theirs: theirs, oursLabel: "dev-a", theirsLabel: "dev-b")
         #expect(r.hasConflicts)
-        #expect(Self.same(r.text, "# Shopping\nmilk\n<<<<<<< dev-a\neggs\nbutter\n=======\n>>>>>>> dev-b\nbread\n\nnotes\n<<<<<<< dev-a\nmore\n=======\nlast\n>>>>>>> dev-b\n"))
+        #expect(
+            Self.same(
+                r.text,
+                "# Shopping\nmilk\n<<<<<<< dev-a\neggs\nbutter\n=======\n>>>>>>> dev-b\nbread\n\nnotes\n<<<<<<< dev-a\nmore\n=======\nlast\n>>>>>>> dev-b\n"
+            ))
     }
 
     /// A ~1 MB note with scattered edits on both sides: O(ND) keeps this fast, and every
@@ -187,9 +192,12 @@ import Testing
                 let both = Self.merge(c.base, x, x)
                 #expect(Self.same(both.text, x) && !both.hasConflicts, "seed \(seed): merge(base, x, x) != x")
                 let theirsOnly = Self.merge(c.base, c.base, x)
-                #expect(Self.same(theirsOnly.text, x) && !theirsOnly.hasConflicts, "seed \(seed): merge(base, base, x) != x")
+                #expect(
+                    Self.same(theirsOnly.text, x) && !theirsOnly.hasConflicts, "seed \(seed): merge(base, base, x) != x"
+                )
                 let oursOnly = Self.merge(c.base, x, c.base)
-                #expect(Self.same(oursOnly.text, x) && !oursOnly.hasConflicts, "seed \(seed): merge(base, x, base) != x")
+                #expect(
+                    Self.same(oursOnly.text, x) && !oursOnly.hasConflicts, "seed \(seed): merge(base, x, base) != x")
             }
         }
     }
@@ -230,8 +238,9 @@ import Testing
     }
 
     @Test func mirrorHelperSwapsSections() {
-        #expect(Self.mirror("x\n<<<<<<< B\n1\n=======\n2\n3\n>>>>>>> A\ny", first: "B", second: "A")
-            == "x\n<<<<<<< A\n2\n3\n=======\n1\n>>>>>>> B\ny")
+        #expect(
+            Self.mirror("x\n<<<<<<< B\n1\n=======\n2\n3\n>>>>>>> A\ny", first: "B", second: "A")
+                == "x\n<<<<<<< A\n2\n3\n=======\n1\n>>>>>>> B\ny")
     }
 
     @Test func swappingTheSidesMirrorsTheMarkersOnly() {
@@ -241,8 +250,10 @@ import Testing
             let ab = TextMerge.merge(base: c.base, ours: c.ours, theirs: c.theirs, oursLabel: "A", theirsLabel: "B")
             let ba = TextMerge.merge(base: c.base, ours: c.theirs, theirs: c.ours, oursLabel: "B", theirsLabel: "A")
             #expect(ab.hasConflicts == ba.hasConflicts, "seed \(seed)")
-            #expect(Self.same(Self.mirror(ba.text, first: "B", second: "A"), ab.text),
-                "seed \(seed): swapped merge is not the mirror image\n\(ab.text.debugDescription)\n\(ba.text.debugDescription)")
+            #expect(
+                Self.same(Self.mirror(ba.text, first: "B", second: "A"), ab.text),
+                "seed \(seed): swapped merge is not the mirror image\n\(ab.text.debugDescription)\n\(ba.text.debugDescription)"
+            )
             if ab.hasConflicts { conflicted += 1 } else { #expect(Self.same(ab.text, ba.text), "seed \(seed)") }
         }
         #expect(conflicted > 50 && conflicted < Self.seeds.count - 50, "the generator exercises both outcomes")
@@ -266,25 +277,38 @@ import Testing
             var rng = SeededRandom(seed: seed &+ 1_000_000)
             let baseLines = (0..<Int.random(in: 0...12, using: &rng)).map { "base \($0)\n" }
             var counter = 0
-            let oursLines = Self.edit(baseLines, &rng, fresh: { _ in counter += 1; return "ours \(counter)\n" })
-            let theirsLines = Self.edit(baseLines, &rng, fresh: { _ in counter += 1; return "theirs \(counter)\n" })
+            let oursLines = Self.edit(
+                baseLines, &rng,
+                fresh: { _ in
+                    counter += 1
+                    return "ours \(counter)\n"
+                })
+            let theirsLines = Self.edit(
+                baseLines, &rng,
+                fresh: { _ in
+                    counter += 1
+                    return "theirs \(counter)\n"
+                })
             let r = Self.merge(baseLines.joined(), oursLines.joined(), theirsLines.joined())
             var count: [String: Int] = [:]
             for line in LineDiff.lines(r.text) { count[String(decoding: line, as: UTF8.self), default: 0] += 1 }
             let o = Set(oursLines)
             let t = Set(theirsLines)
             for line in oursLines + theirsLines where !baseLines.contains(line) {
-                #expect(count[line] == 1, "seed \(seed): added line \(line.debugDescription) lost or duplicated\n\(r.text)")
+                #expect(
+                    count[line] == 1, "seed \(seed): added line \(line.debugDescription) lost or duplicated\n\(r.text)")
             }
             for line in baseLines {
                 if o.contains(line) && t.contains(line) {
                     #expect(count[line] == 1, "seed \(seed): kept line \(line.debugDescription) lost\n\(r.text)")
                 } else if !o.contains(line) && !t.contains(line) {
-                    #expect(count[line] == nil, "seed \(seed): deleted line \(line.debugDescription) came back\n\(r.text)")
+                    #expect(
+                        count[line] == nil, "seed \(seed): deleted line \(line.debugDescription) came back\n\(r.text)")
                 } else {
                     #expect((count[line] ?? 0) <= 1, "seed \(seed)")
                     if !r.hasConflicts {
-                        #expect(count[line] == nil, "seed \(seed): one side deleted \(line.debugDescription)\n\(r.text)")
+                        #expect(
+                            count[line] == nil, "seed \(seed): one side deleted \(line.debugDescription)\n\(r.text)")
                     }
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreConcurrencyTests {
@@ -9,13 +10,15 @@ import Testing
         let second = try NoteStore(directory: t.directory, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
         let stores = [t.store, second]
         let errors = Recorder<String>()
-        let threads = 6, perThread = 25
+        let threads = 6
+        let perThread = 25
         let shared = try t.store.create(title: "shared", body: "")
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let store = stores[thread % 2]
             for i in 0..<perThread {
                 do {
-                    let note = try store.create(title: "t\(thread)-\(i)", body: "body \(thread) \(i)", tags: ["t\(thread)"])
+                    let note = try store.create(
+                        title: "t\(thread)-\(i)", body: "body \(thread) \(i)", tags: ["t\(thread)"])
                     if i % 5 == 0 { _ = try store.update(note.id) { $0.body += " edited" } }
                     _ = try store.update(shared.id) { $0.tags.append("t\(thread)-\(i)") }
                 } catch {

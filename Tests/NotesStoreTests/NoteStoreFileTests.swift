@@ -3,6 +3,7 @@ import GRDB
 import NotesCore
 import NotesTestSupport
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreFileTests {
@@ -44,7 +45,8 @@ import Testing
     }
 
     @Test func aCorruptDatabaseIsReportedAndLeftUntouched() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-corrupt-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-corrupt-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var rng = SeededRandom(seed: 7)
@@ -60,12 +62,14 @@ import Testing
     @Test func aDatabaseWithAValidHeaderButDamagedPagesIsCorruptToo() throws {
         let t = try TestStore()
         for i in 0..<50 { try t.store.create(title: "note \(i)", body: String(repeating: "text ", count: 200)) }
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-damaged-\(UUID().uuidString)")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-damaged-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         // A consistent copy (VACUUM INTO), then its schema page overwritten after the header.
         try t.store.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [copy.appendingPathComponent(NoteStore.databaseFileName).path])
+            try db.execute(
+                sql: "VACUUM INTO ?", arguments: [copy.appendingPathComponent(NoteStore.databaseFileName).path])
         }
         let file = copy.appendingPathComponent(NoteStore.databaseFileName)
         var bytes = try Data(contentsOf: file)
@@ -82,11 +86,16 @@ import Testing
         }
         #expect(code(.SQLITE_NOTADB) == .corrupt && code(.SQLITE_CORRUPT) == .corrupt)
         #expect(code(.SQLITE_BUSY) == .locked && code(.SQLITE_LOCKED) == .locked)
-        #expect(code(.SQLITE_READONLY) == .readOnly && code(.SQLITE_CANTOPEN) == .readOnly && code(.SQLITE_PERM) == .readOnly)
+        #expect(
+            code(.SQLITE_READONLY) == .readOnly && code(.SQLITE_CANTOPEN) == .readOnly
+                && code(.SQLITE_PERM) == .readOnly)
         #expect(code(.SQLITE_FULL) == .io && code(.SQLITE_IOERR) == .io)
         // Extended codes map like their primary code.
         #expect(code(.SQLITE_READONLY_DBMOVED) == .readOnly && code(.SQLITE_IOERR_WRITE) == .io)
-        let message = NoteStore.storeError(DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database"), path: "/p/notes.sqlite").message
+        let message = NoteStore.storeError(
+            DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database"),
+            path: "/p/notes.sqlite"
+        ).message
         #expect(message == "cannot write the database /p/notes.sqlite: attempt to write a readonly database")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreListTests {
@@ -17,7 +18,9 @@ import Testing
         return (t, notes)
     }
 
-    func titles(_ t: TestStore, _ section: ListSection, _ sort: ListSort = .modified, offset: Int = 0, limit: Int = 200) throws -> [String] {
+    func titles(_ t: TestStore, _ section: ListSection, _ sort: ListSort = .modified, offset: Int = 0, limit: Int = 200)
+        throws -> [String]
+    {
         try t.store.list(ListRequest(section: section, sort: sort, offset: offset, limit: limit)).map(\.title)
     }
 
@@ -57,9 +60,12 @@ import Testing
 
     @Test func resolveByIDPrefixOrExactTitle() throws {
         let t = try TestStore()
-        let a = try t.store.create(title: "Plan", body: "", id: UUID(uuidString: "aaaa1111-0000-4000-8000-000000000001")!)
-        let b = try t.store.create(title: "Plan", body: "", id: UUID(uuidString: "aaaa2222-0000-4000-8000-000000000002")!)
-        let c = try t.store.create(title: "Diary", body: "", id: UUID(uuidString: "bbbb0000-0000-4000-8000-000000000003")!)
+        let a = try t.store.create(
+            title: "Plan", body: "", id: UUID(uuidString: "aaaa1111-0000-4000-8000-000000000001")!)
+        let b = try t.store.create(
+            title: "Plan", body: "", id: UUID(uuidString: "aaaa2222-0000-4000-8000-000000000002")!)
+        let c = try t.store.create(
+            title: "Diary", body: "", id: UUID(uuidString: "bbbb0000-0000-4000-8000-000000000003")!)
         #expect(try t.store.resolve(a.idString).id == a.id)
         #expect(try t.store.resolve(a.id.uuidString).id == a.id)
         #expect(try t.store.resolve("aaaa1").id == a.id)

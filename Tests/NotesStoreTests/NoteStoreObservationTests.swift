@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreObservationTests {
@@ -66,5 +67,10 @@ import Testing
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func increment() -> Int { lock.withLock { value += 1; return value } }
+    func increment() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }

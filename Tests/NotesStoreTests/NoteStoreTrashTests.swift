@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreTrashTests {
@@ -42,7 +43,8 @@ import Testing
         #expect(history[0].isTombstone && history[0].parents == [head])
         #expect(history[0].id == Revision.computeID(recordID: note.id, parents: [head], fields: nil))
         let last = try #require(try t.store.pendingChanges().last)
-        #expect(last.kind == .delete && last.revisionID == history[0].id && last.recordID == note.id && last.zone == "work")
+        #expect(
+            last.kind == .delete && last.revisionID == history[0].id && last.recordID == note.id && last.zone == "work")
         #expect(try t.store.search("secret").hits.isEmpty)
         #expect(try t.store.tagCounts().isEmpty)
         #expect(try t.store.count(.trash) == 0 && t.store.count(.all) == 0)

@@ -1,9 +1,10 @@
 import Foundation
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
-/// Two real processes on one database (DESIGN §7: a TUI plus a CLI writer). The child is this
+/// Two real processes on one database (ARCHITECTURE §7: a TUI plus a CLI writer). The child is this
 /// test binary, run again with only `childWriter` enabled.
 @Suite struct NoteStoreTwoProcessTests {
     static let directoryVariable = "CLOUDNOTES_TEST_CHILD_STORE"

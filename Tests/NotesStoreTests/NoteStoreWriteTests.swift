@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct NoteStoreWriteTests {

@@ -1,6 +1,6 @@
 import Foundation
-import NotesTestSupport
 import NotesCore
+import NotesTestSupport
 
 /// A deterministic corpus in the mix the app meets: ASCII in mixed case, accented Latin typed
 /// composed and decomposed, CJK, Hangul, emoji with modifiers and flags, punctuation.
@@ -35,7 +35,11 @@ enum SearchCorpus {
     static func text(_ rng: inout SeededRandom, words count: Int, newlines: Bool) -> String {
         var out = ""
         for i in 0..<count {
-            if i > 0 { out += newlines && Int.random(in: 0..<8, using: &rng) == 0 ? "\n" : (Int.random(in: 0..<12, using: &rng) == 0 ? "" : " ") }
+            if i > 0 {
+                out +=
+                    newlines && Int.random(in: 0..<8, using: &rng) == 0
+                    ? "\n" : (Int.random(in: 0..<12, using: &rng) == 0 ? "" : " ")
+            }
             out += word(&rng)
         }
         return out
@@ -46,11 +50,16 @@ enum SearchCorpus {
         let base: Int64 = 1_700_000_000_000
         return (0..<count).map { i in
             // Some notes share a modification time: order among them is free, but not across them.
-            let modified = Int.random(in: 0..<10, using: &rng) == 0 ? base + 5_000 : base + Int64.random(in: 0...90_000_000_000, using: &rng)
+            let modified =
+                Int.random(in: 0..<10, using: &rng) == 0
+                ? base + 5_000 : base + Int64.random(in: 0...90_000_000_000, using: &rng)
             return Note(
-                id: UUID(uuidString: String(format: "%08x-0000-4000-8000-%012x", i, Int.random(in: 0..<0xFFFF_FFFF, using: &rng)))!,
+                id: UUID(
+                    uuidString: String(
+                        format: "%08x-0000-4000-8000-%012x", i, Int.random(in: 0..<0xFFFF_FFFF, using: &rng)))!,
                 zone: zones.randomElement(using: &rng)!,
-                title: Int.random(in: 0..<25, using: &rng) == 0 ? "" : text(&rng, words: Int.random(in: 1...5, using: &rng), newlines: false),
+                title: Int.random(in: 0..<25, using: &rng) == 0
+                    ? "" : text(&rng, words: Int.random(in: 1...5, using: &rng), newlines: false),
                 body: text(&rng, words: Int.random(in: 0...30, using: &rng), newlines: true),
                 tags: (0..<Int.random(in: 0...3, using: &rng)).map { _ in tags.randomElement(using: &rng)! },
                 isFavorite: Int.random(in: 0..<7, using: &rng) == 0,

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 /// Migrations that touch search: v4 (refold) and v6 (the trigram index replaces FTS5).
@@ -30,7 +31,8 @@ import Testing
     /// A store made by a build with the FTS5 index (schema v5) opens with the new index built
     /// from its notes, and the FTS5 tables gone.
     @Test func storeFromTheFTS5BuildIsSearchableAfterUpgrade() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-v5-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-v5-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(NoteStore.databaseFileName).path)
@@ -42,7 +44,9 @@ import Testing
                         INSERT INTO note(id, zone, title, body, tags, createdAt, modifiedAt, sortTitle, searchRowid)
                         VALUES (?, 'notes', ?, ?, '["trip"]', 0, ?, ?, ?)
                         """,
-                    arguments: [UUID().uuidString.lowercased(), title, body, index, TextFolding.fold(title), index * 4096])
+                    arguments: [
+                        UUID().uuidString.lowercased(), title, body, index, TextFolding.fold(title), index * 4096,
+                    ])
                 try db.execute(
                     sql: "INSERT INTO note_fts(rowid, title, body, tags) VALUES (?, ?, ?, 'trip')",
                     arguments: [index * 4096, TextFolding.fold(title), TextFolding.fold(body)])
@@ -55,7 +59,8 @@ import Testing
         #expect(try store.search("trip").hits.count == 2)
         #expect(try store.search("milk").hits.map(\.note.title) == ["Groceries"])
         let tables = try store.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'note_fts%' OR name = 'search_title'")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'note_fts%' OR name = 'search_title'")
         }
         #expect(tables.isEmpty)
         #expect(try store.integrityCheck() == "ok")

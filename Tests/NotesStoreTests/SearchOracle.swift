@@ -3,7 +3,7 @@ import NotesCore
 
 @testable import NotesStore
 
-/// An independent, brute-force reading of DESIGN §5, to check the store's search against.
+/// An independent, brute-force reading of ARCHITECTURE §5, to check the store's search against.
 ///
 /// A note matches when it is not in the trash, every positive term's fold is a substring of the
 /// folded title, body or tags (joined by LF), no excluded term's fold is, every `tag:` equals

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotesStore
 
-/// The store's search against a brute-force scan of the same semantics (DESIGN §5).
+/// The store's search against a brute-force scan of the same semantics (ARCHITECTURE §5).
 @Suite(.serialized) struct SearchOracleTests {
     /// Set CLOUDNOTES_SEARCH_SEED to replay a failure.
     static let seed: UInt64 =
@@ -132,7 +132,9 @@ import Testing
         let notes = oracle.entries.map(\.note)
         let modified = Dictionary(uniqueKeysWithValues: notes.map { ($0.id, $0.modifiedAt) })
         var failures = 0
-        var selective = 0, sawTier1 = 0, sawTiers0And2 = 0
+        var selective = 0
+        var sawTier1 = 0
+        var sawTiers0And2 = 0
         defer {
             // The queries must be ones that tell a wrong index apart from a right one.
             #expect(

@@ -69,9 +69,12 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         var pairs: [UInt64] = []
         for document in 0..<2000 {
-            for _ in 0..<5 { pairs.append(UInt64(UInt32.random(in: 0..<SearchKeys.limit, using: &rng)) << 32 | UInt64(document)) }
+            for _ in 0..<5 {
+                pairs.append(UInt64(UInt32.random(in: 0..<SearchKeys.limit, using: &rng)) << 32 | UInt64(document))
+            }
         }
-        let expected = pairs.enumerated().sorted { ($0.element >> 32, $0.offset) < ($1.element >> 32, $1.offset) }.map(\.element)
+        let expected = pairs.enumerated().sorted { ($0.element >> 32, $0.offset) < ($1.element >> 32, $1.offset) }.map(
+            \.element)
         Postings.sortByKey(&pairs)
         #expect(pairs == expected)
     }

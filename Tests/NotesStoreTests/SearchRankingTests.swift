@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 import Testing
+
 @testable import NotesStore
 
 @Suite struct SearchRankingTests {
@@ -12,7 +13,9 @@ import Testing
         let t0: Int64 = 1_700_000_000_000
         let newer = Note(title: "newer", body: "same", createdAt: Date(millisecondsSince1970: t0 + 1))
         _ = try t.store.importNotes([newer])
-        let batch = (0..<300).map { i in Note(title: "old \(i)", body: "same", createdAt: Date(millisecondsSince1970: t0)) }
+        let batch = (0..<300).map { i in
+            Note(title: "old \(i)", body: "same", createdAt: Date(millisecondsSince1970: t0))
+        }
         _ = try t.store.importNotes(batch)
         let hits = try t.store.search("same", limit: 500).hits
         #expect(hits.count == 301)
@@ -25,7 +28,9 @@ import Testing
         let t = try TestStore()
         let t0: Int64 = 1_700_000_000_000
         let count = Int(SearchIndex.slotsPerMillisecond) + 500
-        let batch = (0..<count).map { i in Note(title: "same \(i)", body: "x", createdAt: Date(millisecondsSince1970: t0)) }
+        let batch = (0..<count).map { i in
+            Note(title: "same \(i)", body: "x", createdAt: Date(millisecondsSince1970: t0))
+        }
         _ = try t.store.importNotes(batch)
         let rowids = try t.store.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL")
@@ -64,7 +69,8 @@ import Testing
         _ = try t.store.trash(ids[3])
         try t.store.pool.write { db in
             // The old numbering, as an older build wrote it.
-            let rows = try Row.fetchAll(db, sql: "SELECT id, modifiedAt FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, modifiedAt FROM note WHERE searchRowid IS NOT NULL ORDER BY searchRowid")
             try db.execute(sql: "UPDATE note SET searchRowid = NULL")
             for (i, row) in rows.enumerated() {
                 try db.execute(
@@ -83,7 +89,10 @@ import Testing
         let rowids = try t.store.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT modifiedAt, searchRowid FROM note WHERE searchRowid IS NOT NULL")
         }
-        #expect(rowids.allSatisfy { ($0["searchRowid"] as Int64) / SearchIndex.slotsPerMillisecond == $0["modifiedAt"] as Int64 })
+        #expect(
+            rowids.allSatisfy {
+                ($0["searchRowid"] as Int64) / SearchIndex.slotsPerMillisecond == $0["modifiedAt"] as Int64
+            })
         #expect(try t.store.search("n1").hits.count == 11)
         #expect(try t.store.integrityCheck() == "ok")
     }

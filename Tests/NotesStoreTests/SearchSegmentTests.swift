@@ -34,7 +34,11 @@ import Testing
         #expect(try t.store.search("omega", limit: 100).hits.count == 60)
         #expect(try t.store.search("second draft", limit: 100).hits.count == 60)
         #expect(try t.store.search("first draft", limit: 100).hits.count == 50)
-        #expect(try t.store.search("alpha7").hits.map(\.note.title).sorted() == ["note 70", "note 71", "note 72", "note 73", "note 74", "note 75", "note 76", "note 77", "note 78", "note 79"])
+        #expect(
+            try t.store.search("alpha7").hits.map(\.note.title).sorted() == [
+                "note 70", "note 71", "note 72", "note 73", "note 74", "note 75", "note 76", "note 77", "note 78",
+                "note 79",
+            ])
         #expect(try t.store.search("alpha5").hits.isEmpty, "edited away (note 5, 50-59)")
         #expect(try t.store.search("alpha115").hits.isEmpty, "in the trash")
         #expect(try t.store.integrityCheck() == "ok")
@@ -47,7 +51,9 @@ import Testing
             let date = Date(timeIntervalSince1970: Double(1_600_000_000 + i))
             let tags: [String] = i % 3 == 0 ? ["third"] : []
             notes.append(
-                Note(title: "imported \(i)", body: "line \(i)\nzebra\(i % 7)", tags: tags, createdAt: date, modifiedAt: date))
+                Note(
+                    title: "imported \(i)", body: "line \(i)\nzebra\(i % 7)", tags: tags, createdAt: date,
+                    modifiedAt: date))
         }
         let counts = try t.store.importNotes(notes, batchSize: 500)
         #expect(counts.created == 3000)

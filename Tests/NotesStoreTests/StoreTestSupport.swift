@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+
 @testable import NotesStore
 
 /// A store in a fresh temporary directory, with a clock the test moves by hand.
@@ -10,7 +11,8 @@ final class TestStore: @unchecked Sendable {
     private var nowValue = Date(timeIntervalSince1970: 1_700_000_000)
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-store-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-store-\(UUID().uuidString)")
         let box = ClockBox()
         store = try NoteStore(directory: directory, clock: { box.now })
         box.owner = self

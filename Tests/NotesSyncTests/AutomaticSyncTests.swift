@@ -5,7 +5,7 @@ import NotesStore
 import NotesSync
 import Testing
 
-@Suite("Automatic sync: debounce, retries, the status stream (DESIGN §4)")
+@Suite("Automatic sync: debounce, retries, the status stream (ARCHITECTURE §4)")
 struct AutomaticSyncTests {
     func automaticDevice(
         _ name: String, folder: any CloudFolder, debounce: Double, retry: RetryPolicy = RetryPolicy()

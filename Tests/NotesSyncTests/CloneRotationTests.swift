@@ -5,10 +5,10 @@ import NotesStore
 import NotesSync
 import Testing
 
-/// Device-id clones (DESIGN §3 rule 10): a copied data directory or a restored backup publishes
+/// Device-id clones (SYNC-FORMAT rule 10): a copied data directory or a restored backup publishes
 /// under the same device id as the original. The copy that finds a file it did not write moves
 /// to a new id; nothing is overwritten and no edit is lost.
-@Suite("Device-id clone rotation (DESIGN §3 rule 10)")
+@Suite("Device-id clone rotation (SYNC-FORMAT rule 10)")
 struct CloneRotationTests {
     /// When the original finds the copy's file: at the start of a new session (a new process),
     /// or while publishing in a session that had already started.

@@ -5,9 +5,9 @@ import NotesStore
 import NotesSync
 import Testing
 
-/// Snapshots and compaction (DESIGN §3 rule 11), checked against §7's oracle: nothing a device
+/// Snapshots and compaction (SYNC-FORMAT rule 11), checked against §7's oracle: nothing a device
 /// acknowledged is lost, every device converges byte for byte with the same revision ids.
-@Suite("Snapshots and compaction (DESIGN §3 rule 11)")
+@Suite("Snapshots and compaction (SYNC-FORMAT rule 11)")
 struct CompactionTests {
     static let zone = ZoneID("notes")!
     static let minute: Int64 = 60_000

@@ -5,7 +5,7 @@ import NotesStore
 import NotesSync
 import Testing
 
-@Suite("Conflicts between devices (DESIGN §3 rule 8)")
+@Suite("Conflicts between devices (SYNC-FORMAT rule 8)")
 struct ConflictTests {
     /// A note on both devices, then concurrent edits on each.
     func twoDevices(_ strategy: ConflictStrategy = .merge, body: String = "one\ntwo\nthree\n") async throws -> (

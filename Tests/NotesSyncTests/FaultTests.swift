@@ -6,7 +6,7 @@ import NotesStore
 import NotesSync
 import Testing
 
-@Suite("Crashes and folder faults lose nothing (DESIGN §7)")
+@Suite("Crashes and folder faults lose nothing (ARCHITECTURE §7)")
 struct FaultTests {
     @Test(
         "a crash at each step of publication, then a restart: B gets every note once", arguments: FileIOStep.publication

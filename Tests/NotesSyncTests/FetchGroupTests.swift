@@ -2,8 +2,9 @@ import CloudFolder
 import Foundation
 import NotesCore
 import NotesStore
-@testable import NotesSync
 import Testing
+
+@testable import NotesSync
 
 /// A fetch longer than one store transaction: groups of `fetchBatchesPerTransaction` log files,
 /// the next one read while the previous is applied.
@@ -24,7 +25,9 @@ import Testing
             #expect(try b.store.count(.all) == files)
             #expect(try b.snapshot() == a.snapshot())
             #expect(try b.store.search("body", limit: 1000).hits.count == files)
-            #expect(try b.store.search("file 13").hits.count == (0..<files).filter { "log file \($0)".contains("13") }.count)
+            #expect(
+                try b.store.search("file 13").hits.count == (0..<files).filter { "log file \($0)".contains("13") }.count
+            )
             // Nothing is read twice: a second fetch moves nothing.
             #expect(await b.sync().fetched.received == 0)
         }

@@ -6,7 +6,7 @@ import NotesStore
 import NotesSync
 import Testing
 
-/// A cloud folder with junk, hostile and broken files in it, seen by whole devices (DESIGN §3
+/// A cloud folder with junk, hostile and broken files in it, seen by whole devices (SYNC-FORMAT
 /// rule 9, §4, §7 "Paths"): each bad file is skipped and counted, never followed or read whole,
 /// and everything else keeps syncing.
 @Suite("A hostile cloud folder: the rest syncs")

@@ -6,7 +6,7 @@ import NotesSync
 import NotesTestSupport
 import Testing
 
-/// DESIGN §7's oracle with compaction in the schedule (rule 11): three devices edit one note and
+/// ARCHITECTURE §7's oracle with compaction in the schedule (rule 11): three devices edit one note and
 /// make notes of their own, sync, fall silent for a month, come back, and compact at random
 /// (from a seed the failure message prints). Once everyone has synced until nothing moves, they
 /// hold byte-identical notes with the same revision ids, every acknowledged edit is in the final

@@ -6,7 +6,7 @@ import NotesSync
 import NotesTestSupport
 import Testing
 
-/// DESIGN §7's oracle over random concurrent edits: random edit scripts and delivery orders
+/// ARCHITECTURE §7's oracle over random concurrent edits: random edit scripts and delivery orders
 /// (partial sends and fetches) from a seed the failure message prints. Once every device has
 /// synced until nothing moves, all must hold byte-identical notes with the same revision ids,
 /// and every acknowledged edit's text must be in the final body or in the note's history on

@@ -8,7 +8,7 @@ import Testing
 
 /// Two copies of a cloud folder joined by a simulated replicator (Dropbox, Syncthing) that
 /// delays, reorders, duplicates, delivers partial files and renames into conflicted copies.
-/// Devices must converge once it heals (DESIGN §3 rules 4, 5, 9; §7).
+/// Devices must converge once it heals (SYNC-FORMAT rules 4, 5, 9; §7).
 struct SimulatedReplicator {
     var random: SeededRandom
     let sides: [InMemoryFileIO]

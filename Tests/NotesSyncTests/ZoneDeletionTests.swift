@@ -5,7 +5,7 @@ import NotesStore
 import NotesSync
 import Testing
 
-@Suite("Zone folders deleted with and without a marker (DESIGN §3 rule 12)")
+@Suite("Zone folders deleted with and without a marker (SYNC-FORMAT rule 12)")
 struct ZoneDeletionTests {
     @Test("without a marker (userDeletedZone): recreated, everyone re-uploads, a new device gets every note")
     func deletedWithoutMarker() async throws {

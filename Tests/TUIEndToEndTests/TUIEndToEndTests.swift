@@ -85,12 +85,12 @@ struct TUIEndToEndTests {
         // An "editor" that shows itself on the terminal, waits, and appends a line to the file.
         let script = tmux.home.appendingPathComponent("fake-editor")
         try """
-            #!/bin/sh
-            printf 'FAKE EDITOR ON %s\\n' "$(basename "$1")"
-            sleep 1
-            # Like most editors, it ends the last line before adding one.
-            printf '\\nappended by the editor\\n' >> "$1"
-            """.write(to: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        printf 'FAKE EDITOR ON %s\\n' "$(basename "$1")"
+        sleep 1
+        # Like most editors, it ends the last line before adding one.
+        printf '\\nappended by the editor\\n' >> "$1"
+        """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
         tmux.extraEnvironment["EDITOR"] = script.path
         try tmux.cli("add", "Draft", "--body", "first line")

@@ -182,9 +182,9 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
+        defer { for pointer in env { free(pointer) } }
         // A clean signal mask and default actions: the test runner's thread blocks signals, and
         // the tmux server (and so the app) would inherit that.
         var attributes = posix_spawnattr_t()

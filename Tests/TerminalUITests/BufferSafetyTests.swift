@@ -3,7 +3,7 @@ import Testing
 
 /// The Buffer is the last line of defence: whatever text reaches it, no cell holds a scalar a
 /// terminal would interpret or hide. (Making such text readable, `␛` instead of `�`, is
-/// TerminalSafeText's job in NotesCore, applied before text reaches a widget: DESIGN §7 wants
+/// TerminalSafeText's job in NotesCore, applied before text reaches a widget: ARCHITECTURE §7 wants
 /// one sanitizer.)
 @Suite struct BufferSafetyTests {
     func scalars(of buffer: Buffer) -> [Unicode.Scalar] {

@@ -44,9 +44,12 @@ struct StoreBenchmark {
             }
             let cpu = (Stats.cpuMs() - cpuBefore) / 1000
             walls.append(importMs / 1000)
-            lines.append("\(Stats.f(importMs / 1000, 2)) s (\(Int(Double(count) / (importMs / 1000)))/s, CPU \(Stats.f(cpu, 1)) s)")
+            lines.append(
+                "\(Stats.f(importMs / 1000, 2)) s (\(Int(Double(count) / (importMs / 1000)))/s, CPU \(Stats.f(cpu, 1)) s)"
+            )
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: storeURL.path + "/notes.sqlite")[.size] as? Int) ?? 0
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: storeURL.path + "/notes.sqlite")[.size] as? Int) ?? 0
         let median = Stats.median(walls)
         print(
             "import (NoteStore.importNotes), \(importRuns) runs: median \(Stats.f(median, 2)) s wall = \(Int(Double(count) / median)) notes/s; "
@@ -58,14 +61,17 @@ struct StoreBenchmark {
         // Open + first 200 rows of the list (favorites then notes), fresh store each time.
         var openList: [Double] = []
         for _ in 0..<15 {
-            openList.append(try Stats.time {
-                let store = try NoteStore(directory: storeURL)
-                let favorites = try store.list(ListRequest(section: .favorites, limit: 200))
-                let others = try store.list(ListRequest(section: .others, limit: 200 - favorites.count))
-                precondition(favorites.count + others.count == min(200, count))
-            })
+            openList.append(
+                try Stats.time {
+                    let store = try NoteStore(directory: storeURL)
+                    let favorites = try store.list(ListRequest(section: .favorites, limit: 200))
+                    let others = try store.list(ListRequest(section: .others, limit: 200 - favorites.count))
+                    precondition(favorites.count + others.count == min(200, count))
+                })
         }
-        print("open + first 200 list rows: median \(Stats.f(Stats.median(openList), 2)) ms, p99 \(Stats.f(Stats.percentile(openList, 99), 2)) ms (15 opens)")
+        print(
+            "open + first 200 list rows: median \(Stats.f(Stats.median(openList), 2)) ms, p99 \(Stats.f(Stats.percentile(openList, 99), 2)) ms (15 opens)"
+        )
 
         // As-you-type search: first 50 ranked results for each prefix.
         let store = try NoteStore(directory: storeURL)
@@ -89,10 +95,14 @@ struct StoreBenchmark {
                 }
             }
         }
-        print("as-you-type search (first 50 results per keystroke, \(all.count) searches): median \(Stats.f(Stats.median(all), 2)) ms, p99 \(Stats.f(Stats.percentile(all, 99), 2)) ms, max \(Stats.f(worst.0, 1)) ms for \"\(worst.1)\"")
+        print(
+            "as-you-type search (first 50 results per keystroke, \(all.count) searches): median \(Stats.f(Stats.median(all), 2)) ms, p99 \(Stats.f(Stats.percentile(all, 99), 2)) ms, max \(Stats.f(worst.0, 1)) ms for \"\(worst.1)\""
+        )
         for kind in byKind.keys.sorted() {
             let v = byKind[kind]!
-            print("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms")
+            print(
+                "  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms"
+            )
         }
         print("peak RSS of this query process (open, list, 450 searches): \(Stats.f(Machine.peakRSSMB(), 0)) MB")
         try compareWithRipgrep(dir: directory, store: store)
@@ -144,8 +154,11 @@ struct StoreBenchmark {
                 guard status <= 1 else { throw CocoaError(.executableLoad) }
                 ourTimes.append(try Stats.time { _ = try store.search(query, limit: 50) })
             }
-            let rgMedian = Stats.median(rgTimes), ours = Stats.median(ourTimes)
-            print("side by side \"\(query)\": rg -i -l over \(count) .md files median \(Stats.f(rgMedian, 1)) ms; cloudnotes search (first 50) median \(Stats.f(ours, 2)) ms; ratio \(Stats.f(rgMedian / max(ours, 0.001), 0))x")
+            let rgMedian = Stats.median(rgTimes)
+            let ours = Stats.median(ourTimes)
+            print(
+                "side by side \"\(query)\": rg -i -l over \(count) .md files median \(Stats.f(rgMedian, 1)) ms; cloudnotes search (first 50) median \(Stats.f(ours, 2)) ms; ratio \(Stats.f(rgMedian / max(ours, 0.001), 0))x"
+            )
         }
     }
 }

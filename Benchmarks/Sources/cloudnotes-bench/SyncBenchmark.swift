@@ -4,6 +4,8 @@ import NotesCore
 import NotesStore
 import NotesSync
 
+// The benchmark wires NoteStore to the engine as the executable does (NotesStore may not import NotesSync).
+// swift-format-ignore: AvoidRetroactiveConformances
 extension NoteStore: @retroactive SyncStore {}
 
 /// Sync benchmarks (issue 3): initial sync into an empty device, CPU of a no-change fetch with
@@ -125,7 +127,9 @@ struct SyncBenchmark {
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             add.waitUntilExit()
             addOnly.append(Stats.ms(start, Stats.now()))
-            guard let id = UUID(uuidString: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            guard
+                let id = UUID(
+                    uuidString: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
             else { throw CocoaError(.fileReadCorruptFile) }
             while try b.store.note(id) == nil {
                 if Stats.ms(start, Stats.now()) > 10_000 { throw CocoaError(.fileReadUnknown) }
@@ -182,7 +186,9 @@ struct SyncBenchmark {
 
     /// A note of a few hundred bytes: deterministic words, a few tags.
     static func note(_ n: Int) -> Note {
-        let words = ["meeting", "project", "kernel", "budget", "review", "latency", "garden", "ångström", "東京", "notes"]
+        let words = [
+            "meeting", "project", "kernel", "budget", "review", "latency", "garden", "ångström", "東京", "notes",
+        ]
         var body = ""
         var x = UInt64(n) &* 6_364_136_223_846_793_005 &+ 1
         for line in 0..<8 {

@@ -34,7 +34,6 @@ while let arg = args.popFirst() {
 }
 if counts.isEmpty { counts = [10_000, 100_000] }
 
-
 if phase != "query" { Machine.printHeader() }
 if phase == "sync" {
     // Sync benchmarks (SyncBenchmark.swift): --sync [--cloudnotes PATH-TO-RELEASE-BINARY]
