@@ -3,8 +3,8 @@ import NotesCore
 
 /// One revision as it travels in a change batch (SYNC-FORMAT rule 3).
 ///
-/// `{deleted: true | fields, device, hlc, parents, rec, recordID, recordType}` (the rule's
-/// `rev` key holds the content-addressed revision id). `hlc` and `device` are carried per record
+/// `{deleted: true | fields, device, hlc, parents, recordID, recordType, rev}`, where `rev` is the
+/// content-addressed revision id. `hlc` and `device` are carried per record
 /// because rule 7 orders revisions by them and a batch may hold revisions stamped at different
 /// times. A decoded record's `rev` must equal the id recomputed from its content (rule 6).
 public struct ChangeRecord: Sendable, Equatable {

@@ -30,8 +30,9 @@ public enum TextMerge {
     /// Pins the merge output: version 1 is `LineDiff` as documented there (prefix/suffix
     /// trim, Myers greedy O(ND) with its tie-break and `LineDiff.maxEditDistance`), the
     /// diff3 chunking and the marker format above. Any change to any of these that can change
-    /// a merged byte must bump this number (it is written in each merged revision), since
-    /// devices on different versions would otherwise compute different revision ids.
+    /// a merged byte must bump this number, since devices on different versions would otherwise
+    /// compute different revision ids. It is not written into revisions or batches (format v1
+    /// has no field for it): a bump must come with a format version that older builds refuse.
     public static let mergeAlgoVersion = 1
 
     public static let oursMarker = "<<<<<<<"
