@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "NotesStore", targets: ["NotesStore"]),
         .library(name: "NotesSync", targets: ["NotesSync"]),
         .library(name: "CloudFolder", targets: ["CloudFolder"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "NotesApp", targets: ["NotesApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -69,7 +71,7 @@ let package = Package(
                 "NotesCore", "NotesStore", "NotesTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore"]),
+        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "NotesTestSupport"]),
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
         .testTarget(
             name: "NotesSyncTests",
@@ -77,12 +79,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesRuntimeTests",
-            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "TerminalUI"]
+            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "TerminalUI", "NotesTestSupport"]
         ),
-        .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI"]),
-        .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI"]),
+        .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
+        .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes", "NotesTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NotesTestSupport"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "NotesStore", package: root),
                 .product(name: "NotesSync", package: root),
                 .product(name: "CloudFolder", package: root),
+                .product(name: "TerminalUI", package: root),
+                .product(name: "NotesApp", package: root),
             ]
         )
     ],

@@ -31,6 +31,9 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     private var paths: [Int32: (path: String, depth: Int)] = [:]
     private var stopped = false
     private var thread: Thread?
+    /// Signalled when the watching thread has closed its descriptors and returned.
+    private let exited = DispatchSemaphore(value: 0)
+    private var ended = false
 
     /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only).
     public init(
@@ -66,6 +69,8 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         stop()
     }
 
+    /// Stops watching. When it returns (called from any thread but the watcher's own, i.e. not
+    /// from `onChange`), the watching thread has ended: no callback runs any more.
     public func stop() {
         let first = lock.withLock {
             defer { stopped = true }
@@ -74,7 +79,11 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         guard first else { return }
         var byte: UInt8 = 1
         _ = Glibc.write(stopPipe.write, &byte, 1)
+        if Thread.current != thread { exited.wait() }
     }
+
+    /// Whether the watching thread has ended (for tests).
+    public var hasEnded: Bool { lock.withLock { ended } }
 
     /// How many folders are watched now (for tests).
     public var watchedFolderCount: Int { lock.withLock { paths.count } }
@@ -110,6 +119,8 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         Glibc.close(inotify)
         Glibc.close(stopPipe.read)
         Glibc.close(stopPipe.write)
+        lock.withLock { ended = true }
+        exited.signal()
     }
 
     /// Reads every pending event; watches new folders; returns true when any event counted.

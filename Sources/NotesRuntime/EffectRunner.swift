@@ -58,9 +58,7 @@ final class EffectRunner {
             saveNote(id: id, title: title, body: body, baseRevision: baseRevision)
         case .scheduleTimer(let timer, let delay):
             let inbox = inbox
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
-                inbox.post(.timerFired(timer))
-            }
+            TimerExecutor.after(delay, on: options.timerClock) { inbox.post(.timerFired(timer)) }
         case .toggleFavorite(let id):
             write { store in
                 guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
@@ -309,12 +307,5 @@ extension HistoryEntry {
             id: revision.id,
             date: Date(millisecondsSince1970: revision.fields?.modifiedAt ?? revision.hlc.millis),
             device: revision.device, title: revision.fields?.title ?? "", body: revision.fields?.body)
-    }
-}
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

@@ -188,7 +188,7 @@ public final class NotesRuntime {
     private struct Watchers {
         var observation: AnyObject?
         var external: ExternalChangeWatcher?
-        var tick: DispatchSourceTimer?
+        var tick: Task<Void, Never>?
         var signals: TerminationSignals?
         var sync: Task<Void, Never>?
     }
@@ -206,12 +206,13 @@ public final class NotesRuntime {
             inbox.post(.effectFailed("changes by other programs will show only after a restart: \(error)"))
         }
         let clock = clock
-        let tick = DispatchSource.makeTimerSource(queue: .global())
-        let interval = options.tickInterval.dispatchInterval
-        tick.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(200))
-        tick.setEventHandler { inbox.post(.tick(clock())) }
-        tick.resume()
-        watchers.tick = tick
+        let timerClock = options.timerClock
+        let interval = options.tickInterval
+        watchers.tick = Task(executorPreference: TimerExecutor.shared) {
+            while (try? await timerClock.sleep(for: interval)) != nil {
+                inbox.post(.tick(clock()))
+            }
+        }
         if options.handlesSignals {
             let received = receivedSignal
             do {

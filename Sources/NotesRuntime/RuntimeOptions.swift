@@ -20,6 +20,9 @@ public struct RuntimeOptions: Sendable {
     public var asciiOnly: Bool
     /// Colours by meaning: the config's theme, or none under NO_COLOR.
     public var theme: Theme
+    /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
+    /// clock in unit tests.
+    public var timerClock: any Clock<Duration> = ContinuousClock()
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),

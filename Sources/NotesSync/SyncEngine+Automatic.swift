@@ -37,8 +37,9 @@ extension SyncEngine {
         guard configuration.automaticallySync else { return }
         debounceTask?.cancel()
         let delay = configuration.debounceSeconds
+        let clock = configuration.clock
         debounceTask = Task(priority: .userInitiated) { [weak self] in
-            try? await Task.sleep(for: .seconds(delay))
+            try? await clock.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.debouncedSend()
         }
@@ -66,8 +67,9 @@ extension SyncEngine {
         retryTask?.cancel()
         retryAttempt += 1
         let delay = configuration.retry.delay(attempt: retryAttempt, unit: Double.random(in: 0..<1, using: &random))
+        let clock = configuration.clock
         retryTask = Task(priority: .userInitiated) { [weak self] in
-            try? await Task.sleep(for: .seconds(delay))
+            try? await clock.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.syncNow()
         }

@@ -33,6 +33,8 @@ public actor SyncEngine {
         public var createsContainer: Bool
         /// The wall clock.
         public var now: @Sendable () -> Date
+        /// What the debounce and the retry backoff sleep on (a test clock in unit tests).
+        public var clock: any Clock<Duration> = ContinuousClock()
         /// Starts a folder watcher that calls back on changes; nil: no watcher.
         public var makeWatcher: (@Sendable (@escaping @Sendable () -> Void) throws -> any ChangeWatcher)?
         /// When snapshots are written and this device's own log files deleted (rule 11).

@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 
 /// Runs the real `cloudnotes` binary with a private data directory and config, like a script would.
 struct CLIRunner {
@@ -22,15 +23,7 @@ struct CLIRunner {
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// The binary SwiftPM built next to the test bundle.
-    static var binary: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("cloudnotes")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("cloudnotes")
-    }
+    static var binary: URL { BuiltProduct.url("cloudnotes") }
 
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 /// ARCHITECTURE §7's oracle against the real binary: `kill -9` at random moments of `cloudnotes sync`
@@ -17,12 +18,14 @@ struct SyncKillTests {
                 body: String(repeating: "line of note \(n)\n", count: 20))
         }
         try runner.seed(notes, into: a)
-        var seed = UInt64(Date().timeIntervalSince1970)
+        // CLOUDNOTES_SEED=<seed> replays a failure's schedule of kills.
+        let seed = SeededRandom.seed(default: 20_261_123)
+        var random = SeededRandom(seed: seed)
         print("kill loop seed \(seed)")
         var killed = 0
-        for _ in 0..<8 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let delay = 20_000 + Int(seed >> 33) % 400_000
+        for round in 0..<8 {
+            // The first rounds kill early, while the sync certainly runs; later ones anywhere.
+            let delay = 10_000 + random.below(round < 3 ? 60_000 : 400_000)
             let process = Process()
             process.executableURL = CLIRunner.binary
             process.arguments = ["sync", "--data-dir", a.path]
@@ -34,19 +37,21 @@ struct SyncKillTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             usleep(UInt32(delay))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killed += 1
-            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
+            // Counted only when the signal, not a finished sync, ended the process.
+            if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL { killed += 1 }
         }
+        #expect(killed > 0, "seed \(seed): no sync was killed, so nothing was tested")
         let finalA = try runner.cn(at: a, "sync")
         #expect(finalA.status == 0, "\(finalA.stderr)")
         let finalB = try runner.cn(at: b, "sync")
         #expect(finalB.status == 0, "\(finalB.stderr)")
         let list = try runner.run(["list", "--limit", "100000", "--json", "--data-dir", b.path])
         let rows = try #require(try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]])
-        #expect(rows.count == notes.count, "killed \(killed) times; B has \(rows.count) of \(notes.count) notes")
+        #expect(
+            rows.count == notes.count,
+            "seed \(seed): killed \(killed) times; B has \(rows.count) of \(notes.count) notes")
         #expect(Set(rows.compactMap { $0["id"] as? String }).count == notes.count)
         let status = try #require(
             try JSONSerialization.jsonObject(with: try runner.cn(at: a, "status", "--json").stdoutData)

@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 @testable import CloudFolder
@@ -14,12 +15,7 @@ struct FolderWatcherTests {
         var count: Int { lock.withLock { value } }
 
         func wait(above: Int, seconds: Double = 5) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if count > above { return true }
-                usleep(5_000)
-            }
-            return false
+            eventuallyBlocking(timeout: .seconds(seconds)) { count > above }
         }
     }
 
@@ -34,9 +30,7 @@ struct FolderWatcherTests {
         try FileManager.default.createDirectory(atPath: segment, withIntermediateDirectories: true)
         #expect(counter.wait(above: 0))
         // The new folders are watched: a rename into the segment is seen.
-        let deadline = Date().addingTimeInterval(5)
-        while watcher.watchedFolderCount < 7 && Date() < deadline { usleep(5_000) }
-        #expect(watcher.watchedFolderCount == 7)
+        #expect(eventuallyBlocking { watcher.watchedFolderCount == 7 })
         let before = counter.count
         try Data("x".utf8).write(to: URL(fileURLWithPath: segment + "/.tmp"))
         try FileManager.default.moveItem(atPath: segment + "/.tmp", toPath: segment + "/000000000001.json")
@@ -50,11 +44,10 @@ struct FolderWatcherTests {
         let counter = Counter()
         let watcher = try FolderWatcher(root: root, pollInterval: 0.05) { counter.hit() }
         #expect(counter.wait(above: 2))
+        #expect(!watcher.hasEnded)
+        // stop() returns once the watching thread has ended, so no callback can follow it.
         watcher.stop()
-        usleep(100_000)
-        let stopped = counter.count
-        usleep(200_000)
-        #expect(counter.count == stopped)
+        #expect(watcher.hasEnded)
     }
 
     @Test("a planted symlink to another folder is not followed")

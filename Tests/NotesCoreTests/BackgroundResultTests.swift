@@ -4,10 +4,14 @@ import Testing
 
 @Suite struct BackgroundResultTests {
     @Test func aValueComputedElsewhereIsWaitedForAndErrorsArriveToo() throws {
+        // The computation waits for the test, so "not finished yet" is a fact, not a race.
+        let gate = DispatchSemaphore(value: 0)
         let slow = BackgroundResult { () -> Int in
-            Thread.sleep(forTimeInterval: 0.05)
+            gate.wait()
             return 42
         }
+        #expect(!slow.isFinished)
+        gate.signal()
         #expect(try slow.get() == 42)
         #expect(slow.isFinished)
         #expect(try slow.get() == 42, "asking twice gives the same value")

@@ -2,6 +2,7 @@ import Foundation
 import NotesApp
 import NotesCore
 import NotesStore
+import NotesTestSupport
 import TerminalUI
 import Testing
 
@@ -13,26 +14,28 @@ import Testing
     let store: NoteStore
     let inbox: Inbox
     let runner: EffectRunner
+    let timers = TestClock()
 
     init() throws {
         // A clock a second further on at every read: notes made one after another never tie.
         let ticks = Ticks()
         store = try NoteStore(directory: directory, clock: { ticks.next() })
         inbox = Inbox(wake: {})
+        var options = RuntimeOptions(handlesSignals: false)
+        options.timerClock = timers
         runner = EffectRunner(
-            store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)),
-            options: RuntimeOptions(handlesSignals: false))
+            store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)), options: options)
     }
 
     /// Runs `effect` and waits (with a deadline) for its answer.
     private func answer(to effect: Effect) -> Action? {
         runner.run(effect)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if let action = inbox.drain().first(where: { $0 != .storeChanged([]) }) { return action }
-            Thread.sleep(forTimeInterval: 0.002)
+        var answer: Action?
+        _ = eventuallyBlocking(timeout: .seconds(5)) {
+            answer = inbox.drain().first { $0 != .storeChanged([]) }
+            return answer != nil
         }
-        return nil
+        return answer
     }
 
     @Test func theListWindowCountsFavoritesThenNotes() throws {
@@ -125,10 +128,22 @@ import Testing
         #expect(try store.note(note.id)?.body == "first")
     }
 
-    @Test func aTimerFiresOnce() throws {
+    @Test func aTimerFiresOnceWhenItsTimeHasCome() throws {
+        runner.run(.scheduleTimer(.autosave(generation: 3), after: .milliseconds(1500)))
+        #expect(eventuallyBlocking { timers.sleepers == 1 })
+        timers.advance(by: .milliseconds(1499))
+        #expect(timers.sleepers == 1)
+        #expect(inbox.drain().isEmpty)
+        timers.advance(by: .milliseconds(1))
+        var fired: [Action] = []
         #expect(
-            answer(to: .scheduleTimer(.autosave(generation: 3), after: .milliseconds(20)))
-                == .timerFired(.autosave(generation: 3)))
+            eventuallyBlocking {
+                fired += inbox.drain()
+                return !fired.isEmpty
+            })
+        #expect(fired == [.timerFired(.autosave(generation: 3))])
+        timers.advance(by: .seconds(10))
+        #expect(inbox.drain().isEmpty)
     }
 
     @Test func syncNowWithoutSyncSaysSo() throws {

@@ -2,6 +2,7 @@ import Foundation
 import NotesApp
 import NotesCore
 import NotesStore
+import NotesTestSupport
 import TerminalUI
 import Testing
 
@@ -88,11 +89,7 @@ import Testing
         // All at once, as a fast typist or a paste of keys: the note is still loading after Enter.
         harness.terminal.send([.key(.enter)] + InputEvent.typing("New ") + [.key(.escape)])
         let id = try #require(try harness.store.list(ListRequest(section: .all)).first?.id)
-        let deadline = Date().addingTimeInterval(5)
-        while try harness.store.note(id)?.title != "New Draft", Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(try harness.store.note(id)?.title == "New Draft")
+        #expect(try await eventually(timeout: .seconds(5)) { try harness.store.note(id)?.title == "New Draft" })
     }
 
     @Test func aResizeRedrawsAtTheNewSize() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import NotesStore
+import NotesTestSupport
 import TerminalUI
 import Testing
 
@@ -56,15 +57,8 @@ final class RuntimeHarness: @unchecked Sendable {
         _ description: String, seconds: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
         _ predicate: ([String]) -> Bool
     ) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        // The screen is checked after every sleep, the last one included: on a loaded machine
-        // the sleep itself may outlast the deadline.
-        while true {
-            if predicate(terminal.lines) { return true }
-            if Date() >= deadline { break }
-            // Sleeping, not blocking: the runtime's sync-status task needs a thread of the pool.
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        // Napping, not blocking: the runtime's sync-status task needs a thread of the pool.
+        if await eventually(timeout: .seconds(seconds), { predicate(terminal.lines) }) { return true }
         Issue.record(
             "timed out waiting for \(description); the screen:\n\(terminal.lines.joined(separator: "\n"))",
             sourceLocation: sourceLocation)

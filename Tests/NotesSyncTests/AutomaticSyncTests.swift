@@ -3,56 +3,55 @@ import Foundation
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 @Suite("Automatic sync: debounce, retries, the status stream (ARCHITECTURE §4)")
 struct AutomaticSyncTests {
     func automaticDevice(
-        _ name: String, folder: any CloudFolder, debounce: Double, retry: RetryPolicy = RetryPolicy()
+        _ name: String, folder: any CloudFolder, debounce: Double, retry: RetryPolicy = RetryPolicy(),
+        clock: TestClock
     ) throws -> (NoteStore, SyncEngine, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "auto-\(name)-\(UUID().uuidString)")
         let store = try NoteStore(directory: directory)
-        let engine = try SyncEngine(
-            store: store,
-            configuration: SyncEngine.Configuration(
-                folder: folder, deviceName: name, automaticallySync: true, debounceSeconds: debounce, retry: retry))
+        var configuration = SyncEngine.Configuration(
+            folder: folder, deviceName: name, automaticallySync: true, debounceSeconds: debounce, retry: retry)
+        configuration.clock = clock
+        let engine = try SyncEngine(store: store, configuration: configuration)
         return (store, engine, directory)
     }
 
-    /// Waits for a condition: up to `seconds` of 10 ms naps (never a bare sleep). Naps, not a
-    /// wall-clock deadline, so a test starved of threads by other suites still gets its time.
-    func eventually(_ seconds: Double = 30, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        for _ in 0..<Int(seconds * 100) {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return try await condition()
-    }
-
-    @Test("edits are sent once, a debounce after the last of a burst")
+    @Test("edits are sent once, a debounce after the last of a burst, and not before")
     func debouncedSend() async throws {
         let (folder, _) = TestFolder.memory()
-        let (store, engine, directory) = try automaticDevice("a", folder: folder, debounce: 0.3)
+        let clock = TestClock()
+        let (store, engine, directory) = try automaticDevice("a", folder: folder, debounce: 2, clock: clock)
         defer { try? FileManager.default.removeItem(at: directory) }
         await engine.start()
-        var sentBatches = 0
+        // Every batch sent until the stream ends (stop() ends it), so a second send would count.
         let events = Task {
+            var sentBatches = 0
             for await event in engine.events {
                 if case .sentRecordZoneChanges(_, let saved, _) = event, !saved.isEmpty { sentBatches += 1 }
-                if sentBatches > 0 { return sentBatches }
             }
             return sentBatches
         }
         let note = try store.create(title: "burst", body: "1\n")
         await engine.pendingChangesAdded()
         for n in 2...4 {
+            clock.advance(by: .seconds(1))
             _ = try store.update(note.id) { $0.body += "\(n)\n" }
             await engine.pendingChangesAdded()
         }
+        // Each edit restarted the wait: one debounce sleeps, nothing has gone out.
+        #expect(await eventually { clock.sleepers == 1 })
+        clock.advance(by: .milliseconds(1900))
+        #expect(clock.sleepers == 1)
         #expect(try store.pendingCount() == 4)
+        clock.advance(by: .milliseconds(100))
         #expect(try await eventually { try store.pendingCount() == 0 })
-        // Stopping ends the streams, so the readers below cannot wait forever.
+        // Stopping ends the streams, so the reader above cannot wait forever.
         await engine.stop()
         #expect(await events.value == 1)
     }
@@ -62,8 +61,9 @@ struct AutomaticSyncTests {
         let folder = try TestFolder.disk()
         let root = folder.layout.root
         defer { try? FileManager.default.removeItem(atPath: root) }
+        let clock = TestClock()
         let (store, engine, directory) = try automaticDevice(
-            "a", folder: folder, debounce: 0, retry: RetryPolicy(initial: 0.05, maximum: 0.2))
+            "a", folder: folder, debounce: 0, retry: RetryPolicy(initial: 5, maximum: 20), clock: clock)
         defer { try? FileManager.default.removeItem(at: directory) }
         await engine.start()
         let statuses = Task {
@@ -80,8 +80,11 @@ struct AutomaticSyncTests {
         _ = try store.create(title: "waits", body: "x\n")
         await engine.pendingChangesAdded()
         #expect(await eventually { if case .offline = await engine.status.phase { true } else { false } })
-        #expect(try store.pendingCount() == 1)
+        // The retry waits on the clock: however long the folder is back, nothing moves before it.
+        #expect(await eventually { clock.sleepers == 1 })
         try FileManager.default.moveItem(atPath: root + ".away", toPath: root)
+        #expect(try store.pendingCount() == 1)
+        clock.advance(by: .seconds(20))
         #expect(try await eventually { try store.pendingCount() == 0 })
         #expect(await eventually { if case .idle = await engine.status.phase { true } else { false } })
         await engine.stop()

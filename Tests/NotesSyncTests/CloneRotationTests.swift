@@ -39,7 +39,7 @@ struct CloneRotationTests {
         case .atStart:
             engine = try SyncEngine(
                 store: a.store,
-                configuration: SyncEngine.Configuration(folder: folder, deviceName: "a", now: { a.clock.now }))
+                configuration: SyncEngine.Configuration(folder: folder, deviceName: "a", now: { a.clock.date }))
         case .whilePublishing:
             engine = a.engine
         }

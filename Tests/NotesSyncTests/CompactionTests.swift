@@ -3,6 +3,7 @@ import Foundation
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 /// Snapshots and compaction (SYNC-FORMAT rule 11), checked against §7's oracle: nothing a device
@@ -111,7 +112,7 @@ struct CompactionTests {
         #expect(back.fetched.snapshotsLoaded >= 1)
         #expect(await c.engine.warnings.contains { $0.contains("changeTokenExpired") })
         // A device that joins now starts from the snapshots too.
-        let d = try TestDevice("d", folder: folder, clock: TestClock(c.clock.now.millisecondsSince1970))
+        let d = try TestDevice("d", folder: folder, clock: TestClock(c.clock.date.millisecondsSince1970))
         try await quiesce(all + [d])
         let histories = try (all + [d]).map { Set(try $0.store.history(shared.id).map(\.id)) }
         for (device, history) in zip(all + [d], histories) {
@@ -209,11 +210,11 @@ struct CompactionTests {
         let deviceA = await a.engine.device
         #expect(Self.logFiles(io, of: deviceA).keys.sorted() == [2, 3, 4, 5])
         let restarted = try SyncEngine(
-            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.now }))
+            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.date }))
         let summary = try await restarted.compact()
         #expect(summary.zones[Self.zone]?.prunedThrough == 4, "\(summary)")
         #expect(Self.logFiles(io, of: deviceA).keys.sorted() == [5])
-        let c = try TestDevice("c", folder: folder, clock: TestClock(a.clock.now.millisecondsSince1970))
+        let c = try TestDevice("c", folder: folder, clock: TestClock(a.clock.date.millisecondsSince1970))
         let joined = await c.sync()
         #expect(joined.fetched.snapshotsLoaded == 1)
         #expect(try c.store.list(ListRequest(section: .all, limit: 100)).count == 5)
@@ -247,7 +248,7 @@ struct CompactionTests {
         Self.advance([a, b], by: Self.minute + 1)
         try await quiesce([a, b])
         #expect(try b.store.note(note.id)?.body == "v3\n")
-        let c = try TestDevice("c", folder: folder, clock: TestClock(a.clock.now.millisecondsSince1970))
+        let c = try TestDevice("c", folder: folder, clock: TestClock(a.clock.date.millisecondsSince1970))
         try await quiesce([a, b, c])
         #expect(try c.store.note(note.id)?.body == "v3\n")
     }

@@ -4,6 +4,7 @@ import Glibc
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 @Suite("Crashes and folder faults lose nothing (ARCHITECTURE §7)")
@@ -20,7 +21,7 @@ struct FaultTests {
         io.restart()
         // A new process over the same store: the in-flight batch is published again.
         let restarted = try SyncEngine(
-            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.now }))
+            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.date }))
         let summary = await restarted.syncNow()
         #expect(summary.error == nil, "\(step): \(String(describing: summary.error))")
         #expect(try a.store.pendingCount() == 0)
@@ -39,7 +40,7 @@ struct FaultTests {
         _ = await a.engine.syncNow()
         io.powerLoss()
         let restarted = try SyncEngine(
-            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.now }))
+            store: a.store, configuration: SyncEngine.Configuration(folder: folder, now: { a.clock.date }))
         #expect(await restarted.syncNow().error == nil)
         _ = await b.sync()
         #expect(try b.store.note(note.id)?.body == "x\n")
@@ -163,7 +164,7 @@ struct FaultTests {
         #expect(await a.engine.warnings.contains { $0.contains("clock skew") })
         let after = try a.store.update(note.id) { $0.body += "now\n" }
         let stamp = try #require(try a.store.history(note.id).first { $0.id == after.headRev }).hlc
-        #expect(stamp.millis < future.now.millisecondsSince1970)
+        #expect(stamp.millis < future.date.millisecondsSince1970)
         try await quiesce([a, b])
         #expect(try b.store.note(note.id)?.body == "one\ntwo\nfrom the future\nnow\n")
     }

@@ -95,7 +95,7 @@ struct RandomCompactionTests {
             }
         }
         let newcomer = try TestDevice(
-            "new", folder: folder, clock: TestClock(devices[0].clock.now.millisecondsSince1970))
+            "new", folder: folder, clock: TestClock(devices[0].clock.date.millisecondsSince1970))
         let all = devices + [newcomer]
         try await quiesce(all, maxRounds: 12, label: label)
         let histories = try all.map { Set(try $0.store.history(note.id).map(\.id)) }

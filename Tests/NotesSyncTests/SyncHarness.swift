@@ -3,21 +3,10 @@ import Foundation
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 extension NoteStore: SyncStore {}
-
-/// A manual clock shared by a device's store and engine (tests never sleep to separate stamps).
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var millis: Int64
-
-    init(_ millis: Int64 = 1_700_000_000_000) { self.millis = millis }
-
-    var now: Date { lock.withLock { Date(millisecondsSince1970: millis) } }
-
-    func advance(by ms: Int64) { lock.withLock { millis += ms } }
-}
 
 /// One device: its own store in a temp directory and an engine over the shared cloud folder.
 final class TestDevice: @unchecked Sendable {
@@ -36,11 +25,11 @@ final class TestDevice: @unchecked Sendable {
         self.directory =
             directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
-        store = try NoteStore(directory: self.directory, clock: { clock.now })
+        store = try NoteStore(directory: self.directory, clock: { clock.date })
         engine = try SyncEngine(
             store: store,
             configuration: SyncEngine.Configuration(
-                folder: folder, deviceName: name, conflictStrategy: strategy, now: { clock.now }))
+                folder: folder, deviceName: name, conflictStrategy: strategy, now: { clock.date }))
     }
 
     /// A second device made by copying this one's data directory (a copied data directory or a
@@ -54,7 +43,7 @@ final class TestDevice: @unchecked Sendable {
         try FileManager.default.copyItem(
             at: directory.appendingPathComponent(NoteStore.databaseFileName),
             to: copy.appendingPathComponent(NoteStore.databaseFileName))
-        return try TestDevice(name, folder: folder, clock: TestClock(clock.now.millisecondsSince1970), directory: copy)
+        return try TestDevice(name, folder: folder, clock: TestClock(clock.date.millisecondsSince1970), directory: copy)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

@@ -3,6 +3,7 @@ import Foundation
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 @Suite("Two devices over one cloud folder")

@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 /// The real `cloudnotes` binary in a tmux pane of a private tmux server, driven by keys and
@@ -145,15 +146,7 @@ final class TmuxSession {
     }
 
     /// The binary SwiftPM built next to the test bundle.
-    static var binary: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("cloudnotes")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("cloudnotes")
-    }
+    static var binary: URL { BuiltProduct.url("cloudnotes") }
 
     static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -1,3 +1,4 @@
+import NotesTestSupport
 import TerminalUI
 import Testing
 
@@ -53,14 +54,14 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 42, 1234, 99_999])
     func applyingTheRunsToTheOldScreenGivesTheNewOne(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let pieces = ["a", "b", "漢", "字", "😀", " ", "é", "🇩🇪", "x"]
         let styles = [Style.plain, Style.plain.bold(), Style.plain.foreground(.red)]
         func scribble(_ buffer: inout Buffer) {
-            for _ in 0..<random.next(below: 12) {
-                let text = (0..<random.next(below: 5)).map { _ in pieces[random.next(below: pieces.count)] }.joined()
-                let point = Point(x: random.next(below: 12) - 2, y: random.next(below: 4))
-                buffer.write(text, at: point, style: styles[random.next(below: styles.count)])
+            for _ in 0..<random.below(12) {
+                let text = (0..<random.below(5)).map { _ in pieces[random.below(pieces.count)] }.joined()
+                let point = Point(x: random.below(12) - 2, y: random.below(4))
+                buffer.write(text, at: point, style: styles[random.below(styles.count)])
             }
         }
         var old = Buffer(size: Size(width: 9, height: 4))
@@ -79,20 +80,4 @@ import Testing
             old = new
         }
     }
-}
-
-/// A small seeded generator (SplitMix64), so a failing random test can be replayed from its seed.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }

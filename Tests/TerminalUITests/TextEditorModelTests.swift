@@ -1,22 +1,10 @@
+import NotesTestSupport
 import TerminalUI
 import Testing
 
 /// Random edits against a plain model (an array of Characters and a cursor offset), from
 /// printed seeds: text and cursor always agree, and undoing everything restores the start.
 @Suite struct TextEditorModelTests {
-    /// SplitMix64: a small seeded generator, so a failure names the seed that reproduces it.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// Pieces that stay separate graphemes however they are joined (no lone combining marks).
     static let pieces = [
         "a", "b", " ", " ", "c", "中", "文", "👩‍💻", "🇩🇪", "e\u{301}", "\n", "❤️", "x y", "\r\n", "word\nnext", "ab",
@@ -24,7 +12,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func randomEditsMatchAPlainModelAndUndoRestoresTheStart(seed: Int) {
-        var random = Random(state: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let start = "Title\nsome 中文 text 👍\n\nend"
         var editor = TextEditor(start, measure: PlainGlyphs(), viewport: Size(width: 7, height: 3))
         var model = Array(start)

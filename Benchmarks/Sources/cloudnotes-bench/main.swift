@@ -6,6 +6,8 @@ import NotesStore
 // as-you-type search latency, peak RSS, and ripgrep over the same notes as Markdown files.
 //
 // Usage: cloudnotes-bench [--count N]... [--work DIR] [--corpus PY] [--phase all|import|query]
+//        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
+//        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -26,6 +28,7 @@ while let arg = args.popFirst() {
     case "--phase": phase = args.popFirst() ?? phase
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
     case "--sync": phase = "sync"
+    case "--editor": phase = "editor"
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -35,6 +38,10 @@ while let arg = args.popFirst() {
 if counts.isEmpty { counts = [10_000, 100_000] }
 
 if phase != "query" { Machine.printHeader() }
+if phase == "editor" {
+    EditorBenchmark().run()
+    exit(0)
+}
 if phase == "sync" {
     // Sync benchmarks (SyncBenchmark.swift): --sync [--cloudnotes PATH-TO-RELEASE-BINARY]
     for count in counts { try await SyncBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary).run() }

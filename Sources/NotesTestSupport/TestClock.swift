@@ -1,0 +1,97 @@
+import Foundation
+
+/// A clock that moves only when a test says so: a `Clock<Duration>` for code that sleeps (debounce,
+/// retries, timers) and a wall clock (`date`) for code that stamps, moving together.
+///
+/// `sleep(until:)` suspends until `advance(by:)` (or `advance(to:)`) moves `now` to or past the
+/// deadline; a cancelled sleeper throws `CancellationError` at once, like `Task.sleep`.
+/// `sleepers` lets a test wait until the code under test has started waiting before it
+/// advances, so nothing depends on how fast the machine is.
+public final class TestClock: Clock, @unchecked Sendable {
+    public struct Instant: InstantProtocol, Sendable {
+        public var offset: Duration
+
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var waiting: [Sleeper] = []
+    private var nextID: UInt64 = 0
+    private let startMillis: Int64
+
+    /// A clock whose wall time starts at `millis` since 1970.
+    public init(_ millis: Int64 = 1_700_000_000_000) { startMillis = millis }
+
+    /// The wall time: the start plus how far the clock has moved.
+    public var date: Date {
+        let offset = now.offset.components
+        let millis = startMillis + offset.seconds * 1000 + offset.attoseconds / 1_000_000_000_000_000
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
+    }
+
+    /// Moves the clock forward by `milliseconds`.
+    public func advance(by milliseconds: Int64) { advance(by: .milliseconds(milliseconds)) }
+
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
+
+    /// How many sleeps are waiting for the clock to move.
+    public var sleepers: Int { lock.withLock { waiting.count } }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id: UInt64 = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Checked under the lock that the cancellation handler takes, after the task's
+                // cancelled flag is set: a sleep is either registered and then cancelled, or never
+                // registered.
+                let outcome: Result<Bool, CancellationError> = lock.withLock {
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= current { return .success(true) }
+                    waiting.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return .success(false)
+                }
+                switch outcome {
+                case .failure(let error): continuation.resume(throwing: error)
+                case .success(true): continuation.resume()
+                case .success(false): break
+                }
+            }
+        } onCancel: {
+            let sleeper: Sleeper? = lock.withLock {
+                guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiting.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock forward and wakes every sleep whose deadline has come, earliest first.
+    public func advance(by duration: Duration) {
+        advance(to: now.advanced(by: duration))
+    }
+
+    public func advance(to instant: Instant) {
+        let due: [Sleeper] = lock.withLock {
+            if current < instant { current = instant }
+            let due = waiting.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
+            waiting.removeAll { $0.deadline <= current }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
