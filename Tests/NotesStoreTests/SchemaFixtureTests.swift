@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import NotesCore
+import NotesStore
+import Testing
+
+/// Databases made by the shipped builds of every earlier schema version open with today's code,
+/// migrate, and keep their notes.
+///
+/// `Fixtures/schema-vN.sqlite` were written by `cloudnotes` built at the last commit whose newest
+/// migration was vN (v1 1fe280d, v2 2b6240e, v3 b60a73e, v4 5b90174, v5 710cc7f, v6 7f0ec01),
+/// each with the same four `cloudnotes add` commands (one note then moved to the trash), then
+/// checkpointed. They are never regenerated: they are what those builds wrote.
+@Suite struct SchemaFixtureTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    @Test(arguments: ["v1", "v2", "v3", "v4", "v5", "v6"])
+    func aDatabaseOfAnEarlierSchemaOpensWithItsNotes(version: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(version)-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("schema-\(version).sqlite"),
+            to: directory.appendingPathComponent("notes.sqlite"))
+        let store = try NoteStore(directory: directory)
+
+        let live = try store.list(ListRequest(section: .all))
+        #expect(Set(live.map(\.title)) == ["Groceries", "Release checklist", "Café in Zürich with 東京 friends"])
+        let ids = Dictionary(uniqueKeysWithValues: live.map { ($0.title, $0.id) })
+        func note(_ title: String) throws -> Note? { try ids[title].flatMap { try store.note($0) } }
+        let groceries = try #require(try note("Groceries"))
+        #expect(groceries.body == "oat milk, jalapeños, crème fraîche")
+        #expect(groceries.tags == ["food"])
+        let checklist = try #require(try note("Release checklist"))
+        #expect(checklist.isFavorite)
+        #expect(checklist.body == "Steps:\n- tag v1.2\n- update the changelog")
+        #expect(try store.list(ListRequest(section: .favorites)).map(\.title) == ["Release checklist"])
+        let cafe = try #require(try note("Café in Zürich with 東京 friends"))
+        #expect(cafe.tags == ["travel"])
+        #expect(try store.history(cafe.id).count == 1)
+        #expect(try store.list(ListRequest(section: .trash)).map(\.title) == ["Old draft"])
+
+        // The search index was built by the migrations: folding, ligatures, CJK, tags, and the
+        // trash left out.
+        func titles(_ query: String) throws -> Set<String> {
+            Set(try store.search(query).hits.map { $0.note.title })
+        }
+        #expect(try titles("jalapeno") == ["Groceries"])
+        #expect(try titles("zuri") == ["Café in Zürich with 東京 friends"])
+        #expect(try titles("東京") == ["Café in Zürich with 東京 friends"])
+        #expect(try titles("fine ligature") == ["Café in Zürich with 東京 friends"])
+        #expect(try titles("tag:work") == ["Release checklist"])
+        #expect(try titles("draft").isEmpty)
+
+        // A write after the migration works and is searchable.
+        _ = try store.update(groceries.id) { $0.body += "\nbread" }
+        #expect(try titles("bread") == ["Groceries"])
+        let check = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path)
+        #expect(try check.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+}
