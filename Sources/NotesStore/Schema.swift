@@ -144,6 +144,13 @@ enum Schema {
             try SearchIndex.refold(db)
             try SearchIndex.rebuild(db)
         }
+        migrator.registerMigration("v8-trash-title-index") { db in
+            // Naming a note by exact title (and every id prefix, which may be a title too) looks
+            // titles up by their fold: live notes in note_by_title, notes in the trash here
+            // (NoteStore.ids(titled:)). Only trashed notes pay for this index.
+            try db.execute(
+                sql: "CREATE INDEX note_trash_by_title ON note(sortTitle) WHERE deletedAt IS NOT NULL")
+        }
         return migrator
     }
 }
