@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesRuntimeTests",
-            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "TerminalUI"]
+            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "TerminalUI"]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes"]),
