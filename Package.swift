@@ -81,7 +81,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesRuntimeTests",
-            dependencies: ["NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "TerminalUI", "NotesTestSupport"]
+            dependencies: [
+                "NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "TerminalUI", "NotesTestSupport",
+            ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes", "NotesTestSupport"]),

@@ -80,11 +80,16 @@ public enum MarkdownNote {
 
     /// Parses a file. Without front matter the note gets a new id, the first `# ` heading (or
     /// line) as its title and `fileDate` as its dates; broken front matter is an error.
-    /// Files with CRLF line ends and a leading byte order mark are read too.
-    public static func parse(_ text: String, fileDate: Date = Date()) throws -> Note {
+    /// Files with CRLF line ends and a leading byte order mark are read too. A note whose front
+    /// matter names no notebook goes to `notebook` (an import gives each subfolder its own).
+    public static func parse(_ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil) throws
+        -> Note
+    {
         var lines = Lines(text)
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
-            return plainNote(lines, fileDate: fileDate)
+            var note = plainNote(lines, fileDate: fileDate)
+            note.zone = defaultNotebook ?? Note.defaultZone
+            return note
         }
         guard
             let close = (1..<lines.items.count).first(where: {
@@ -97,7 +102,7 @@ public enum MarkdownNote {
         var title: String?
         var tags: [String] = []
         var favorite = false
-        var notebook = Note.defaultZone
+        var notebook = defaultNotebook ?? Note.defaultZone
         var created: Date?
         var modified: Date?
         var deleted: Date?

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// The fold works scalar by scalar: lowercase (full mapping, `ß` → `ss`, `ς` → `σ`, `ſ` → `s`,
 /// ligatures such as `ﬁ` → `fi`), then
-/// canonical decomposition with nonspacing marks (accents, U+FE0F) dropped. Being
+/// canonical decomposition with diacritics and variation selectors (U+FE0F) dropped: a
+/// nonspacing mark goes only if it has Unicode's Diacritic property (accents, the dakuten,
+/// Thai tone marks, the virama), so the vowel signs of Indic scripts and Thai stay (`isDropped`). Being
 /// context-free, `fold(a + b) == fold(a) + fold(b)`, so a match in folded text maps back to
 /// the original characters for highlighting, and the index and a brute-force scan agree.
 /// Hangul syllables stay decomposed into jamo, so a syllable being typed already matches.
@@ -96,10 +98,21 @@ public enum TextFolding {
             default: break
             }
             let decomposed = String(lower).decomposedStringWithCanonicalMapping
-            for part in decomposed.unicodeScalars where part.properties.generalCategory != .nonspacingMark {
+            for part in decomposed.unicodeScalars where !isDropped(part) {
                 result.append(part)
             }
         }
         return result
+    }
+
+    /// Whether the fold drops `scalar` after decomposition: a nonspacing mark with the Diacritic
+    /// property (é's acute, ü's diaeresis, the dakuten of ガ, the Devanagari nukta and virama,
+    /// Thai tone marks), or a variation selector. Vowel signs (Devanagari ि े, Thai ี) are not
+    /// diacritics: `देखें` must not fold to `दख`. (Until schema v7 every nonspacing mark was
+    /// dropped; `v7-fold-diacritics-only` refolds stores.) Spacing and enclosing marks stay.
+    static func isDropped(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isVariationSelector { return true }
+        return properties.generalCategory == .nonspacingMark && properties.isDiacritic
     }
 }

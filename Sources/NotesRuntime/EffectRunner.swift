@@ -165,9 +165,32 @@ final class EffectRunner {
 
     /// `Effect.saveNote`: on top of `baseRevision` when the note's head is still that revision,
     /// else merged with the head (the head moved: sync or another process changed the note),
-    /// so neither the typed text nor the other change is lost.
+    /// so neither the typed text nor the other change is lost. With `resolveHeads` (the app),
+    /// the merge is sync's (`NoteStore.update(_:onBase:resolve:_:)`): the same merge revision
+    /// on every device, and a note whose merge kept conflict markers is flagged `conflict`.
     private func saveNote(id: UUID, title: String, body: String, baseRevision: String?) {
         let (store, inbox, failed) = (store, inbox, failedWrites)
+        if let resolveHeads = options.resolveHeads {
+            writes.async {
+                do {
+                    let result = try store.update(id, onBase: baseRevision, resolve: resolveHeads) { note in
+                        note.title = title
+                        note.body = body
+                    }
+                    let saved = result.note
+                    inbox.post(
+                        .noteSaved(
+                            SavedNote(
+                                id: id, title: saved.title, body: saved.body, headRevision: saved.headRev,
+                                modifiedAt: saved.modifiedAt, merged: result.merged)))
+                } catch {
+                    failed.increment()
+                    let name = TextWidth.clip(TerminalSafeText.sanitize(title), to: 30, ellipsis: true)
+                    inbox.post(.saveFailed(id, message: "cannot save “\(name)”: \(RuntimeError.describe(error))"))
+                }
+            }
+            return
+        }
         writes.async {
             do {
                 let base = try Self.baseFields(store, id: id, baseRevision: baseRevision)

@@ -23,12 +23,20 @@ public struct RuntimeOptions: Sendable {
     /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
     /// clock in unit tests.
     public var timerClock: any Clock<Duration> = ContinuousClock()
+    /// How the heads of a note are merged (SYNC-FORMAT rule 8: the sync engine's
+    /// `ConflictResolver`), for a save whose note changed under the editor: the edit and the
+    /// other change are merged as sync merges them, and a merge with conflict markers flags
+    /// the note. Nil (tests without sync): the editor merges the bodies itself, unflagged.
+    public var resolveHeads:
+        (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))?
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),
         externalChangeInterval: Duration = .milliseconds(300), syncStatus: AsyncStream<SyncStatus>? = nil,
         syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false,
-        theme: Theme = .standard
+        theme: Theme = .standard,
+        resolveHeads: (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))? =
+            nil
     ) {
         self.editorCommand = editorCommand
         self.tickInterval = tickInterval
@@ -38,5 +46,6 @@ public struct RuntimeOptions: Sendable {
         self.handlesSignals = handlesSignals
         self.asciiOnly = asciiOnly
         self.theme = theme
+        self.resolveHeads = resolveHeads
     }
 }

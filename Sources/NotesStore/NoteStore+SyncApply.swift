@@ -81,7 +81,9 @@ extension NoteStore {
         let history = try Self.fetchRevisions(record, db)
         let heads = Self.heads(of: history)
         guard heads.count > 1 else {
-            if let head = heads.first { try materialize(head, conflict: Self.isConflictedMerge(head), db) }
+            if let head = heads.first {
+                try materialize(head, conflict: Self.isConflicted(head, history: history, resolve: resolve), db)
+            }
             return false
         }
         let (merge, conflict) = resolve(heads, history)
@@ -136,6 +138,20 @@ extension NoteStore {
     }
 
     /// A merge revision whose body kept both sides between conflict markers.
+    /// Whether a record's single head must be flagged `conflict`: a merge that kept conflict
+    /// markers, or a merge `resolve` itself flags when run again on its parents (two new
+    /// titles): `resolve` is deterministic, so a device that receives another's merge flags it
+    /// exactly when the device that made it did (given the same strategy).
+    static func isConflicted(_ head: Revision, history: [Revision], resolve: HeadsResolver) -> Bool {
+        if isConflictedMerge(head) { return true }
+        guard head.parents.count > 1 else { return false }
+        let parents = Set(head.parents)
+        let sides = history.filter { parents.contains($0.id) }
+        guard sides.count == parents.count else { return false }
+        let (merged, conflict) = resolve(sides, history)
+        return conflict && merged?.id == head.id
+    }
+
     static func isConflictedMerge(_ revision: Revision) -> Bool {
         guard revision.parents.count > 1, let body = revision.fields?.body else { return false }
         var sawOurs = false

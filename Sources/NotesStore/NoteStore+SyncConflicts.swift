@@ -23,8 +23,8 @@ extension NoteStore {
     }
 
     /// The versions a note's conflict is between, in (HLC, device) order: its heads when there
-    /// are several (`askUser`), or the parents of a merge that kept conflict markers. Empty when
-    /// the note has no conflict.
+    /// are several (`askUser`), or the parents of a merge that kept conflict markers or was
+    /// flagged (two new titles). Empty when the note has no conflict.
     public func conflictSides(_ id: UUID) throws -> [Revision] {
         try read { db in try Self.conflictSides(id.lowercasedString, db).sides }
     }
@@ -33,7 +33,11 @@ extension NoteStore {
         let history = try fetchRevisions(record, db)
         let heads = heads(of: history)
         if heads.count > 1 { return (heads, heads) }
-        guard let head = heads.first, isConflictedMerge(head) else { return ([], heads) }
+        guard let head = heads.first, head.parents.count > 1 else { return ([], heads) }
+        // A merge with markers, or one the merge flagged (two new titles): the note row says so.
+        let flagged =
+            try String.fetchOne(db, sql: "SELECT syncState FROM note WHERE id = ?", arguments: [record]) == "conflict"
+        guard isConflictedMerge(head) || flagged else { return ([], heads) }
         let parents = Set(head.parents)
         return (history.filter { parents.contains($0.id) }.sorted(by: isEarlier), heads)
     }

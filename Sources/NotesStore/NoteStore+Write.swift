@@ -43,21 +43,26 @@ extension NoteStore {
             guard let current = try Self.fetchNote(db, id: id) else {
                 throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
-            var next = current
-            try change(&next)
-            next.id = current.id
-            next.tags = Note.normalizedTags(next.tags)
-            next.title = Self.effectiveTitle(next.title, body: next.body)
-            guard Self.isValidZone(next.zone) else {
-                throw StoreError(
-                    .invalidInput, "notebook \"\(TerminalSafeText.sanitize(next.zone))\" is not valid")
-            }
-            if Self.contentChanged(current, next) {
-                next.modifiedAt = max(clock(), current.modifiedAt).roundedToMilliseconds
-            }
-            guard RevisionFields(note: next) != RevisionFields(note: current) else { return current }
+            guard let next = try edited(current, change) else { return current }
             return try save(next, previous: current, db)
         }
+    }
+
+    /// `current` with `change` applied and checked (tags normalized, the effective title, a
+    /// valid notebook, `modifiedAt` bumped for content changes); nil when no field changed.
+    func edited(_ current: Note, _ change: (inout Note) throws -> Void) throws -> Note? {
+        var next = current
+        try change(&next)
+        next.id = current.id
+        next.tags = Note.normalizedTags(next.tags)
+        next.title = Self.effectiveTitle(next.title, body: next.body)
+        guard Self.isValidZone(next.zone) else {
+            throw StoreError(.invalidInput, "notebook \"\(TerminalSafeText.sanitize(next.zone))\" is not valid")
+        }
+        if Self.contentChanged(current, next) {
+            next.modifiedAt = max(clock(), current.modifiedAt).roundedToMilliseconds
+        }
+        return RevisionFields(note: next) == RevisionFields(note: current) ? nil : next
     }
 
     public func setFavorite(_ id: UUID, _ isFavorite: Bool) throws -> Note {

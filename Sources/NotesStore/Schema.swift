@@ -133,6 +133,24 @@ enum Schema {
                     """)
             try SearchIndex.rebuild(db)
         }
+        migrator.registerMigration("v7-fold-diacritics-only") { db in
+            // TextFolding drops only the nonspacing marks that are diacritics (and variation
+            // selectors), no longer Indic and Thai vowel signs: sort titles, folded tags and the
+            // search text and index are made again (ARCHITECTURE §5). Not frozen logic: it folds
+            // with TextFolding as built when it runs. That is what it must produce (a later fold
+            // change adds its own migration, which runs after this one), and refold + rebuild
+            // derive everything from the notes' own text, so running it with a later fold is
+            // only wasted work, never a wrong result.
+            try SearchIndex.refold(db)
+            try SearchIndex.rebuild(db)
+        }
+        migrator.registerMigration("v8-trash-title-index") { db in
+            // Naming a note by exact title (and every id prefix, which may be a title too) looks
+            // titles up by their fold: live notes in note_by_title, notes in the trash here
+            // (NoteStore.ids(titled:)). Only trashed notes pay for this index.
+            try db.execute(
+                sql: "CREATE INDEX note_trash_by_title ON note(sortTitle) WHERE deletedAt IS NOT NULL")
+        }
         return migrator
     }
 }

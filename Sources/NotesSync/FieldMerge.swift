@@ -4,7 +4,7 @@ import NotesCore
 /// Field-by-field three-way merge of two versions of a note (SYNC-FORMAT rule 8, `merge`).
 ///
 /// Against the common ancestor: a field changed on one side takes that side; changed on both,
-/// the later (HLC, device) side's value. Tags merge as sets. The body merges line by line with
+/// the later (HLC, device) side's value (two different new titles also flag a conflict). Tags merge as sets. The body merges line by line with
 /// `TextMerge` (labels: the writers' device ids, ours first, ours being the lower rev id).
 /// `modifiedAt` is the later of the two. Edit beats delete for the trash too: a side that moved
 /// the note to the trash loses against a side that changed its content.
@@ -65,7 +65,13 @@ enum FieldMerge {
             let keeper = a.deletedAt == nil ? a : b
             if keeper.deletedAt == nil, contentChanged(keeper, from: base) { merged.deletedAt = nil }
         }
-        return (merged, text.hasConflicts)
+        // Both sides renamed the note, differently: the later title is taken (the same on every
+        // device), and the note is flagged so the other title is not dropped silently: it is
+        // one of the merge's parents, shown by the resolver and `conflicts`.
+        let titleConflict =
+            !bytesEqual(a.title, b.title)
+            && !(base.map { bytesEqual(a.title, $0.title) || bytesEqual(b.title, $0.title) } ?? false)
+        return (merged, text.hasConflicts || titleConflict)
     }
 
     /// Three-way set merge: a tag stays if both keep it, or if the side that has it added it.

@@ -3,6 +3,7 @@ import Foundation
 import NotesCore
 import NotesRuntime
 import NotesStore
+import NotesSync
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,16 +51,20 @@ struct Edit: ParsableCommand {
             return
         }
         do {
-            let latest = try store.note(note.id)
-            _ = try store.update(note.id) { n in
+            // Merged as sync merges when the note changed while the editor was open, and
+            // flagged when the merge kept conflict markers (never a silent conflict).
+            let resolver = ConflictResolver(strategy: context.config.conflictStrategy)
+            let result = try store.update(note.id, onBase: note.headRev, resolve: resolver.resolve) { n in
                 n.title = title
                 n.body = body
             }
             try? FileManager.default.removeItem(atPath: path)
-            if let latest, latest.headRev != note.headRev {
+            if result.conflict {
                 Output.info(
-                    "the note changed while you were editing; your text was saved and the other version is in `cloudnotes history`"
+                    "the note changed while you were editing: both versions were merged and the note is flagged as a conflict (see `cloudnotes conflicts`; `cloudnotes resolve` keeps one side)"
                 )
+            } else if result.merged {
+                Output.info("the note changed while you were editing; your text was merged with the other change")
             } else if Output.stdoutIsTerminal {
                 Output.line("saved")
             }

@@ -15,7 +15,8 @@ struct ImportedNote: Decodable {
     var modifiedAt: String?
     var deletedAt: String?
 
-    func note() throws -> Note {
+    /// The note; `notebook` when the JSON names none (the subfolder's, in a folder import).
+    func note(notebook folderNotebook: String? = nil) throws -> Note {
         guard let uuid = UUID(uuidString: id) else { throw CLIError("\"id\" is not a UUID") }
         guard let created = ISODate.parse(createdAt) else { throw CLIError("\"createdAt\" is not an ISO 8601 date") }
         var modified = created
@@ -29,7 +30,7 @@ struct ImportedNote: Decodable {
             deleted = d
         }
         return Note(
-            id: uuid, zone: notebook ?? Note.defaultZone, title: title, body: body, tags: tags ?? [],
+            id: uuid, zone: notebook ?? folderNotebook ?? Note.defaultZone, title: title, body: body, tags: tags ?? [],
             isFavorite: isFavorite ?? false, createdAt: created, modifiedAt: modified, deletedAt: deleted)
     }
 }

@@ -36,6 +36,8 @@ struct TUI: ParsableCommand {
         var options = RuntimeOptions(
             editorCommand: ExternalEditor.command(configured: context.config.editor, environment: context.environment))
         options.theme = Theme(roles: context.config.theme, noColor: !(context.environment["NO_COLOR"] ?? "").isEmpty)
+        // The editor's save-merge is sync's merge, so it flags conflicts as sync does.
+        options.resolveHeads = ConflictResolver(strategy: context.config.conflictStrategy).resolve
         let sync = BackgroundSync(context, store)
         options.syncStatus = sync.status
         options.syncNow = sync.syncNow

@@ -200,27 +200,6 @@ import Testing
         #expect(try cli.note(id)["body"] as? String == "--wait")
     }
 
-    @Test func aChangeMadeWhileEditingIsKeptInHistory() throws {
-        let cli = try CLIRunner()
-        defer { cli.cleanUp() }
-        let id = try cli.add("Busy", body: "start")
-        // Another writer (the TUI, say) saves the note while the editor is open.
-        let editor = try cli.script(
-            "race.sh",
-            """
-            '\(CLIRunner.binary.path)' edit \(id) --body 'other writer' --data-dir '\(cli.dataDirectory.path)'
-            printf 'Busy\\n\\nmine' > "$1"
-            """)
-        let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("changed while you were editing"))
-        #expect(try cli.note(id)["body"] as? String == "mine")
-        let history = try #require(try cli.json("history", id, "--json") as? [[String: Any]])
-        #expect(history.count == 3)
-        let other = try #require(history.dropFirst().first?["id"] as? String)
-        #expect(try cli.cn("history", id, "--show", other).stdout == "other writer")
-    }
-
     @Test
     func anEditThatOnlyChangesNormalizationIsSaved() throws {
         let cli = try CLIRunner()

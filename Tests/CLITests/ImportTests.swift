@@ -84,7 +84,9 @@ import Testing
         #expect(lines.count == 3, "\(result.stderr)")
         #expect(lines.contains { $0.contains("broken.md") && $0.contains("line 4") && $0.contains("favorite") })
         #expect(lines.contains { $0.contains("unclosed.md") })
-        #expect(lines.last == "imported 2 notes (2 new, 0 updated, 0 unchanged); skipped 2 files")
+        #expect(
+            lines.last
+                == "imported 2 notes (2 new, 0 updated, 0 unchanged); skipped 2 files; ignored 1 file of another type")
         let good = try cli.note("11111111")
         #expect(good["title"] as? String == "Good")
         #expect(good["body"] as? String == "good body")

@@ -3,7 +3,7 @@ import NotesCore
 import NotesTestSupport
 
 /// A deterministic corpus in the mix the app meets: ASCII in mixed case, accented Latin typed
-/// composed and decomposed, CJK, Hangul, emoji with modifiers and flags, punctuation.
+/// composed and decomposed, CJK, Hangul, Indic and Thai, emoji with modifiers and flags, punctuation.
 enum SearchCorpus {
     static let words = """
         meeting roadmap budget release sprint design review kernel backup invoice recipe garden \
@@ -17,6 +17,8 @@ enum SearchCorpus {
         "São", "Kraków", "déjà", "Mädchen", "ΣΟΦΟΣ", "σοφός", "İstanbul", "ﬁnance", "ﬂow", "oﬃce",
     ]
     static let cjk = ["日本語", "会議", "東京", "中文", "笔记", "한국어", "메모", "メモ", "日本", "会", "語"]
+    /// Devanagari, Bengali and Thai with vowel signs, and the same consonants without them.
+    static let indic = ["देखें", "दख", "हिन्दी", "क़िला", "বাংলা", "বল", "ভালো", "เรียน", "เร", "ไทย", "น้ำ"]
     static let emoji = ["🎉", "✅", "👍🏽", "👍", "🇯🇵", "❤️", "❤", "⚠️", "🔥", "👨‍👩‍👧"]
     static let punctuation = [",", ".", "!", "?", "-", ":", "(", ")", "\"", "'", "/", "#", "*", "—"]
     static let tags = ["work", "Work", "home", "ideas", "todo-list", "日本", "café", "Cafe\u{301}", "urgent"]
@@ -26,7 +28,8 @@ enum SearchCorpus {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<60: return words.randomElement(using: &rng)!
         case 60..<75: return accented.randomElement(using: &rng)!
-        case 75..<87: return cjk.randomElement(using: &rng)!
+        case 75..<83: return cjk.randomElement(using: &rng)!
+        case 83..<87: return indic.randomElement(using: &rng)!
         case 87..<94: return emoji.randomElement(using: &rng)!
         default: return punctuation.randomElement(using: &rng)!
         }

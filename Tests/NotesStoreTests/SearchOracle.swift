@@ -26,11 +26,40 @@ struct SearchOracle {
             Entry(
                 note: note, title: Self.fold(note.title), body: Self.fold(note.body),
                 tags: Self.fold(note.tags.joined(separator: "\n")),
-                foldedTags: Set(note.tags.map(TextFolding.fold)))
+                foldedTags: Set(note.tags.map(Self.foldedString)))
         }
     }
 
-    static func fold(_ text: String) -> [UInt8] { Array(TextFolding.fold(text).utf8) }
+    static func fold(_ text: String) -> [UInt8] { Array(foldedString(text).utf8) }
+
+    /// The fold of ARCHITECTURE §5 written out again from its definition, scalar by scalar,
+    /// without `TextFolding`'s fast paths and caches: ligatures expanded, lowercase (`ß` → `ss`,
+    /// `ς` → `σ`, `ſ` → `s`), canonical decomposition, then the nonspacing marks that have the
+    /// Diacritic property and variation selectors dropped (vowel signs of Indic scripts and
+    /// Thai stay).
+    static func foldedString(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let isLigature = (0xFB00...0xFB06).contains(scalar.value) || (0xFB13...0xFB17).contains(scalar.value)
+            let expanded = isLigature ? String(scalar).decomposedStringWithCompatibilityMapping : String(scalar)
+            for letter in expanded.unicodeScalars {
+                for lower in letter.properties.lowercaseMapping.unicodeScalars {
+                    switch lower {
+                    case "ß": out.append(contentsOf: "ss".unicodeScalars)
+                    case "ς": out.append("σ")
+                    case "ſ": out.append("s")
+                    default:
+                        for part in String(lower).decomposedStringWithCanonicalMapping.unicodeScalars {
+                            let properties = part.properties
+                            let diacritic = properties.generalCategory == .nonspacingMark && properties.isDiacritic
+                            if !diacritic && !properties.isVariationSelector { out.append(part) }
+                        }
+                    }
+                }
+            }
+        }
+        return String(out)
+    }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
@@ -45,8 +74,8 @@ struct SearchOracle {
     func expected(_ query: SearchQuery) -> [UUID: Int] {
         let terms = query.terms.map(Self.fold).filter { !$0.isEmpty }
         let excluded = query.excludedTerms.map(Self.fold).filter { !$0.isEmpty }
-        let tags = query.tags.map(TextFolding.fold)
-        let excludedTags = query.excludedTags.map(TextFolding.fold)
+        let tags = query.tags.map(Self.foldedString)
+        let excludedTags = query.excludedTags.map(Self.foldedString)
         var result: [UUID: Int] = [:]
         for e in entries where e.note.deletedAt == nil {
             func anywhere(_ t: [UInt8]) -> Bool {

@@ -75,6 +75,7 @@ struct StoreBenchmark {
 
         // As-you-type search: first 50 ranked results for each prefix.
         let store = try NoteStore(directory: storeURL)
+        try measureLookups(store)
         _ = try store.search("warm up")
         var all: [Double] = []
         var byKind: [String: [Double]] = [:]
@@ -106,6 +107,24 @@ struct StoreBenchmark {
         }
         print("peak RSS of this query process (open, list, 450 searches): \(Stats.f(Machine.peakRSSMB(), 0)) MB")
         try compareWithRipgrep(dir: directory, store: store)
+    }
+
+    /// `show`/`fav`/`edit` name a note by full id or by id prefix (`NoteStore.resolve`): both
+    /// must be index lookups (a prefix may be a title too, and titles once cost a scan).
+    func measureLookups(_ store: NoteStore) throws {
+        let ids = try store.list(ListRequest(section: .all, limit: 200)).map(\.id.lowercasedString)
+        var full: [Double] = []
+        var prefix: [Double] = []
+        for _ in 0..<3 {
+            for id in ids {
+                full.append(try Stats.time { _ = try store.resolve(id) })
+                // Eight hex digits: unique at 100k notes but for a rare collision (then ambiguous).
+                prefix.append(try Stats.time { _ = try? store.resolve(String(id.prefix(8))) })
+            }
+        }
+        print(
+            "lookup by id (resolve, \(full.count) each): full id median \(Stats.f(Stats.median(full), 3)) ms, p99 \(Stats.f(Stats.percentile(full, 99), 3)) ms; 8-digit prefix median \(Stats.f(Stats.median(prefix), 3)) ms, p99 \(Stats.f(Stats.percentile(prefix, 99), 3)) ms"
+        )
     }
 
     struct CorpusNote: Decodable {
