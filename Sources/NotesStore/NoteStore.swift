@@ -63,7 +63,7 @@ public final class NoteStore: Sendable {
             if try pool.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
             // Opening is on the path to the first screen: read-only checks first, and a write
             // transaction only when there is something to write.
-            if try !pool.read(Schema.migrator.hasCompletedMigrations) { try Schema.migrator.migrate(pool) }
+            if try !pool.read(Schema.isCurrent) { try Schema.migrate(pool) }
             let existing = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
             }
@@ -102,7 +102,7 @@ public final class NoteStore: Sendable {
         components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
         let queue = try DatabaseQueue(path: components.string ?? databaseURL.path, configuration: config)
         if try queue.read(isForeign) { throw foreignDatabase(databaseURL) }
-        if try !queue.read(Schema.migrator.hasCompletedMigrations) {
+        if try !queue.read(Schema.isCurrent) {
             throw StoreError(
                 .readOnly,
                 "the data directory \(directory) is read-only and \(databaseURL.lastPathComponent) needs an upgrade by this version; make the directory writable once"

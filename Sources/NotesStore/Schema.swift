@@ -1,156 +1,273 @@
 import GRDB
 
-/// The store's schema, as GRDB migrations (ARCHITECTURE §2). Never edit a shipped migration; add one.
+/// The store's schema (ARCHITECTURE §2): frozen SQL, and derived data made by today's code.
+///
+/// A shipped step never changes and calls no code that can change: its SQL is kept as it ran.
+/// What can be derived from the notes (folded sort titles and tags, search rowids, the search
+/// text and index) is not a migration's job: `DerivedData` rebuilds it, with the code of the
+/// running build, whenever the database's `PRAGMA user_version` is older than
+/// `DerivedData.version`. A change of folding or of the index format bumps that number instead
+/// of adding a migration that calls today's helpers.
+///
+/// New databases get the schema of v8 in one step (`baseline`: no FTS5 table created only to be
+/// dropped); databases made by earlier builds run the frozen steps they have not applied yet.
+/// Both go through one GRDB merged migration, `v8-baseline`, which replaces the identifiers of the
+/// steps it merges. Add later changes as new migrations after it, frozen the same way.
 enum Schema {
-    static var migrator: DatabaseMigrator {
+    static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE note (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        zone TEXT NOT NULL,
-                        title TEXT NOT NULL,
-                        body TEXT NOT NULL,
-                        tags TEXT NOT NULL DEFAULT '[]',
-                        isFavorite INTEGER NOT NULL DEFAULT 0,
-                        createdAt INTEGER NOT NULL,
-                        modifiedAt INTEGER NOT NULL,
-                        deletedAt INTEGER,
-                        headRev TEXT,
-                        syncState TEXT NOT NULL DEFAULT 'pending',
-                        sortTitle TEXT NOT NULL,
-                        searchRowid INTEGER UNIQUE
-                    );
-                    CREATE INDEX note_by_modified ON note(isFavorite, modifiedAt DESC, id) WHERE deletedAt IS NULL;
-                    CREATE INDEX note_by_title ON note(isFavorite, sortTitle, id) WHERE deletedAt IS NULL;
-                    CREATE INDEX note_trash ON note(deletedAt DESC) WHERE deletedAt IS NOT NULL;
-                    CREATE INDEX note_zone ON note(zone);
+        migrator.registerMigration("v8-baseline", merging: Set(steps.map(\.id))) { db, applied in
+            if applied.isEmpty {
+                try db.execute(sql: baseline)
+                // Nothing to derive in an empty database: its derived data is current.
+                try DerivedData.markCurrent(db)
+            } else {
+                for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
+            }
+        }
+        return migrator
+    }()
 
-                    CREATE TABLE note_tag (
-                        noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
-                        tag TEXT NOT NULL,
-                        foldedTag TEXT NOT NULL,
-                        PRIMARY KEY (noteID, tag)
-                    ) WITHOUT ROWID;
-                    CREATE INDEX note_tag_folded ON note_tag(foldedTag);
+    /// Whether the database needs neither a migration nor a rebuild of derived data (a read).
+    static func isCurrent(_ db: Database) throws -> Bool {
+        try migrator.hasCompletedMigrations(db) && DerivedData.isCurrent(db)
+    }
 
-                    CREATE TABLE revision (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        recordID TEXT NOT NULL,
-                        parents TEXT NOT NULL,
-                        fields TEXT,
-                        hlc INTEGER NOT NULL,
-                        device TEXT NOT NULL
-                    );
-                    CREATE INDEX revision_by_record ON revision(recordID, hlc);
+    /// Migrates, then rebuilds derived data when it is older than this build's.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        try migrator.migrate(writer)
+        try writer.write { db in
+            if try !DerivedData.isCurrent(db) { try DerivedData.rebuild(db) }
+        }
+    }
 
-                    CREATE TABLE outbox (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        recordID TEXT NOT NULL,
-                        zone TEXT NOT NULL,
-                        revID TEXT NOT NULL,
-                        kind TEXT NOT NULL CHECK (kind IN ('save', 'delete')),
-                        createdAt INTEGER NOT NULL
-                    );
-                    CREATE INDEX outbox_by_record ON outbox(recordID);
-
-                    CREATE TABLE sync_state (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        value BLOB NOT NULL
-                    );
-
-                    CREATE TABLE search_title (
-                        rowid INTEGER PRIMARY KEY,
-                        title TEXT NOT NULL
-                    );
-                    CREATE VIRTUAL TABLE note_fts USING fts5(
-                        title, body, tags,
-                        tokenize = 'trigram case_sensitive 1',
-                        detail = full
-                    );
-                    """)
-        }
-        migrator.registerMigration("v2-search-short-terms") { db in
-            // Sentinels at the end of indexed text, and the vocabulary that lists trigrams, so
-            // that rare one- and two-scalar terms are index lookups too (SearchPlan).
-            try db.execute(sql: "CREATE VIRTUAL TABLE note_fts_vocab USING fts5vocab(note_fts, 'row')")
-            // Merge segments less eagerly: a third less CPU per indexed note at 100k notes, for
-            // about 1 ms more per lookup.
-            try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 16)")
-            try db.execute(sql: "INSERT INTO note_fts(note_fts, rank) VALUES ('crisismerge', 64)")
-            // (This rebuilt the FTS5 index; v6 replaced that index and builds its own.)
-        }
-        migrator.registerMigration("v3-search-rowid-slots") { db in
-            // searchRowid went from 256 to SearchIndex.slotsPerMillisecond rowids per millisecond
-            // (the FTS5 index was rebuilt here; v6 builds the index that replaced it).
-            try SearchIndex.renumber(db)
-        }
-        migrator.registerMigration("v4-fold-ligatures") { db in
-            // TextFolding now folds ligatures (ﬁ → fi) and ſ (the FTS5 index was rebuilt here;
-            // v6 builds the index that replaced it).
-            try SearchIndex.refold(db)
-        }
-        migrator.registerMigration("v5-sync") { db in
-            // The causal buffer of SYNC-FORMAT rule 5: fetched revisions whose parents have not
-            // arrived yet; moved to `revision` once they have (NoteStore+SyncApply.swift).
-            try db.execute(
-                sql: """
-                    CREATE TABLE sync_buffer (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        recordID TEXT NOT NULL,
-                        parents TEXT NOT NULL,
-                        fields TEXT,
-                        hlc INTEGER NOT NULL,
-                        device TEXT NOT NULL
-                    );
-                    CREATE INDEX sync_buffer_by_record ON sync_buffer(recordID);
-                    CREATE INDEX note_conflicts ON note(id) WHERE syncState = 'conflict';
-                    """)
-        }
-        migrator.registerMigration("v6-trigram-index") { db in
-            // Our own trigram index replaces FTS5 (SearchIndex): a tenth of the cost per indexed
-            // note, and no positions stored.
-            try db.execute(
-                sql: """
-                    DROP TABLE IF EXISTS note_fts_vocab;
-                    DROP TABLE IF EXISTS note_fts;
-                    DROP TABLE IF EXISTS search_title;
-                    CREATE TABLE search_text (
-                        rowid INTEGER PRIMARY KEY,
-                        title TEXT NOT NULL,
-                        body TEXT NOT NULL
-                    );
-                    CREATE TABLE search_segment (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        documents INTEGER NOT NULL,
-                        docs BLOB NOT NULL
-                    );
-                    CREATE TABLE search_posting (
-                        rowid INTEGER PRIMARY KEY,
-                        docs BLOB NOT NULL
-                    );
-                    """)
-            try SearchIndex.rebuild(db)
-        }
-        migrator.registerMigration("v7-fold-diacritics-only") { db in
-            // TextFolding drops only the nonspacing marks that are diacritics (and variation
-            // selectors), no longer Indic and Thai vowel signs: sort titles, folded tags and the
-            // search text and index are made again (ARCHITECTURE §5). Not frozen logic: it folds
-            // with TextFolding as built when it runs. That is what it must produce (a later fold
-            // change adds its own migration, which runs after this one), and refold + rebuild
-            // derive everything from the notes' own text, so running it with a later fold is
-            // only wasted work, never a wrong result.
-            try SearchIndex.refold(db)
-            try SearchIndex.rebuild(db)
-        }
-        migrator.registerMigration("v8-trash-title-index") { db in
-            // Naming a note by exact title (and every id prefix, which may be a title too) looks
-            // titles up by their fold: live notes in note_by_title, notes in the trash here
-            // (NoteStore.ids(titled:)). Only trashed notes pay for this index.
-            try db.execute(
-                sql: "CREATE INDEX note_trash_by_title ON note(sortTitle) WHERE deletedAt IS NOT NULL")
+    /// The migrations as earlier builds registered them, through `identifier`, for tests that make
+    /// a database of an earlier schema.
+    static func legacyMigrator(through identifier: String) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for step in steps {
+            migrator.registerMigration(step.id) { db in try db.execute(sql: step.sql) }
+            if step.id == identifier { break }
         }
         return migrator
     }
+
+    /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data
+    /// (index builds, refolds, renumbering: `DerivedData` does that now).
+    static let steps: [(id: String, sql: String)] = [
+        (
+            "v1",
+            """
+            CREATE TABLE note (
+                id TEXT PRIMARY KEY NOT NULL,
+                zone TEXT NOT NULL,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                tags TEXT NOT NULL DEFAULT '[]',
+                isFavorite INTEGER NOT NULL DEFAULT 0,
+                createdAt INTEGER NOT NULL,
+                modifiedAt INTEGER NOT NULL,
+                deletedAt INTEGER,
+                headRev TEXT,
+                syncState TEXT NOT NULL DEFAULT 'pending',
+                sortTitle TEXT NOT NULL,
+                searchRowid INTEGER UNIQUE
+            );
+            CREATE INDEX note_by_modified ON note(isFavorite, modifiedAt DESC, id) WHERE deletedAt IS NULL;
+            CREATE INDEX note_by_title ON note(isFavorite, sortTitle, id) WHERE deletedAt IS NULL;
+            CREATE INDEX note_trash ON note(deletedAt DESC) WHERE deletedAt IS NOT NULL;
+            CREATE INDEX note_zone ON note(zone);
+
+            CREATE TABLE note_tag (
+                noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                tag TEXT NOT NULL,
+                foldedTag TEXT NOT NULL,
+                PRIMARY KEY (noteID, tag)
+            ) WITHOUT ROWID;
+            CREATE INDEX note_tag_folded ON note_tag(foldedTag);
+
+            CREATE TABLE revision (
+                id TEXT PRIMARY KEY NOT NULL,
+                recordID TEXT NOT NULL,
+                parents TEXT NOT NULL,
+                fields TEXT,
+                hlc INTEGER NOT NULL,
+                device TEXT NOT NULL
+            );
+            CREATE INDEX revision_by_record ON revision(recordID, hlc);
+
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                recordID TEXT NOT NULL,
+                zone TEXT NOT NULL,
+                revID TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('save', 'delete')),
+                createdAt INTEGER NOT NULL
+            );
+            CREATE INDEX outbox_by_record ON outbox(recordID);
+
+            CREATE TABLE sync_state (
+                key TEXT PRIMARY KEY NOT NULL,
+                value BLOB NOT NULL
+            );
+
+            CREATE TABLE search_title (
+                rowid INTEGER PRIMARY KEY,
+                title TEXT NOT NULL
+            );
+            CREATE VIRTUAL TABLE note_fts USING fts5(
+                title, body, tags,
+                tokenize = 'trigram case_sensitive 1',
+                detail = full
+            );
+
+            """
+        ),
+        // Sentinels at the end of indexed text, and the vocabulary that lists trigrams (FTS5; the
+        // index was rebuilt here, and v6 dropped it).
+        (
+            "v2-search-short-terms",
+            """
+            CREATE VIRTUAL TABLE note_fts_vocab USING fts5vocab(note_fts, 'row');
+            INSERT INTO note_fts(note_fts, rank) VALUES ('automerge', 16);
+            INSERT INTO note_fts(note_fts, rank) VALUES ('crisismerge', 64);
+            """
+        ),
+        // searchRowid went from 256 to 4096 rowids per millisecond (renumbered: derived data).
+        ("v3-search-rowid-slots", ""),
+        // TextFolding folded ligatures (ﬁ → fi) and ſ (refolded: derived data).
+        ("v4-fold-ligatures", ""),
+        // The causal buffer of SYNC-FORMAT rule 5, and a partial index of notes in conflict.
+        (
+            "v5-sync",
+            """
+            CREATE TABLE sync_buffer (
+                id TEXT PRIMARY KEY NOT NULL,
+                recordID TEXT NOT NULL,
+                parents TEXT NOT NULL,
+                fields TEXT,
+                hlc INTEGER NOT NULL,
+                device TEXT NOT NULL
+            );
+            CREATE INDEX sync_buffer_by_record ON sync_buffer(recordID);
+            CREATE INDEX note_conflicts ON note(id) WHERE syncState = 'conflict';
+
+            """
+        ),
+        // Our own trigram index replaces FTS5 (the index is derived data).
+        (
+            "v6-trigram-index",
+            """
+            DROP TABLE IF EXISTS note_fts_vocab;
+            DROP TABLE IF EXISTS note_fts;
+            DROP TABLE IF EXISTS search_title;
+            CREATE TABLE search_text (
+                rowid INTEGER PRIMARY KEY,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL
+            );
+            CREATE TABLE search_segment (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                documents INTEGER NOT NULL,
+                docs BLOB NOT NULL
+            );
+            CREATE TABLE search_posting (
+                rowid INTEGER PRIMARY KEY,
+                docs BLOB NOT NULL
+            );
+
+            """
+        ),
+        // TextFolding keeps Indic and Thai vowel signs (refolded and reindexed: derived data).
+        ("v7-fold-diacritics-only", ""),
+        // Titles of notes in the trash by their fold (NoteStore.ids(titled:)).
+        ("v8-trash-title-index", "CREATE INDEX note_trash_by_title ON note(sortTitle) WHERE deletedAt IS NOT NULL"),
+    ]
+
+    /// The schema of v8 for a new database, in one step.
+    static let baseline = """
+            CREATE TABLE note (
+                id TEXT PRIMARY KEY NOT NULL,
+                zone TEXT NOT NULL,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                tags TEXT NOT NULL DEFAULT '[]',
+                isFavorite INTEGER NOT NULL DEFAULT 0,
+                createdAt INTEGER NOT NULL,
+                modifiedAt INTEGER NOT NULL,
+                deletedAt INTEGER,
+                headRev TEXT,
+                syncState TEXT NOT NULL DEFAULT 'pending',
+                sortTitle TEXT NOT NULL,
+                searchRowid INTEGER UNIQUE
+            );
+            CREATE INDEX note_by_modified ON note(isFavorite, modifiedAt DESC, id) WHERE deletedAt IS NULL;
+            CREATE INDEX note_by_title ON note(isFavorite, sortTitle, id) WHERE deletedAt IS NULL;
+            CREATE INDEX note_trash ON note(deletedAt DESC) WHERE deletedAt IS NOT NULL;
+            CREATE INDEX note_zone ON note(zone);
+
+            CREATE TABLE note_tag (
+                noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                tag TEXT NOT NULL,
+                foldedTag TEXT NOT NULL,
+                PRIMARY KEY (noteID, tag)
+            ) WITHOUT ROWID;
+            CREATE INDEX note_tag_folded ON note_tag(foldedTag);
+
+            CREATE TABLE revision (
+                id TEXT PRIMARY KEY NOT NULL,
+                recordID TEXT NOT NULL,
+                parents TEXT NOT NULL,
+                fields TEXT,
+                hlc INTEGER NOT NULL,
+                device TEXT NOT NULL
+            );
+            CREATE INDEX revision_by_record ON revision(recordID, hlc);
+
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                recordID TEXT NOT NULL,
+                zone TEXT NOT NULL,
+                revID TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('save', 'delete')),
+                createdAt INTEGER NOT NULL
+            );
+            CREATE INDEX outbox_by_record ON outbox(recordID);
+
+            CREATE TABLE sync_state (
+                key TEXT PRIMARY KEY NOT NULL,
+                value BLOB NOT NULL
+            );
+
+
+
+            CREATE TABLE sync_buffer (
+                id TEXT PRIMARY KEY NOT NULL,
+                recordID TEXT NOT NULL,
+                parents TEXT NOT NULL,
+                fields TEXT,
+                hlc INTEGER NOT NULL,
+                device TEXT NOT NULL
+            );
+            CREATE INDEX sync_buffer_by_record ON sync_buffer(recordID);
+            CREATE INDEX note_conflicts ON note(id) WHERE syncState = 'conflict';
+
+
+            CREATE TABLE search_text (
+                rowid INTEGER PRIMARY KEY,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL
+            );
+            CREATE TABLE search_segment (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                documents INTEGER NOT NULL,
+                docs BLOB NOT NULL
+            );
+            CREATE TABLE search_posting (
+                rowid INTEGER PRIMARY KEY,
+                docs BLOB NOT NULL
+            );
+
+            CREATE INDEX note_trash_by_title ON note(sortTitle) WHERE deletedAt IS NOT NULL;
+        """
 }

@@ -39,7 +39,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(NoteStore.databaseFileName).path)
-        try Schema.migrator.migrate(queue, upTo: "v6-trigram-index")
+        try Schema.legacyMigrator(through: "v6-trigram-index").migrate(queue)
         func oldFold(_ text: String) -> String {
             String(
                 String.UnicodeScalarView(

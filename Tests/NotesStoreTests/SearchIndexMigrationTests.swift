@@ -36,7 +36,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(NoteStore.databaseFileName).path)
-        try Schema.migrator.migrate(queue, upTo: "v5-sync")
+        try Schema.legacyMigrator(through: "v5-sync").migrate(queue)
         try queue.write { db in
             for (index, (title, body)) in [("Café résumé", "plans for 東京"), ("Groceries", "oat milk")].enumerated() {
                 try db.execute(
