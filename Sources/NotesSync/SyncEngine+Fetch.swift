@@ -150,8 +150,19 @@ extension SyncEngine {
     }
 
     /// The revisions of a batch this engine applies: notes whose fields name a valid zone.
-    func accepted(_ fetched: FetchedBatch, zone: ZoneID) -> [Revision] {
-        fetched.batch.records.compactMap { record in
+    /// Records refused for a value out of range are named in a warning with their file
+    /// (`file`, else the log file the batch was read from).
+    func accepted(_ fetched: FetchedBatch, zone: ZoneID, file: String? = nil) -> [Revision] {
+        if !fetched.batch.refused.isEmpty {
+            let name =
+                file
+                ?? "private/zones/\(zone)/log/\(fetched.device)/"
+                + "\(CloudLayout.padded(CloudLayout.segment(of: fetched.seq)))/\(CloudLayout.padded(fetched.seq)).json"
+            for refused in fetched.batch.refused {
+                warn("refused a change in \(name): \(refused); the rest of the file was applied")
+            }
+        }
+        return fetched.batch.records.compactMap { record in
             guard record.recordType == ChangeRecord.recordType else {
                 warn("skipped records of unknown type \"\(record.recordType)\" in zone \(zone)")
                 return nil
