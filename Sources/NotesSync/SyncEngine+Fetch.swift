@@ -10,7 +10,13 @@ extension SyncEngine {
     /// Reads every zone's changes since its token and applies them, each group of batches in
     /// one store transaction together with the token that covers it. Merge revisions made on
     /// the way are queued in the outbox (`syncNow` sends them at once).
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func fetchChanges() async throws -> FetchSummary {
+        try await exclusive { try await fetchChangesLocked() }
+    }
+
+    /// `fetchChanges` under the sync lock.
+    func fetchChangesLocked() async throws -> FetchSummary {
         let folder = try prepareAccount()
         emit(.willFetchChanges)
         defer { emit(.didFetchChanges) }
@@ -177,7 +183,13 @@ extension SyncEngine {
 
     /// Ingests renamed copies of log files that check out (rule 9): content addressing makes
     /// them harmless duplicates. Returns how many were found, and how many names were ignored.
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func repair() async throws -> (salvaged: Int, ignored: Int) {
+        try await exclusive { try await repairLocked() }
+    }
+
+    /// `repair` under the sync lock.
+    func repairLocked() async throws -> (salvaged: Int, ignored: Int) {
         let folder = try prepareAccount()
         var salvaged = 0
         var ignored = 0

@@ -75,8 +75,12 @@ struct SyncRun: ParsableCommand {
     }
 
     static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
-        for failed in summary.sent.failed { Output.warn(failed.error.message) }
-        for warning in Blocking.value({ await engine.warnings }) { Output.warn(warning) }
+        // A note held back is both a failed record and an engine warning: said once.
+        var said = Set<String>()
+        for message in summary.sent.failed.map(\.error.message) + Blocking.value({ await engine.warnings })
+        where said.insert(message).inserted {
+            Output.warn(message)
+        }
         if let error = summary.error {
             let status = Blocking.value { await engine.status }
             switch status.phase {

@@ -191,6 +191,9 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
     func snapshotRevisions(zone: String) throws -> [Revision] { try base.snapshotRevisions(zone: zone) }
     func makeDurable() throws { try base.makeDurable() }
+    func supersedeUnpublishable(_ recordID: UUID, isPublishable: (Revision) -> Bool) throws -> Revision? {
+        try base.supersedeUnpublishable(recordID, isPublishable: isPublishable)
+    }
     func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int {
         try base.rotateDeviceID(from: old, to: new, engineState: engineState)
     }

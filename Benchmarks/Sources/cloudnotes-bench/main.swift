@@ -26,6 +26,7 @@ while let arg = args.popFirst() {
     case "--phase": phase = args.popFirst() ?? phase
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
     case "--sync": phase = "sync"
+    case "--large-note": phase = "large-note"
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -35,6 +36,11 @@ while let arg = args.popFirst() {
 if counts.isEmpty { counts = [10_000, 100_000] }
 
 if phase != "query" { Machine.printHeader() }
+if phase == "large-note" {
+    // One sync with a large note pending (LargeNoteBenchmark.swift): --large-note
+    try await LargeNoteBenchmark(work: work).run()
+    exit(0)
+}
 if phase == "sync" {
     // Sync benchmarks (SyncBenchmark.swift): --sync [--cloudnotes PATH-TO-RELEASE-BINARY]
     for count in counts { try await SyncBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary).run() }
