@@ -23,6 +23,9 @@ public protocol SyncStore: Sendable {
     /// The engine's state serialization, or nil before the first sync.
     func engineState() throws -> String?
     func saveEngineState(_ state: String) throws
+    /// Binds the data directory to a cloud folder path and saves the engine state, in one
+    /// transaction (`sync init`: both or neither).
+    func bindCloudFolder(_ path: String, engineState: String) throws
 
     /// Applies fetched revisions and saves the engine state that covers them, in one
     /// transaction; records with several heads go through `resolve`, whose merge revision the

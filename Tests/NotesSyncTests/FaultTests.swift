@@ -186,6 +186,9 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     }
     func engineState() throws -> String? { try base.engineState() }
     func saveEngineState(_ state: String) throws { try base.saveEngineState(state) }
+    func bindCloudFolder(_ path: String, engineState: String) throws {
+        try base.bindCloudFolder(path, engineState: engineState)
+    }
     func conflictCount() throws -> Int { try base.conflictCount() }
     func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
