@@ -53,6 +53,7 @@ extension SyncEngine {
         }
         if superseded { held.merge(try sendQueued(folder, &summary)) { first, _ in first } }
         limitExceeded = held.mapValues(\.message)
+        state.held = Dictionary(uniqueKeysWithValues: held.map { ($0.key.lowercasedString, $0.value.message) })
         for (recordID, error) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             warn(error.message)
             summary.failed.append(SyncEvent.FailedRecord(recordID: recordID, error: error))

@@ -129,7 +129,14 @@ public actor SyncEngine {
         var summary = SyncSummary()
         debounceTask?.cancel()
         do {
-            try await exclusive { try await pass(&summary) }
+            try await exclusive {
+                do {
+                    try await pass(&summary)
+                } catch {
+                    rememberFailure(error)
+                    throw error
+                }
+            }
         } catch {
             summary.error = record(error)
         }
@@ -152,6 +159,7 @@ public actor SyncEngine {
             try writeDeviceFileIfDue(now: now)
             summary.compacted = compactIfDue()
             state.warnings = Array(warnings.suffix(20))
+            state.lastError = nil
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))
             retryAttempt = 0
@@ -180,6 +188,32 @@ public actor SyncEngine {
         defer { passLockDepth -= 1 }
         try reloadState()
         return try await body()
+    }
+
+    /// Keeps why this sync failed in the saved state until a sync succeeds (`status` shows it).
+    /// Best effort: the store may be what failed.
+    func rememberFailure(_ error: Error) {
+        let cloud = error as? CloudError ?? CloudError(.internalError, "\(error)")
+        let kind: String
+        switch cloud.code {
+        case .quotaExceeded: kind = "full"
+        case .permissionFailure: kind = cloud.message.contains("read-only") ? "read-only" : "permission"
+        case .accountTemporarilyUnavailable, .networkUnavailable, .networkFailure, .unknownItem, .zoneNotFound:
+            kind = "gone"
+        case .limitExceeded: kind = "limit"
+        default: kind = "error"
+        }
+        let failure = SyncEngineState.LastError(
+            kind: kind, code: cloud.code.rawValue, message: cloud.message,
+            at: configuration.now().millisecondsSince1970)
+        state.lastError = failure
+        // Into the state as saved, not the in-memory one: that may hold steps the store never
+        // committed, and the saved state only ever covers what is committed with it.
+        guard var saved = try? store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState() else {
+            return
+        }
+        saved.lastError = failure
+        try? store.saveEngineState(saved.serialized)
     }
 
     /// Takes the state another process's pass may have saved since this engine last looked.

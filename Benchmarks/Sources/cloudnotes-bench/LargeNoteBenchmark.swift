@@ -13,25 +13,25 @@ struct LargeNoteBenchmark {
 
     func run() async throws {
         print("\n== sync with one large note pending ==")
-        for (megabytes, lines) in [(10, 100_000), (1, 100_000), (1, 10_000), (10, 1)] {
-            let directory = "\(work)/large-\(megabytes)mb-\(lines)"
+        // "1 MB": 900 kB, so that with its escaped newlines the record stays under the limit.
+        for (megabytes, lines) in [(10.0, 100_000), (0.9, 100_000), (0.9, 10_000), (10.0, 1)] {
+            let directory = "\(work)/large-\(Int(megabytes * 1000))kb-\(lines)"
             try? FileManager.default.removeItem(atPath: directory)
             let cloud = directory + "/cloud"
             try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
             let store = try NoteStore(directory: URL(fileURLWithPath: directory + "/a"))
-            let engine = try SyncEngine(
-                store: store,
-                configuration: SyncEngine.Configuration(folder: DirectoryCloudFolder(root: cloud), deviceName: "a"))
-            _ = try store.create(title: "large", body: Self.body(bytes: megabytes * 1_000_000 - 64, lines: lines))
-            var walls: [Double] = []
-            var summary = SyncSummary()
-            for _ in 0..<3 {
-                walls.append(await Stats.timeAsync { summary = await engine.syncNow() })
-            }
+            var configuration = SyncEngine.Configuration(folder: DirectoryCloudFolder(root: cloud), deviceName: "a")
+            configuration.logger.logLevel = .critical
+            let engine = try SyncEngine(store: store, configuration: configuration)
+            _ = try store.create(title: "large", body: Self.body(bytes: Int(megabytes * 1_000_000) - 64, lines: lines))
+            var first = SyncSummary()
+            let firstMs = await Stats.timeAsync { first = await engine.syncNow() }
+            var later: [Double] = []
+            for _ in 0..<3 { later.append(await Stats.timeAsync { _ = await engine.syncNow() }) }
             print(
-                "\(megabytes) MB in \(lines) line(s): sync median \(Stats.f(Stats.median(walls) / 1000, 3)) s "
-                    + "(first \(Stats.f(walls[0] / 1000, 3)) s); sent \(summary.sent.sent), "
-                    + "held \(summary.sent.failed.count), pending \(summary.pending)")
+                "\(megabytes) MB in \(lines) line(s): first sync \(Stats.f(firstMs / 1000, 3)) s "
+                    + "(sent \(first.sent.sent), held \(first.sent.failed.count)); later syncs median "
+                    + "\(Stats.f(Stats.median(later) / 1000, 3)) s, pending \(try store.pendingCount())")
         }
     }
 
