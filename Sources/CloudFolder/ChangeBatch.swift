@@ -8,8 +8,14 @@ public struct ChangeBatch: Sendable, Equatable {
     public static let maxBodyBytes = 2 * 1_048_576
 
     public var records: [ChangeRecord]
+    /// Records of the file refused for a value outside its range (`ChangeRecord.OutOfRange`):
+    /// the rest of the file is applied; the reader warns, naming the file.
+    public var refused: [ChangeRecord.OutOfRange]
 
-    public init(records: [ChangeRecord]) { self.records = records }
+    public init(records: [ChangeRecord], refused: [ChangeRecord.OutOfRange] = []) {
+        self.records = records
+        self.refused = refused
+    }
 
     public var revisions: [Revision] { records.map(\.revision) }
 
@@ -22,7 +28,17 @@ public struct ChangeBatch: Sendable, Equatable {
         guard items.count <= Self.maxRecords else {
             throw CloudError(.limitExceeded, "a change batch holds \(items.count) records, over \(Self.maxRecords)")
         }
-        self.init(records: try items.map(ChangeRecord.init(json:)))
+        var records: [ChangeRecord] = []
+        var refused: [ChangeRecord.OutOfRange] = []
+        records.reserveCapacity(items.count)
+        for item in items {
+            do {
+                records.append(try ChangeRecord(json: item))
+            } catch let error as ChangeRecord.OutOfRange {
+                refused.append(error)
+            }
+        }
+        self.init(records: records, refused: refused)
     }
 
     /// A split of revisions into batches; records refused by the 1 MB limit are listed apart
@@ -44,6 +60,9 @@ public struct ChangeBatch: Sendable, Equatable {
                 bytes = try record.json().canonicalBytes.count
             } catch let error as CloudError {
                 plan.rejected.append((revision, error))
+                continue
+            } catch let error as ChangeRecord.OutOfRange {
+                plan.rejected.append((revision, CloudError(.invalidArguments, error.description)))
                 continue
             } catch {
                 plan.rejected.append((revision, CloudError(.internalError, "\(error)")))

@@ -20,8 +20,12 @@ public struct ChangeRecord: Sendable, Equatable {
         self.recordType = recordType
     }
 
-    /// The record as JSON; throws `limitExceeded` when the fields are over 1 MB.
+    /// The record as JSON; throws `limitExceeded` when the fields are over 1 MB, `OutOfRange`
+    /// when a time is outside its range (never written, as it would be refused on reading).
     public func json() throws -> JSONValue {
+        if let reason = revision.fields?.timeOutOfRange {
+            throw OutOfRange(recordID: revision.recordID.lowercasedString, reason: reason)
+        }
         var object: [String: JSONValue] = [
             "recordID": .string(revision.recordID.lowercasedString),
             "recordType": .string(recordType),
@@ -46,14 +50,29 @@ public struct ChangeRecord: Sendable, Equatable {
         return .object(object)
     }
 
-    /// Reads a record; throws when it is malformed or its `rev` does not match its content.
+    /// A well-formed record carrying a value outside its documented range (a stamp past the HLC
+    /// range, a time outside `RevisionFields.timeRange`): refused on its own, with the reason.
+    public struct OutOfRange: Error, Sendable, Equatable, CustomStringConvertible {
+        public var recordID: String
+        public var reason: String
+        public var description: String { "record \(recordID): \(reason) is out of range" }
+    }
+
+    /// Reads a record; throws when it is malformed or its `rev` does not match its content, and
+    /// `OutOfRange` when it is well formed but carries a value outside its range.
     public init(json: JSONValue) throws {
         guard let idText = json["recordID"]?.stringValue, let recordID = UUID(uuidString: idText),
             idText == idText.lowercased(),
             let recordType = json["recordType"]?.stringValue, let rev = json["rev"]?.stringValue,
             let parents = json["parents"]?.arrayValue, let hlcText = json["hlc"]?.stringValue,
-            let hlc = HLC(hlcText), let device = json["device"]?.stringValue, DeviceID(device) != nil
+            let device = json["device"]?.stringValue, DeviceID(device) != nil
         else { throw CloudError(.invalidArguments, "a change record is malformed") }
+        let hlc: HLC
+        switch HLC.parse(hlcText) {
+        case .valid(let parsed): hlc = parsed
+        case .outOfRange: throw OutOfRange(recordID: idText, reason: "hlc \(hlcText)")
+        case .malformed: throw CloudError(.invalidArguments, "a change record is malformed")
+        }
         let parentIDs = parents.compactMap(\.stringValue)
         guard parentIDs.count == parents.count else {
             throw CloudError(.invalidArguments, "a parent id is not a string")
@@ -68,6 +87,7 @@ public struct ChangeRecord: Sendable, Equatable {
         guard revision.id == rev else {
             throw CloudError(.invalidArguments, "record \(idText): rev \(rev) does not match its content")
         }
+        if let reason = fields?.timeOutOfRange { throw OutOfRange(recordID: idText, reason: reason) }
         self.init(revision, recordType: recordType)
     }
 }

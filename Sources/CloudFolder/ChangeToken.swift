@@ -33,7 +33,7 @@ public struct ChangeToken: Sendable, Equatable, Hashable {
         }
         var vector: [DeviceID: Int64] = [:]
         for (key, value) in object {
-            guard let device = DeviceID(key), let seq = value.intValue, seq >= 0 else {
+            guard let device = DeviceID(key), let seq = value.intValue, (0...CloudLayout.maxSeq).contains(seq) else {
                 throw CloudError(.invalidArguments, "a change token entry is malformed")
             }
             vector[device] = seq

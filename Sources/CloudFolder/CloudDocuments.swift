@@ -63,6 +63,10 @@ public struct DeviceInfo: Sendable, Equatable {
         guard let name = json["name"]?.stringValue, let lastSeen = json["lastSeen"]?.intValue,
             case .object(let tokens)? = json["acknowledged"]
         else { throw CloudError(.invalidArguments, "a device file is malformed") }
+        // Compaction subtracts it from the clock: a time outside the range would overflow.
+        guard RevisionFields.timeRange.contains(lastSeen) else {
+            throw CloudError(.invalidArguments, "a device file's lastSeen \(lastSeen) is out of range")
+        }
         var acknowledged: [ZoneID: ChangeToken] = [:]
         for (key, value) in tokens {
             guard let zone = ZoneID(key) else { throw CloudError(.invalidArguments, "a device file names a bad zone") }
@@ -74,7 +78,7 @@ public struct DeviceInfo: Sendable, Equatable {
                 throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
             }
             for (key, value) in floors {
-                guard let zone = ZoneID(key), let seq = value.intValue, seq >= 0 else {
+                guard let zone = ZoneID(key), let seq = value.intValue, (0...CloudLayout.maxSeq).contains(seq) else {
                     throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
                 }
                 pruned[zone] = seq

@@ -16,6 +16,9 @@ import NotesCore
 public struct CloudLayout: Sendable, Equatable {
     public static let segmentSize: Int64 = 1024
     public static let numberWidth = 12
+    /// The largest seq a name can carry (12 digits). A seq read from a file body (an envelope, a
+    /// change token) above it is refused, so `seq + 1` can never overflow.
+    public static let maxSeq: Int64 = 999_999_999_999
 
     /// The cloud folder, an absolute path without a trailing slash.
     public let root: String

@@ -92,7 +92,10 @@ public struct Envelope: Sendable, Equatable {
             return format > currentFormat ? .unsupportedFormat(format) : .notArrivedYet(reason: "format \(format)")
         }
         guard let kind = Kind(rawValue: kindText), let hlc = HLC(hlcText) else {
-            return .notArrivedYet(reason: "unknown kind or malformed hlc")
+            return .notArrivedYet(reason: "unknown kind, or an hlc malformed or out of range")
+        }
+        guard (0...CloudLayout.maxSeq).contains(seq) else {
+            return .notArrivedYet(reason: "seq \(seq) is out of range")
         }
         guard hash == sha256(body.canonicalBytes) else {
             return .notArrivedYet(reason: "body does not match its sha256")

@@ -154,24 +154,26 @@ struct StrictJSONParser {
     private mutating func string() throws -> String {
         i += 1
         var runStart = i
-        var unescaped: [UInt8]?
+        // Filled only once an escape is seen, and appended to in place: copying it per escape
+        // made a string of n escaped newlines cost O(n²) (a 100k-line body took minutes).
+        var collected: [UInt8] = []
+        var escaped = false
         while true {
             guard let b = current else { throw failure("a string is not terminated") }
             switch b {
             case UInt8(ascii: "\""):
                 let run = UnsafeRawBufferPointer(rebasing: bytes[runStart..<i])
                 i += 1
-                if var collected = unescaped {
+                if escaped {
                     collected.append(contentsOf: run)
                     return try Self.decodeUTF8(collected, failure: failure("a string is not valid UTF-8"))
                 }
                 return try Self.decodeUTF8(run, failure: failure("a string is not valid UTF-8"))
             case UInt8(ascii: "\\"):
-                var collected = unescaped ?? []
                 collected.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<i]))
+                escaped = true
                 i += 1
                 try escape(into: &collected)
-                unescaped = collected
                 runStart = i
             case 0..<0x20:
                 throw failure("a control character inside a string must be escaped")

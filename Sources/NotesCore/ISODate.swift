@@ -4,6 +4,8 @@ import Foundation
 public enum ISODate {
     /// `2023-11-14T22:13:20.123Z`. The milliseconds are printed from the integer count, not by the
     /// formatter, which truncates the binary fraction (`.123` came out as `.122`).
+    /// A date outside `RevisionFields.timeRange` prints as the nearest end of it (nothing here
+    /// can overflow: `millisecondsSince1970` is clamped to that range).
     public static func string(_ date: Date) -> String {
         let ms = date.millisecondsSince1970
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000

@@ -68,8 +68,14 @@ public struct Note: Sendable, Equatable, Identifiable {
 }
 
 extension Date {
-    /// Milliseconds since 1970, the unit the store and the revision fields use.
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Milliseconds since 1970, the unit the store and the revision fields use. Clamped to
+    /// `RevisionFields.timeRange` (a date far outside it, or not finite, would trap `Int64(_:)`).
+    public var millisecondsSince1970: Int64 {
+        let ms = (timeIntervalSince1970 * 1000).rounded()
+        let range = RevisionFields.timeRange
+        guard ms.isFinite else { return ms > 0 ? range.upperBound : range.lowerBound }
+        return Int64(min(max(ms, Double(range.lowerBound)), Double(range.upperBound)))
+    }
 
     public init(millisecondsSince1970 ms: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)

@@ -13,6 +13,19 @@ public struct RevisionFields: Sendable, Equatable {
             && a.deletedAt == b.deletedAt
     }
 
+    /// The times a note may carry, in ms since 1970: 0001-01-01 through 9999-12-31 (SYNC-FORMAT
+    /// "Bodies"). Read from the cloud, a record outside it is refused; every value in it converts
+    /// to a `Date` and back, and prints as an ISO date, without trapping.
+    public static let timeRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// The first time field outside `timeRange`, as "createdAt 9223372036854775807", or nil.
+    public var timeOutOfRange: String? {
+        for (name, value) in [("createdAt", createdAt), ("modifiedAt", modifiedAt), ("deletedAt", deletedAt)] {
+            if let value, !Self.timeRange.contains(value) { return "\(name) \(value)" }
+        }
+        return nil
+    }
+
     public var zone: String
     public var title: String
     public var body: String

@@ -76,6 +76,15 @@ extension NoteStore {
         try write { db in try Self.setSyncValue(Self.cloudFolderKey, path, db) }
     }
 
+    /// Binds this data directory to a cloud folder path and saves the engine state (the
+    /// container it joined) in one transaction: `sync init` leaves both or neither.
+    public func bindCloudFolder(_ path: String, engineState: String) throws {
+        try write { db in
+            try Self.setSyncValue(Self.cloudFolderKey, path, db)
+            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+        }
+    }
+
     /// How many notes are flagged `conflict`.
     public func conflictCount() throws -> Int {
         try read { db in

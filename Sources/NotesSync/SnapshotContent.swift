@@ -20,11 +20,20 @@ enum SnapshotContent {
     }
 
     /// The revisions of a snapshot; throws when any record is malformed or its id does not
-    /// match its content (the snapshot is then treated as not arrived).
-    static func revisions(_ state: JSONValue) throws -> [ChangeRecord] {
+    /// match its content (the snapshot is then treated as not arrived). Records with a value out
+    /// of range are refused on their own (`refused`), as in a change batch.
+    static func revisions(_ state: JSONValue) throws -> ChangeBatch {
         guard let items = state["revisions"]?.arrayValue else {
             throw CloudError(.invalidArguments, "a snapshot's state has no revisions")
         }
-        return try items.map(ChangeRecord.init(json:))
+        var batch = ChangeBatch(records: [])
+        for item in items {
+            do {
+                batch.records.append(try ChangeRecord(json: item))
+            } catch let error as ChangeRecord.OutOfRange {
+                batch.refused.append(error)
+            }
+        }
+        return batch
     }
 }

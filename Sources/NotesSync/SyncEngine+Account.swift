@@ -104,7 +104,11 @@ extension SyncEngine {
             lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)),
             pending: (try? store.pendingCount()) ?? 0, conflicts: (try? store.conflictCount()) ?? 0,
             zones: state.zones, warnings: warnings + state.warnings.filter { !warnings.contains($0) },
-            limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value))
+            limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value),
+            lastError: state.lastError,
+            held: limitExceeded.isEmpty
+                ? state.held
+                : Dictionary(uniqueKeysWithValues: limitExceeded.map { ($0.key.lowercasedString, $0.value) }))
         report.warnings += rotationWarnings.filter { !report.warnings.contains($0) }
         do {
             let folder = try prepareAccount(rotating: false)
@@ -148,5 +152,9 @@ public struct SyncReport: Sendable {
     public var zones: [ZoneID: SyncEngineState.Zone]
     public var warnings: [String]
     public var limitExceeded: [String]
+    /// Why the last sync failed, until a sync succeeds.
+    public var lastError: SyncEngineState.LastError?
+    /// Notes held back by the size limit: record id → reason.
+    public var held: [String: String] = [:]
     public var devices: [Device] = []
 }

@@ -16,7 +16,13 @@ import NotesCore
 /// the end of our log.
 extension SyncEngine {
     /// Compacts every zone this device has published to; returns what it did and why not more.
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func compact() async throws -> CompactionSummary {
+        try await exclusive { try await compactLocked() }
+    }
+
+    /// `compact` under the sync lock.
+    func compactLocked() async throws -> CompactionSummary {
         let folder = try prepareAccount()
         return try compactZones(folder) { _ in true }
     }

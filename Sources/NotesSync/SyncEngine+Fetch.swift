@@ -10,7 +10,13 @@ extension SyncEngine {
     /// Reads every zone's changes since its token and applies them, each group of batches in
     /// one store transaction together with the token that covers it. Merge revisions made on
     /// the way are queued in the outbox (`syncNow` sends them at once).
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func fetchChanges() async throws -> FetchSummary {
+        try await exclusive { try await fetchChangesLocked() }
+    }
+
+    /// `fetchChanges` under the sync lock.
+    func fetchChangesLocked() async throws -> FetchSummary {
         let folder = try prepareAccount()
         emit(.willFetchChanges)
         defer { emit(.didFetchChanges) }
@@ -150,8 +156,19 @@ extension SyncEngine {
     }
 
     /// The revisions of a batch this engine applies: notes whose fields name a valid zone.
-    func accepted(_ fetched: FetchedBatch, zone: ZoneID) -> [Revision] {
-        fetched.batch.records.compactMap { record in
+    /// Records refused for a value out of range are named in a warning with their file
+    /// (`file`, else the log file the batch was read from).
+    func accepted(_ fetched: FetchedBatch, zone: ZoneID, file: String? = nil) -> [Revision] {
+        if !fetched.batch.refused.isEmpty {
+            let name =
+                file
+                ?? "private/zones/\(zone)/log/\(fetched.device)/"
+                + "\(CloudLayout.padded(CloudLayout.segment(of: fetched.seq)))/\(CloudLayout.padded(fetched.seq)).json"
+            for refused in fetched.batch.refused {
+                warn("refused a change in \(name): \(refused); the rest of the file was applied")
+            }
+        }
+        return fetched.batch.records.compactMap { record in
             guard record.recordType == ChangeRecord.recordType else {
                 warn("skipped records of unknown type \"\(record.recordType)\" in zone \(zone)")
                 return nil
@@ -166,7 +183,13 @@ extension SyncEngine {
 
     /// Ingests renamed copies of log files that check out (rule 9): content addressing makes
     /// them harmless duplicates. Returns how many were found, and how many names were ignored.
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func repair() async throws -> (salvaged: Int, ignored: Int) {
+        try await exclusive { try await repairLocked() }
+    }
+
+    /// `repair` under the sync lock.
+    func repairLocked() async throws -> (salvaged: Int, ignored: Int) {
         let folder = try prepareAccount()
         var salvaged = 0
         var ignored = 0

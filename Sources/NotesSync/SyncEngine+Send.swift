@@ -12,7 +12,13 @@ extension SyncEngine {
     /// one log file each. A record over 1 MB stays local (`limitExceeded`, in `status` and the
     /// summary) together with its later revisions, so no device ever waits for a parent that
     /// will not come; the other records go out.
+    /// Holds the data directory's sync lock while it runs (`exclusive`).
     public func sendChanges() async throws -> SendSummary {
+        try await exclusive { try await sendChangesLocked() }
+    }
+
+    /// `sendChanges` under the sync lock.
+    func sendChangesLocked() async throws -> SendSummary {
         let folder = try prepareAccount()
         emit(.willSendChanges)
         defer { emit(.didSendChanges) }
@@ -32,12 +38,33 @@ extension SyncEngine {
         return summary
     }
 
-    /// Publishes the in-flight batch, then every pending change (see `sendChanges`).
+    /// Publishes the in-flight batch, then every pending change (see `sendChanges`). A note held
+    /// back by a revision over the limit whose head is publishable again has its unpublished
+    /// revisions replaced by one (`SyncStore.supersedeUnpublishable`), which then goes out.
     private func sendPending(_ folder: any CloudFolder, _ summary: inout SendSummary) throws {
         if let flight = state.inFlight { try republish(flight, folder, &summary) }
+        var held = try sendQueued(folder, &summary)
+        var superseded = false
+        for (recordID, _) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            if try store.supersedeUnpublishable(recordID, isPublishable: { Self.oversize($0) == nil }) != nil {
+                held[recordID] = nil
+                superseded = true
+            }
+        }
+        if superseded { held.merge(try sendQueued(folder, &summary)) { first, _ in first } }
+        limitExceeded = held.mapValues(\.message)
+        state.held = Dictionary(uniqueKeysWithValues: held.map { ($0.key.lowercasedString, $0.value.message) })
+        for (recordID, error) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            warn(error.message)
+            summary.failed.append(SyncEvent.FailedRecord(recordID: recordID, error: error))
+        }
+    }
+
+    /// One pass over the outbox: publishes what can go; returns the notes held back by a
+    /// revision over the limit (with that revision's error).
+    private func sendQueued(_ folder: any CloudFolder, _ summary: inout SendSummary) throws -> [UUID: CloudError] {
         var after: Int64 = 0
-        var held = Set<UUID>()
-        limitExceeded = [:]
+        var held: [UUID: CloudError] = [:]
         let total = (try? store.pendingCount()) ?? 0
         while true {
             let rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
@@ -46,12 +73,9 @@ extension SyncEngine {
             var groups: [(zone: ZoneID, rows: [(outboxSeq: Int64, revision: Revision)])] = []
             for row in rows {
                 let revision = row.revision
-                if held.contains(revision.recordID) { continue }
+                if held[revision.recordID] != nil { continue }
                 if let error = Self.oversize(revision) {
-                    held.insert(revision.recordID)
-                    limitExceeded[revision.recordID] = error.message
-                    warn(error.message)
-                    summary.failed.append(SyncEvent.FailedRecord(recordID: revision.recordID, error: error))
+                    held[revision.recordID] = error
                     continue
                 }
                 guard let zone = ZoneID(row.zone) else {
@@ -73,6 +97,7 @@ extension SyncEngine {
                 }
             }
         }
+        return held
     }
 
     /// The limitExceeded error when a revision's record is over 1 MB, measured only for large ones.

@@ -54,23 +54,25 @@ extension SyncEngine {
     func load(_ snapshot: Snapshot, zone: ZoneID, for expired: Set<DeviceID>, _ summary: inout FetchSummary) throws
         -> Bool
     {
-        let records: [ChangeRecord]
+        let batch: ChangeBatch
         do {
-            records = try SnapshotContent.revisions(snapshot.state)
+            batch = try SnapshotContent.revisions(snapshot.state)
         } catch {
             warn("snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone) does not check out (\(error)); skipped")
             return false
         }
         let fetched = FetchedBatch(
-            device: snapshot.device, seq: snapshot.seq, hlc: snapshot.hlc, batch: ChangeBatch(records: records))
+            device: snapshot.device, seq: snapshot.seq, hlc: snapshot.hlc, batch: batch)
         var zoneState = state.zones[zone] ?? SyncEngineState.Zone()
         // Our own log is never expired for us (we never delete the file at our published seq).
         for other in expired where other != device && snapshot.covers[other] > zoneState.token[other] {
             zoneState.token[other] = snapshot.covers[other]
         }
-        try apply(accepted(fetched, zone: zone), zone: zone, zoneState: zoneState, &summary)
+        let file = "private/zones/\(zone)/snapshots/\(snapshot.device)-\(CloudLayout.padded(snapshot.seq)).json"
+        try apply(accepted(fetched, zone: zone, file: file), zone: zone, zoneState: zoneState, &summary)
         summary.snapshotsLoaded += 1
-        logger.info("loaded snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone): \(records.count) revision(s)")
+        logger.info(
+            "loaded snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone): \(batch.records.count) revision(s)")
         return true
     }
 }

@@ -44,6 +44,12 @@ public actor SyncEngine {
         public var onStatus: (@Sendable (SyncStatus) -> Void)?
         /// Where warnings and errors are logged (a CLI that prints them itself raises the level).
         public var logger = Logger(label: "cloudnotes.sync")
+        /// One sync at a time per data directory (`SyncPassLock`); nil: no lock (tests with
+        /// one engine per store).
+        public var passLock: SyncPassLock?
+        /// How long a pass waits for another process's pass to end before it gives up with
+        /// "a sync is already running"; an automatic engine does not wait (it retries later).
+        public var passLockWaitSeconds: Double = 30
 
         public init(
             folder: (any CloudFolder)?, deviceName: String = "device", conflictStrategy: ConflictStrategy = .merge,
@@ -95,6 +101,8 @@ public actor SyncEngine {
     var retryAttempt = 0
     var watcher: (any ChangeWatcher)?
     var random = SystemRandomNumberGenerator()
+    /// How many `exclusive` calls are running (the lock is taken by the outermost).
+    var passLockDepth = 0
 
     public init(store: any SyncStore, configuration: Configuration) throws {
         let state = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
@@ -123,6 +131,24 @@ public actor SyncEngine {
         var summary = SyncSummary()
         debounceTask?.cancel()
         do {
+            try await exclusive {
+                do {
+                    try await pass(&summary)
+                } catch {
+                    rememberFailure(error)
+                    throw error
+                }
+            }
+        } catch {
+            summary.error = record(error)
+        }
+        summary.pending = status.pendingCount
+        summary.conflicts = status.conflictCount
+        return summary
+    }
+
+    private func pass(_ summary: inout SyncSummary) async throws {
+        do {
             summary.sent = try await sendChanges()
             summary.fetched = try await fetchChanges()
             // Merges made by the fetch, or a zone queued again for upload.
@@ -135,16 +161,72 @@ public actor SyncEngine {
             try writeDeviceFileIfDue(now: now)
             summary.compacted = compactIfDue()
             state.warnings = Array(warnings.suffix(20))
+            state.lastError = nil
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))
             retryAttempt = 0
             setPhase(.idle(lastSync: Date(millisecondsSince1970: now)))
-        } catch {
-            summary.error = record(error)
         }
-        summary.pending = status.pendingCount
-        summary.conflicts = status.conflictCount
-        return summary
+    }
+
+    /// Runs `body` holding the data directory's sync lock (`SyncPassLock`), with the engine state
+    /// reloaded from the store once it is held; nested calls (a sync's sends and fetch) take it
+    /// once. Throws `zoneBusy` ("a sync is already running") when another process holds it past
+    /// the wait.
+    func exclusive<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let lock = configuration.passLock, passLockDepth == 0 else {
+            passLockDepth += 1
+            defer { passLockDepth -= 1 }
+            return try await body()
+        }
+        guard try lock.acquire(timeout: configuration.automaticallySync ? 0 : configuration.passLockWaitSeconds) else {
+            throw CloudError(
+                .zoneBusy,
+                "a sync is already running for this data directory (another cloudnotes process); try again when it ends"
+            )
+        }
+        defer { lock.release() }
+        passLockDepth += 1
+        defer { passLockDepth -= 1 }
+        try reloadState()
+        return try await body()
+    }
+
+    /// Keeps why this sync failed in the saved state until a sync succeeds (`status` shows it).
+    /// Best effort: the store may be what failed.
+    func rememberFailure(_ error: Error) {
+        let cloud = error as? CloudError ?? CloudError(.internalError, "\(error)")
+        let kind: String
+        switch cloud.code {
+        case .quotaExceeded: kind = "full"
+        case .permissionFailure: kind = cloud.message.contains("read-only") ? "read-only" : "permission"
+        case .accountTemporarilyUnavailable, .networkUnavailable, .networkFailure, .unknownItem, .zoneNotFound:
+            kind = "gone"
+        case .limitExceeded: kind = "limit"
+        default: kind = "error"
+        }
+        let failure = SyncEngineState.LastError(
+            kind: kind, code: cloud.code.rawValue, message: cloud.message,
+            at: configuration.now().millisecondsSince1970)
+        state.lastError = failure
+        // Into the state as saved, not the in-memory one: that may hold steps the store never
+        // committed, and the saved state only ever covers what is committed with it.
+        guard var saved = try? store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState() else {
+            return
+        }
+        saved.lastError = failure
+        try? store.saveEngineState(saved.serialized)
+    }
+
+    /// Takes the state another process's pass may have saved since this engine last looked.
+    func reloadState() throws {
+        guard let saved = try store.engineState().map(SyncEngineState.init(serialized:)), saved != state else { return }
+        state = saved
+        if let id = saved.deviceID, id != device {
+            device = id
+            preparedSession = false
+        }
+        knownZones = []
     }
 
     // MARK: Status and events
@@ -197,7 +279,8 @@ public struct SendSummary: Sendable, Equatable {
     mutating func add(_ other: SendSummary) {
         sent += other.sent
         batches += other.batches
-        failed += other.failed
+        // A sync sends twice (before and after fetching): a note held back is listed once.
+        failed += other.failed.filter { record in !failed.contains { $0.recordID == record.recordID } }
     }
 }
 

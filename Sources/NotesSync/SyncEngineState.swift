@@ -94,6 +94,41 @@ public struct SyncEngineState: Sendable, Equatable {
     /// `status` in another process can show them.
     public var warnings: [String] = []
 
+    /// Why the last sync failed, kept until a sync succeeds (for `status`, which is another
+    /// process than the failed `sync`).
+    public var lastError: LastError?
+    /// Notes held back by the record size limit after the last send: record id → reason.
+    public var held: [String: String] = [:]
+
+    /// A failed sync, in the user's words and as a code.
+    public struct LastError: Sendable, Equatable {
+        /// `full`, `read-only`, `permission`, `gone`, `limit` or `error`.
+        public var kind: String
+        /// The CloudError code (for `--json` and `debug`).
+        public var code: String
+        public var message: String
+        /// When it failed, ms since 1970.
+        public var at: Int64
+
+        public init(kind: String, code: String, message: String, at: Int64) {
+            self.kind = kind
+            self.code = code
+            self.message = message
+            self.at = at
+        }
+
+        var json: JSONValue {
+            .object(["kind": .string(kind), "code": .string(code), "message": .string(message), "at": .int(at)])
+        }
+
+        init?(json: JSONValue?) {
+            guard let json, let kind = json["kind"]?.stringValue, let code = json["code"]?.stringValue,
+                let message = json["message"]?.stringValue, let at = json["at"]?.intValue
+            else { return nil }
+            self.init(kind: kind, code: code, message: message, at: at)
+        }
+    }
+
     public init() {}
 
     public var json: JSONValue {
@@ -106,6 +141,8 @@ public struct SyncEngineState: Sendable, Equatable {
         if let lastSync { object["lastSync"] = .int(lastSync) }
         if let deviceFileWritten { object["deviceFileWritten"] = .int(deviceFileWritten) }
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
+        if let lastError { object["lastError"] = lastError.json }
+        if !held.isEmpty { object["held"] = .object(held.mapValues(JSONValue.string)) }
         if !deletedZones.isEmpty { object["deletedZones"] = .array(deletedZones.sorted().map { .string($0.rawValue) }) }
         if let inFlight {
             object["inFlight"] = .object([
@@ -130,6 +167,8 @@ public struct SyncEngineState: Sendable, Equatable {
         lastSync = json["lastSync"]?.intValue
         deviceFileWritten = json["deviceFileWritten"]?.intValue
         warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
+        lastError = LastError(json: json["lastError"])
+        if case .object(let held)? = json["held"] { self.held = held.compactMapValues(\.stringValue) }
         deletedZones = Set((json["deletedZones"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneID.init) })
         for (name, value) in zoneObjects {
             guard let zone = ZoneID(name) else {

@@ -23,6 +23,9 @@ public protocol SyncStore: Sendable {
     /// The engine's state serialization, or nil before the first sync.
     func engineState() throws -> String?
     func saveEngineState(_ state: String) throws
+    /// Binds the data directory to a cloud folder path and saves the engine state, in one
+    /// transaction (`sync init`: both or neither).
+    func bindCloudFolder(_ path: String, engineState: String) throws
 
     /// Applies fetched revisions and saves the engine state that covers them, in one
     /// transaction; records with several heads go through `resolve`, whose merge revision the
@@ -48,6 +51,11 @@ public protocol SyncStore: Sendable {
     func snapshotRevisions(zone: String) throws -> [Revision]
     /// Makes every committed transaction durable (ARCHITECTURE §7: before compaction deletes files).
     func makeDurable() throws
+    /// Replaces a note's unpublished revisions by one with its head's fields, when one of them
+    /// is over the size limit and the head is publishable again; returns the new revision, or
+    /// nil when nothing was replaced (`NoteStore.supersedeUnpublishable`).
+    @discardableResult
+    func supersedeUnpublishable(_ recordID: UUID, isPublishable: (Revision) -> Bool) throws -> Revision?
     /// Adopts a new device id after a clone was detected (rule 10): the store's id for its next
     /// open, the revisions stamped with the old id queued again, and the engine state, in one
     /// transaction. Returns how many revisions were queued.

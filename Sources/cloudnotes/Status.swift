@@ -36,6 +36,21 @@ struct Status: ParsableCommand {
         var devices: [Device]
         var zones: [String: Zone]
         var warnings: [String]
+        /// Why the last sync failed (kind: full, read-only, permission, gone, limit, error),
+        /// until a sync succeeds.
+        var lastError: LastError?
+        /// Notes held back by the record size limit, with the reason.
+        var held: [Held]
+    }
+    struct LastError: Encodable {
+        var kind: String
+        var code: String
+        var message: String
+        var at: String
+    }
+    struct Held: Encodable {
+        var id: String
+        var reason: String
     }
 
     func run() throws {
@@ -63,12 +78,18 @@ struct Status: ParsableCommand {
                                 published: state.published, pruned: state.deletedThrough)
                         )
                     }),
-                warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) })
+                warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) },
+                lastError: report.lastError.map {
+                    LastError(
+                        kind: $0.kind, code: $0.code, message: $0.message,
+                        at: Format.iso(Date(millisecondsSince1970: $0.at)))
+                },
+                held: report.held.sorted { $0.key < $1.key }.map { Held(id: $0.key, reason: $0.value) })
         } else {
             status = StatusJSON(
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
                 containerID: nil, device: store.deviceID, lastSync: nil, pending: try store.pendingCount(),
-                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [])
+                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [], lastError: nil, held: [])
         }
         if json { return try Output.json(status) }
         let account = status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
@@ -77,6 +98,9 @@ struct Status: ParsableCommand {
         if let containerID = status.containerID { Output.line("container  \(containerID)") }
         Output.line("device     \(status.device)")
         Output.line("last sync  \(status.lastSync ?? "never")")
+        if let failed = status.lastError {
+            Output.line("last error \(failed.kind): \(TerminalSafeText.sanitize(failed.message)) (at \(failed.at))")
+        }
         Output.line("pending    \(status.pending)")
         Output.line("conflicts  \(status.conflicts)")
         for device in status.devices {
@@ -90,6 +114,7 @@ struct Status: ParsableCommand {
             Output.line(
                 "zone       \(zone) published \(state.published)\(pruned), read \(token.isEmpty ? "nothing" : token)")
         }
+        for held in status.held { Output.line("held       \(held.id): \(TerminalSafeText.sanitize(held.reason))") }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
     }
 }

@@ -75,8 +75,12 @@ struct SyncRun: ParsableCommand {
     }
 
     static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
-        for failed in summary.sent.failed { Output.warn(failed.error.message) }
-        for warning in Blocking.value({ await engine.warnings }) { Output.warn(warning) }
+        // A note held back is both a failed record and an engine warning: said once.
+        var said = Set<String>()
+        for message in summary.sent.failed.map(\.error.message) + Blocking.value({ await engine.warnings })
+        where said.insert(message).inserted {
+            Output.warn(message)
+        }
         if let error = summary.error {
             let status = Blocking.value { await engine.status }
             switch status.phase {
@@ -113,25 +117,30 @@ struct SyncInit: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let state = try store.engineState().map(SyncEngineState.init(serialized:)), let bound = state.containerID,
-            let current = try store.boundCloudFolder() ?? context.config.cloudFolder, current != absolute
-        {
+        let state = try store.engineState().map(SyncEngineState.init(serialized:))
+        if let bound = state?.containerID, let current = try store.boundCloudFolder(), current != absolute {
             throw CLIError(
                 "this data directory is already bound to container \(bound) in \(current); use another --data-dir for another account"
             )
         }
-        let progress = SyncProgress.forTerminal()
-        guard let (engine, folder) = try SyncSetup.engine(context, store, path: absolute, progress: progress) else {
-            return
+        try SyncSetup.checkOutside(store, cloudFolder: absolute)
+        if state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
+            try FileManager.default.createDirectory(
+                atPath: absolute, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
+        // Binding is one store transaction after every step in the folder: an interrupted or
+        // failed init leaves the data directory as it was (SYNC-FORMAT rule 12, "Joining").
+        let containerID: String
+        do {
+            containerID = try SyncEngine.join(DirectoryCloudFolder(root: absolute), store: store, path: absolute)
+        } catch let error as CloudError {
+            throw CLIError(error.message)
+        }
+        Output.line("bound to cloud folder \(absolute) (container \(containerID))")
+        let progress = SyncProgress.forTerminal()
+        guard let (engine, _) = try SyncSetup.engine(context, store, progress: progress) else { return }
         let summary = Blocking.value { await engine.syncNow() }
         progress?.finish()
-        // Bound only once the folder checked out: a failed init leaves nothing behind.
-        if summary.error == nil {
-            try store.bindCloudFolder(folder)
-            let containerID = Blocking.value { await engine.state.containerID } ?? "?"
-            Output.line("bound to cloud folder \(folder) (container \(containerID))")
-        }
         try SyncRun.print(summary, engine)
     }
 }

@@ -13,6 +13,15 @@ enum SyncSetup {
         try store.boundCloudFolder() ?? context.config.cloudFolder
     }
 
+    /// Refuses a data directory inside the cloud folder.
+    static func checkOutside(_ store: NoteStore, cloudFolder absolute: String) throws {
+        if Context.path(store.directory, isInside: URL(fileURLWithPath: absolute, isDirectory: true)) {
+            throw CLIError(
+                "the data directory \(store.directory.path) is inside the cloud folder \(absolute); the database must never live in the cloud folder"
+            )
+        }
+    }
+
     /// An engine over the folder in force, or nil when none is configured.
     ///
     /// An unbound store whose folder does not exist yet gets the folder created (then a
@@ -24,11 +33,7 @@ enum SyncSetup {
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if Context.path(store.directory, isInside: URL(fileURLWithPath: absolute, isDirectory: true)) {
-            throw CLIError(
-                "the data directory \(store.directory.path) is inside the cloud folder \(absolute); the database must never live in the cloud folder"
-            )
-        }
+        try checkOutside(store, cloudFolder: absolute)
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
         if createsContainer, state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
             try FileManager.default.createDirectory(
@@ -40,6 +45,9 @@ enum SyncSetup {
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
+        // One sync at a time per data directory, whichever process runs it (SYNC-FORMAT "One
+        // sync at a time"): the lock file lives beside the database, never in the cloud folder.
+        configuration.passLock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
         // Commands print the engine's warnings and errors themselves.
         configuration.logger.logLevel = .critical
         if let progress { configuration.onStatus = { progress.update($0) } }

@@ -187,11 +187,17 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     }
     func engineState() throws -> String? { try base.engineState() }
     func saveEngineState(_ state: String) throws { try base.saveEngineState(state) }
+    func bindCloudFolder(_ path: String, engineState: String) throws {
+        try base.bindCloudFolder(path, engineState: engineState)
+    }
     func conflictCount() throws -> Int { try base.conflictCount() }
     func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
     func snapshotRevisions(zone: String) throws -> [Revision] { try base.snapshotRevisions(zone: zone) }
     func makeDurable() throws { try base.makeDurable() }
+    func supersedeUnpublishable(_ recordID: UUID, isPublishable: (Revision) -> Bool) throws -> Revision? {
+        try base.supersedeUnpublishable(recordID, isPublishable: isPublishable)
+    }
     func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int {
         try base.rotateDeviceID(from: old, to: new, engineState: engineState)
     }

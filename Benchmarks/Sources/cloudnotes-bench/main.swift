@@ -29,6 +29,7 @@ while let arg = args.popFirst() {
     case "--corpus": corpusScript = args.popFirst() ?? corpusScript
     case "--sync": phase = "sync"
     case "--editor": phase = "editor"
+    case "--large-note": phase = "large-note"
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -40,6 +41,11 @@ if counts.isEmpty { counts = [10_000, 100_000] }
 if phase != "query" { Machine.printHeader() }
 if phase == "editor" {
     EditorBenchmark().run()
+    exit(0)
+}
+if phase == "large-note" {
+    // One sync with a large note pending (LargeNoteBenchmark.swift): --large-note
+    try await LargeNoteBenchmark(work: work).run()
     exit(0)
 }
 if phase == "sync" {
