@@ -4,6 +4,7 @@ import TerminalUI
 
 /// Applies `action` to `state` and returns the work to do; pure, so tests compare both by value.
 public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
+    state.adoptSelectedRow()
     switch action {
     case .input(.resize(let size)), .resize(let size):
         return state.resize(size)
@@ -15,6 +16,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.mouse(mouse)
     case .rowsLoaded(let window):
         return state.listLoaded(window)
+    case .listLocated(let id, let row, let window):
+        return state.listLocated(id: id, row: row, window: window)
     case .searchResults(let query, let rows):
         return state.searchAnswered(query: query, rows: rows)
     case .conflictsLoaded(let rows):
@@ -26,7 +29,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.now = now
         return []
     case .noteCreated(let id):
-        return state.openEditor(id)
+        return state.noteCreated(id)
     case .noteLoaded(let content):
         return state.noteLoaded(content)
     case .noteSaved(let saved):
