@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,15 @@ extension AppState {
             effects += saveEditor()
             editor = nil
         }
+        if var results = searchResults, let index = results.firstIndex(where: { $0.id == row.id }) {
+            // The results are reloaded once the store has it; the row that takes the trashed
+            // note's place is selected now, so the reload need not look for the trashed one.
+            results.remove(at: index)
+            searchResults = results
+            selectedID = nil
+            clampSelection()
+            adoptSelectedRow()
+        }
         undoableTrash = row.id
         undoGeneration += 1
         let title = TextWidth.clip(TerminalSafeText.sanitize(row.title), to: 30, ellipsis: true)

@@ -144,6 +144,12 @@ extension AppState {
             if wanted < rows.count || searchComplete { searchWanted = nil }
         } else if let id = selectedID, let index = rows.firstIndex(where: { $0.id == id }) {
             selection = index
+        } else if !newQuery, selectedID != nil, !searchComplete {
+            // The selected note may have moved past the loaded results (notes ranked above it
+            // arrived): look further before giving it up.
+            selection = max(0, min(previous, rows.count - 1))
+            searchLimit = max(searchLimit * 2, rows.count + fetchLimit)
+            return [.search(query: query, limit: searchLimit)]
         } else {
             // A new query starts at its top result; a reload puts the row that took the
             // selected note's place under the selection.

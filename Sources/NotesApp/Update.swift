@@ -4,7 +4,6 @@ import TerminalUI
 
 /// Applies `action` to `state` and returns the work to do; pure, so tests compare both by value.
 public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
-    state.adoptSelectedRow()
     switch action {
     case .input(.resize(let size)), .resize(let size):
         return state.resize(size)
