@@ -8,6 +8,9 @@ public enum Action: Equatable, Sendable {
     case input(InputEvent)
     /// The list window asked for by `Effect.loadList`.
     case rowsLoaded(ListWindow)
+    /// Answer to `Effect.locateInList`: `row` is the note's row now (nil when it is not
+    /// listed any more) and `window` the rows around it (or around the row asked for).
+    case listLocated(id: UUID, row: Int?, window: ListWindow)
     /// Results of `Effect.search` for `query`; results for an older query are ignored.
     case searchResults(query: String, rows: [NoteRow])
     /// Answer to `Effect.loadConflicts`: the notes in conflict.

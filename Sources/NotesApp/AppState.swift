@@ -13,11 +13,24 @@ public struct AppState: Equatable, Sendable {
     public var listWindow = ListWindow(offset: 0, rows: [], favoriteCount: 0, totalCount: 0)
     /// The window last asked for with `Effect.loadList`, so scrolling does not ask twice.
     var requestedWindow: Range<Int>?
-    /// Results for `searchText` while a search is active (nil: show the whole list).
+    /// Results for `searchText` while a search is active (nil: show the whole list), in the
+    /// store's ranked order: one list, favorites where their rank puts them.
     public var searchResults: [NoteRow]?
+    /// The query `searchResults` answer (a new query and a reload of the same one differ).
+    var resultsQuery: String?
     /// How many results the current search asked for; grows as the selection nears the end.
     var searchLimit = 0
-    /// Index of the selected row among all rows (favorites, then the others).
+    /// The limit the loaded results were asked with: fewer results than that are all there are.
+    var searchAnsweredLimit = 0
+    /// A result past the loaded ones the selection is heading for (`G`, `PgDn`): more are
+    /// asked for, and the selection moves on as they arrive.
+    var searchWanted: Int?
+    /// The selected note: the selection is a note, not a row (ARCHITECTURE §6). It stays on
+    /// this note while the note is listed, wherever it moves; nil while the row under
+    /// `selection` is not loaded yet, or the list is empty.
+    public var selectedID: UUID?
+    /// Index of the selected row among all rows (favorites, then the others, or the results):
+    /// derived from `selectedID` when its row is known, else where the selection waits.
     public var selection = 0
     /// First list line (section headers count as lines) drawn at the top of the list pane.
     public var scrollOffset = 0
@@ -64,11 +77,9 @@ public struct AppState: Equatable, Sendable {
     /// How many rows the list has in all: search results, or the whole list in the store.
     public var rowCount: Int { searchResults?.count ?? listWindow.totalCount }
 
-    /// How many of those rows are favorites (they come first).
-    public var favoriteCount: Int {
-        guard let results = searchResults else { return listWindow.favoriteCount }
-        return results.prefix { $0.isFavorite }.count
-    }
+    /// How many of those rows are favorites (they come first); none in search results, which
+    /// are one ranked list.
+    public var favoriteCount: Int { searchResults == nil ? listWindow.favoriteCount : 0 }
 
     /// Row `index` (over favorites then notes) when it is loaded.
     public func row(at index: Int) -> NoteRow? {
@@ -77,7 +88,13 @@ public struct AppState: Equatable, Sendable {
         return listWindow.rows.indices.contains(i) ? listWindow.rows[i] : nil
     }
 
-    public var selectedRow: NoteRow? { row(at: selection) }
+    /// The selected note's row, when loaded. While a changed list is being searched for the
+    /// selected note (another note is at its old row), nothing is selected, so no key acts
+    /// on the wrong note.
+    public var selectedRow: NoteRow? {
+        guard let row = row(at: selection) else { return nil }
+        return selectedID == nil || row.id == selectedID ? row : nil
+    }
 
     /// True when the editor pane shows the open note (else it previews the selected row).
     public var paneShowsEditor: Bool {

@@ -11,6 +11,11 @@ public enum Effect: Equatable, Sendable {
     /// Load `limit` list rows from `offset`, counted over FAVORITES then NOTES as one list
     /// (the visible window plus a margin). -> `Action.rowsLoaded(ListWindow)`.
     case loadList(offset: Int, limit: Int)
+    /// Find note `id` in FAVORITES then NOTES and load `limit` rows around it, from
+    /// `ListWindow.offset(around:limit:)` of its row; when it is not listed (deleted, trashed),
+    /// around row `row` instead. -> `Action.listLocated(id:, row:, window:)` (ARCHITECTURE §6:
+    /// the selection is a note, not a row, so a note that moved out of the loaded window is found).
+    case locateInList(id: UUID, row: Int, limit: Int)
     /// Search for `query` (ARCHITECTURE §5 syntax), best `limit` hits. -> `Action.searchResults`
     /// with rows carrying the title and snippet match ranges.
     case search(query: String, limit: Int)

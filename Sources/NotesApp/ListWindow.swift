@@ -17,4 +17,10 @@ public struct ListWindow: Equatable, Sendable {
         self.favoriteCount = favoriteCount
         self.totalCount = totalCount
     }
+
+    /// Where a window of `limit` rows that shows row `row` starts: a third of it above the row,
+    /// so the rows on screen around it and a margin below are loaded.
+    public static func offset(around row: Int, limit: Int) -> Int {
+        max(0, row - limit / 3)
+    }
 }

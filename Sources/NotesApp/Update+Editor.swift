@@ -63,7 +63,8 @@ extension AppState {
             headRevision: saved.headRevision
         ).editorText
         let typedSince = current != sent
-        var effects: [Effect] = []
+        // The list shows the saved title and time in the same frame, not at the next poll.
+        var effects = quitting == .afterSave ? [] : reloadList()
         if !typedSince {
             // Unmerged, the store holds what was sent ("Title\n" is stored as a title and an
             // empty body): the editor keeps its text and cursor.

@@ -15,6 +15,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.mouse(mouse)
     case .rowsLoaded(let window):
         return state.listLoaded(window)
+    case .listLocated(let id, let row, let window):
+        return state.listLocated(id: id, row: row, window: window)
     case .searchResults(let query, let rows):
         return state.searchAnswered(query: query, rows: rows)
     case .conflictsLoaded(let rows):
@@ -26,7 +28,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.now = now
         return []
     case .noteCreated(let id):
-        return state.openEditor(id)
+        return state.noteCreated(id)
     case .noteLoaded(let content):
         return state.noteLoaded(content)
     case .noteSaved(let saved):

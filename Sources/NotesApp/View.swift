@@ -68,7 +68,8 @@ func drawList(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
             buffer.write(name, at: Point(x: rect.x, y: y), style: state.theme.header, clipTo: rect)
         case .row(let index):
             if let row = state.row(at: index) {
-                drawRow(row, selected: index == state.selection, state: state, y: y, in: rect, on: &buffer)
+                let selected = index == state.selection && state.selectedRow?.id == row.id
+                drawRow(row, selected: selected, state: state, y: y, in: rect, on: &buffer)
             } else {
                 // Not loaded yet: the window is on its way.
                 buffer.write("  …", at: Point(x: rect.x, y: y), style: state.theme.placeholder, clipTo: rect)

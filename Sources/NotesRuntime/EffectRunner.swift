@@ -23,6 +23,7 @@ final class EffectRunner {
     private let searches = DispatchQueue(label: "cloudnotes.runtime.search", qos: .userInteractive)
     private let writes = DispatchQueue(label: "cloudnotes.runtime.writes", qos: .userInitiated)
     private let listGeneration = Generation()
+    private let locateGeneration = Generation()
     private let searchGeneration = Generation()
     /// Writes that failed so far; `quit` compares it before and after waiting for writes.
     let failedWrites = Counter()
@@ -41,6 +42,8 @@ final class EffectRunner {
             latest(listGeneration, on: reads) { store in
                 .rowsLoaded(try Self.listWindow(store, offset: offset, limit: limit))
             }
+        case .locateInList(let id, let row, let limit):
+            latest(locateGeneration, on: reads) { store in try Self.locate(store, id: id, row: row, limit: limit) }
         case .search(let query, let limit):
             latest(searchGeneration, on: searches) { store in
                 .searchResults(query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init))

@@ -108,7 +108,10 @@ public final class NotesRuntime {
         let failedBefore = runner.failedWrites.value
         let effects = update(&state, action)
         needsPaint = true
-        if case .rowsLoaded = action { listArrived = true }
+        switch action {
+        case .rowsLoaded, .listLocated: listArrived = true
+        default: break
+        }
         var quitting = false
         for effect in effects {
             switch effect {

@@ -53,7 +53,8 @@ import Testing
         // The save's answer moves the base on; the pending debounce then finds nothing to do.
         let saved = SavedNote(
             id: noteID(1), title: "Groceries", body: "milk, eggs\nmore", headRevision: "r2", modifiedAt: testNow)
-        #expect(update(&state, .noteSaved(saved)).isEmpty)
+        // The list shows the saved note at once: it is reloaded around the selected note.
+        #expect(update(&state, .noteSaved(saved)) == [.locateInList(id: noteID(1), row: 0, limit: 21)])
         #expect(state.editor?.baseRevision == "r2")
         #expect(update(&state, .timerFired(.autosave(generation: 5))).isEmpty)
     }
@@ -67,7 +68,7 @@ import Testing
         // A second save waits for the first one's answer.
         #expect(send("<C-s>", to: &state).isEmpty)
         let saved = SavedNote(id: noteID(1), title: "T1", body: "", headRevision: "r2", modifiedAt: testNow)
-        #expect(update(&state, .noteSaved(saved)).isEmpty)
+        #expect(update(&state, .noteSaved(saved)) == [.locateInList(id: noteID(1), row: 0, limit: 21)])
         #expect(state.editor?.text == "T12")
         #expect(
             update(&state, .timerFired(.autosave(generation: 2))) == [
@@ -134,7 +135,7 @@ import Testing
         _ = send("<Down><Right><Right>", to: &state)
         let effects = update(&state, .storeChanged([noteID(1)]))
         #expect(effects.contains(.loadNote(noteID(1))))
-        #expect(effects.contains { if case .loadList = $0 { true } else { false } })
+        #expect(effects.contains(.locateInList(id: noteID(1), row: 0, limit: 21)))
         _ = update(&state, .noteLoaded(content("Groceries", "milk, eggs, butter", rev: "r9")))
         #expect(state.editor?.text == "Groceries\nmilk, eggs, butter")
         #expect(state.editor?.cursor == TextPosition(line: 1, column: 2))
@@ -170,7 +171,10 @@ import Testing
         #expect(!update(&state, .storeChanged([noteID(1)])).contains(.loadNote(noteID(1))))
         let saved = SavedNote(
             id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
-        #expect(update(&state, .noteSaved(saved)) == [.loadNote(noteID(1))])
+        #expect(
+            update(&state, .noteSaved(saved)) == [
+                .locateInList(id: noteID(1), row: 0, limit: 21), .loadNote(noteID(1)),
+            ])
         _ = update(&state, .noteLoaded(content("XGroceries", "milk, eggs, from vim", rev: "r3")))
         #expect(state.editor?.text == "XGroceries\nmilk, eggs, from vim")
         #expect(state.message == StatusMessage("Reloaded: the note changed outside this editor"))
@@ -190,7 +194,12 @@ import Testing
     @Test func nCreatesANoteAndOpensItInTheEditor() {
         var state = AppState.fixture()
         #expect(send("n", to: &state) == [.createNote])
-        #expect(update(&state, .noteCreated(noteID(9))) == [.loadNote(noteID(9))])
+        // The new note is selected: the list is loaded around it.
+        #expect(
+            update(&state, .noteCreated(noteID(9))) == [
+                .loadNote(noteID(9)), .locateInList(id: noteID(9), row: 0, limit: 21),
+            ])
+        #expect(state.selectedID == noteID(9))
         #expect(state.focus == .editor)
         _ = update(
             &state,

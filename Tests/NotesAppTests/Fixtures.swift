@@ -35,6 +35,8 @@ extension AppState {
         listWindow = ListWindow(
             offset: 0, rows: favorites + notes, favoriteCount: favorites.count,
             totalCount: favorites.count + notes.count)
+        // A list set from scratch: the selection is whatever row is under it.
+        if let id = selectedID, !(favorites + notes).contains(where: { $0.id == id }) { selectedID = nil }
     }
 
     /// Two favorites and three other notes, at 60x15, with the list focused on the first row.
@@ -49,6 +51,7 @@ extension AppState {
             NotesAppTests.row(4, "Travel", ago: 300),
             NotesAppTests.row(5, "Books", ago: 40 * 86_400),
         ]
+        state.selectedID = noteID(1)
         return state
     }
 

@@ -69,7 +69,7 @@ import Testing
         #expect(send("<Enter>", to: &state).isEmpty)
         #expect(send("j<Enter>", to: &state) == [.restoreRevision(noteID: noteID(1), revision: "r2")])
         let effects = update(&state, .revisionRestored(noteID(1)))
-        #expect(effects.contains(.loadList(offset: 0, limit: 21)))
+        #expect(effects.contains(.locateInList(id: noteID(1), row: 0, limit: 21)))
         #expect(state.focus == .list)
         #expect(state.message == StatusMessage("Restored the version from 2 h ago"))
     }

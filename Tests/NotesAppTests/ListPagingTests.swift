@@ -53,7 +53,8 @@ import Testing
         _ = send("G", to: &state)
         _ = update(
             &state, .rowsLoaded(ListWindow(offset: 986, rows: rows(986..<1000), favoriteCount: 0, totalCount: 1000)))
-        #expect(update(&state, .storeChanged([])) == [.loadList(offset: 986, limit: 21)])
+        // Around the selected note, wherever the change moved it.
+        #expect(update(&state, .storeChanged([])) == [.locateInList(id: noteID(1999), row: 999, limit: 21)])
     }
 
     @Test func theSelectionFollowsItsNoteWhenTheListChanges() {

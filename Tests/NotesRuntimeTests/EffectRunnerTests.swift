@@ -52,6 +52,30 @@ import Testing
         #expect(tail.offset == 2 && tail.rows.map(\.id) == [a.id])
     }
 
+    /// `Effect.locateInList` finds a note's row in the store's order, wherever it is, ties in
+    /// `modifiedAt` included (they are ordered by id), and says when it is not listed.
+    @Test func locateFindsEveryNotesRowAndAWindowAroundIt() throws {
+        let fixed = try NoteStore(
+            directory: directory.appendingPathComponent("ties"),
+            clock: { Date(timeIntervalSince1970: 1_700_000_000) })
+        for store in [store, fixed] {
+            var ids: [UUID] = []
+            for i in 0..<45 { ids.append(try store.create(title: "N\(i)", body: "", isFavorite: i % 6 == 0).id) }
+            let all = try EffectRunner.listWindow(store, offset: 0, limit: 100).rows.map(\.id)
+            #expect(all.count == 45)
+            for (index, id) in all.enumerated() {
+                #expect(try EffectRunner.listIndex(store, of: id) == index)
+            }
+            _ = try store.trash(ids[7])
+            guard
+                case .listLocated(let id, let row, let window) = try EffectRunner.locate(
+                    store, id: ids[7], row: 30, limit: 9)
+            else { return }
+            #expect(id == ids[7] && row == nil)
+            #expect(window.offset == 27 && window.rows.count == 9)
+        }
+    }
+
     @Test func searchAnswersWithHighlightRanges() throws {
         try store.create(title: "Groceries", body: "milk")
         guard case .searchResults(let query, let rows) = answer(to: .search(query: "groc", limit: 10)) else {
