@@ -36,6 +36,10 @@ public struct DeviceInfo: Sendable, Equatable {
     /// it (a replicator may put an old device file back): they go by snapshot names.
     public var pruned: [ZoneID: Int64]
 
+    /// Times (ms since 1970) a reader accepts: ±2^53, exact as a Double, so `now - lastSeen`
+    /// cannot overflow (ARCHITECTURE §7).
+    public static let timeRange: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+
     public init(
         name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:]
     ) {
@@ -61,7 +65,7 @@ public struct DeviceInfo: Sendable, Equatable {
 
     public init(json: JSONValue) throws {
         guard let name = json["name"]?.stringValue, let lastSeen = json["lastSeen"]?.intValue,
-            case .object(let tokens)? = json["acknowledged"]
+            Self.timeRange.contains(lastSeen), case .object(let tokens)? = json["acknowledged"]
         else { throw CloudError(.invalidArguments, "a device file is malformed") }
         var acknowledged: [ZoneID: ChangeToken] = [:]
         for (key, value) in tokens {
@@ -74,7 +78,7 @@ public struct DeviceInfo: Sendable, Equatable {
                 throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
             }
             for (key, value) in floors {
-                guard let zone = ZoneID(key), let seq = value.intValue, seq >= 0 else {
+                guard let zone = ZoneID(key), let seq = value.intValue, ChangeToken.seqRange.contains(seq) else {
                     throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
                 }
                 pruned[zone] = seq
