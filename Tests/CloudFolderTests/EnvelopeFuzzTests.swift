@@ -113,8 +113,44 @@ import Testing
         return JSONValue.object(fields).canonicalBytes + [0x0A]
     }
 
+    /// Values a decoder must refuse or compute with safely.
+    static let boundaryValues: [JSONValue] = [
+        .int(.max), .int(.min), .int(999_999_999_999), .int(1_000_000_000_000), .int(-1), .int(0), .int(1 << 53),
+        .int(-(1 << 53) - 1), .string(""), .string("aaaaaaaaaaaaaaaa"), .string("../x"), .string("\u{0}"), .null,
+        .bool(true), .array([]), .object([:]),
+    ]
+
+    /// `value` with one node (chosen at random among `count` nodes) replaced by a boundary value.
+    static func replacingNode(_ value: JSONValue, _ rng: inout SeededRandom) -> JSONValue {
+        func nodes(_ v: JSONValue) -> Int {
+            switch v {
+            case .array(let items): return 1 + items.map(nodes).reduce(0, +)
+            case .object(let members): return 1 + members.values.map(nodes).reduce(0, +)
+            default: return 1
+            }
+        }
+        var target = Int.random(in: 0..<nodes(value), using: &rng)
+        let replacement = boundaryValues.randomElement(using: &rng)!
+        func walk(_ v: JSONValue) -> JSONValue {
+            if target == 0 {
+                target -= 1
+                return replacement
+            }
+            target -= 1
+            switch v {
+            case .array(let items): return .array(items.map(walk))
+            case .object(let members):
+                return .object(
+                    Dictionary(
+                        uniqueKeysWithValues: members.sorted { $0.key < $1.key }.map { ($0.key, walk($0.value)) }))
+            default: return v
+            }
+        }
+        return walk(value)
+    }
+
     @Test func damagedFilesVerifyOrAreNotArrived() throws {
-        let run = FuzzRun("envelopes and their bodies")
+        let run = FuzzRun("envelopes and their bodies", defaultIterations: 10_000)
         var rng = SeededRandom(seed: run.seed)
         let seeds = try Self.seeds()
         for seed in seeds {
@@ -130,7 +166,7 @@ import Testing
         for iteration in 0..<run.iterations {
             let seed = seeds.randomElement(using: &rng)!
             let context = run.context(iteration)
-            switch iteration % 3 {
+            switch iteration % 4 {
             case 0:  // the file as it lies in the folder
                 let bytes = files.mutate(seed.envelope.encoded, using: &rng)
                 if try Self.check(bytes, seed.expected, context) { valid += 1 }
@@ -141,6 +177,10 @@ import Testing
                 envelope.body = body
                 #expect(Envelope.verify(envelope.encoded, expecting: seed.expected) == .valid(envelope), "\(context)")
                 if try Self.check(envelope.encoded, seed.expected, context) { valid += 1 }
+            case 2:  // one value of the header or body replaced, sealed again
+                let object = try JSONValue(parsing: Data(seed.envelope.encoded.dropLast()))
+                guard let sealed = Self.resealed(Self.replacingNode(object, &rng)) else { continue }
+                if try Self.check(sealed, seed.expected, context) { valid += 1 }
             default:  // header and body, sealed again
                 let bytes = files.mutate(Array(seed.envelope.encoded.dropLast()), using: &rng)
                 guard let object = try? JSONValue(parsing: Data(bytes)), let sealed = Self.resealed(object) else {

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func damagedFilesParseOrThrow() throws {
-        let run = FuzzRun("Markdown front matter")
+        let run = FuzzRun("Markdown front matter", defaultIterations: 20_000)
         var rng = SeededRandom(seed: run.seed)
         let seeds = Self.seeds(&rng)
         let fileDate = Date(millisecondsSince1970: 1_700_000_000_000)

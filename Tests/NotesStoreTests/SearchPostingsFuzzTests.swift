@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func postingListsDecodeOrThrow() throws {
-        let run = FuzzRun("posting lists")
+        let run = FuzzRun("posting lists", defaultIterations: 30_000)
         var rng = SeededRandom(seed: run.seed)
         let lists = Self.seedLists(&rng)
         for list in lists {
