@@ -36,9 +36,9 @@ public struct DeviceInfo: Sendable, Equatable {
     /// it (a replicator may put an old device file back): they go by snapshot names.
     public var pruned: [ZoneID: Int64]
 
-    /// Times (ms since 1970) a reader accepts: ±2^53, exact as a Double, so `now - lastSeen`
-    /// cannot overflow (ARCHITECTURE §7).
-    public static let timeRange: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+    /// Times (ms since 1970) a reader accepts: years 0000 through 9999, which ISO 8601 prints
+    /// and a Double holds exactly, so `now - lastSeen` cannot overflow (ARCHITECTURE §7).
+    public static let timeRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
     public init(
         name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:]

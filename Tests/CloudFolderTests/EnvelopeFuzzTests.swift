@@ -115,8 +115,9 @@ import Testing
 
     /// Values a decoder must refuse or compute with safely.
     static let boundaryValues: [JSONValue] = [
-        .int(.max), .int(.min), .int(999_999_999_999), .int(1_000_000_000_000), .int(-1), .int(0), .int(1 << 53),
-        .int(-(1 << 53) - 1), .string(""), .string("aaaaaaaaaaaaaaaa"), .string("../x"), .string("\u{0}"), .null,
+        .int(.max), .int(.min), .int(999_999_999_999), .int(1_000_000_000_000), .int(-1), .int(0),
+        .int(253_402_300_800_000), .int(-62_167_219_200_001), .string(""), .string("aaaaaaaaaaaaaaaa"), .string("../x"),
+        .string("\u{0}"), .null,
         .bool(true), .array([]), .object([:]),
     ]
 
@@ -209,5 +210,10 @@ import Testing
         #expect(throws: CloudError.self) { try DeviceInfo(json: deviceFile(lastSeen: Int64.min)) }
         #expect(throws: CloudError.self) { try DeviceInfo(json: deviceFile(lastSeen: 1, pruned: Int64.max)) }
         #expect(try DeviceInfo(json: deviceFile(lastSeen: -1)).lastSeen == -1)
+        // The edges of the range are dates `status` prints (Foundation's calendar is Julian
+        // before 1582, so the first day of year 0 prints as another).
+        #expect(ISODate.string(Date(millisecondsSince1970: DeviceInfo.timeRange.lowerBound)).hasPrefix("0000-01-"))
+        #expect(
+            ISODate.string(Date(millisecondsSince1970: DeviceInfo.timeRange.upperBound)) == "9999-12-31T23:59:59.999Z")
     }
 }
