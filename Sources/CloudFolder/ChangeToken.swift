@@ -12,6 +12,11 @@ public struct ChangeToken: Sendable, Equatable, Hashable {
 
     public static let empty = ChangeToken()
 
+    /// The seqs a log file's name can hold (`CloudLayout.numberWidth` digits). A token read
+    /// with a seq outside is damaged (ARCHITECTURE §7): fetch probes `seq + 1`, which must not
+    /// overflow.
+    public static let seqRange: ClosedRange<Int64> = 0...CloudLayout.maxSeq
+
     public subscript(device: DeviceID) -> Int64 {
         get { seqByDevice[device] ?? 0 }
         set { seqByDevice[device] = newValue > 0 ? newValue : nil }
@@ -33,7 +38,7 @@ public struct ChangeToken: Sendable, Equatable, Hashable {
         }
         var vector: [DeviceID: Int64] = [:]
         for (key, value) in object {
-            guard let device = DeviceID(key), let seq = value.intValue, (0...CloudLayout.maxSeq).contains(seq) else {
+            guard let device = DeviceID(key), let seq = value.intValue, Self.seqRange.contains(seq) else {
                 throw CloudError(.invalidArguments, "a change token entry is malformed")
             }
             vector[device] = seq

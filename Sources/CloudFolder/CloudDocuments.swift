@@ -36,6 +36,11 @@ public struct DeviceInfo: Sendable, Equatable {
     /// it (a replicator may put an old device file back): they go by snapshot names.
     public var pruned: [ZoneID: Int64]
 
+    /// Times (ms since 1970) a reader accepts: a note's (`RevisionFields.timeRange`, years 0001
+    /// through 9999), which ISO 8601 prints and a Double holds exactly, so `now - lastSeen`
+    /// cannot overflow (ARCHITECTURE §7).
+    public static let timeRange = RevisionFields.timeRange
+
     public init(
         name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:]
     ) {
@@ -61,12 +66,8 @@ public struct DeviceInfo: Sendable, Equatable {
 
     public init(json: JSONValue) throws {
         guard let name = json["name"]?.stringValue, let lastSeen = json["lastSeen"]?.intValue,
-            case .object(let tokens)? = json["acknowledged"]
+            Self.timeRange.contains(lastSeen), case .object(let tokens)? = json["acknowledged"]
         else { throw CloudError(.invalidArguments, "a device file is malformed") }
-        // Compaction subtracts it from the clock: a time outside the range would overflow.
-        guard RevisionFields.timeRange.contains(lastSeen) else {
-            throw CloudError(.invalidArguments, "a device file's lastSeen \(lastSeen) is out of range")
-        }
         var acknowledged: [ZoneID: ChangeToken] = [:]
         for (key, value) in tokens {
             guard let zone = ZoneID(key) else { throw CloudError(.invalidArguments, "a device file names a bad zone") }
@@ -78,7 +79,7 @@ public struct DeviceInfo: Sendable, Equatable {
                 throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
             }
             for (key, value) in floors {
-                guard let zone = ZoneID(key), let seq = value.intValue, (0...CloudLayout.maxSeq).contains(seq) else {
+                guard let zone = ZoneID(key), let seq = value.intValue, ChangeToken.seqRange.contains(seq) else {
                     throw CloudError(.invalidArguments, "a device file's pruned entry is malformed")
                 }
                 pruned[zone] = seq

@@ -171,13 +171,22 @@ enum SearchIndex {
         try db.run("INSERT INTO search_posting(rowid, docs) VALUES (?, ?)", [segment << 25 + Int64(key), bytes])
     }
 
-    /// Merges `ids` into one new segment of their documents that still have text.
+    /// Merges `ids` into one new segment of their documents that still have text; rebuilds the
+    /// whole index instead when one of them does not decode (ARCHITECTURE §7).
     private static func merge(_ ids: [Int64], _ db: Database) throws {
+        do {
+            try mergeSegments(ids, db)
+        } catch is SearchIndexDamage {
+            try rebuild(db)
+        }
+    }
+
+    private static func mergeSegments(_ ids: [Int64], _ db: Database) throws {
         var tables: [[Int64]] = []
         var total = 0
         for id in ids {
             let blob = try Data.fetchOne(db, sql: "SELECT docs FROM search_segment WHERE id = ?", arguments: [id])
-            let documents = blob.map(SegmentDocs.decode) ?? []
+            let documents = try blob.map(SegmentDocs.decode) ?? []
             tables.append(documents)
             total += documents.count
         }
@@ -249,11 +258,11 @@ enum SearchIndex {
                 merger.reset()
                 while end < rows.count, rows[end].key == rows[start].key {
                     let segment = rows[end].segment
-                    rows[end].blob.withUnsafeBytes { blob in
+                    try rows[end].blob.withUnsafeBytes { blob in
                         if let offsets {
-                            merger.append(blob, shiftedBy: offsets[segment])
+                            try merger.append(blob, shiftedBy: offsets[segment], documents: tables[segment].count)
                         } else {
-                            merger.add(blob, renumber: renumber[segment])
+                            try merger.add(blob, renumber: renumber[segment])
                         }
                     }
                     end += 1
@@ -485,8 +494,11 @@ enum SegmentDocs {
         rowids.map(\.littleEndian).withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
-    static func decode(_ data: Data) -> [Int64] {
-        data.withUnsafeBytes { raw in
+    /// The table; throws `SearchIndexDamage` unless it is whole 64-bit integers, strictly
+    /// ascending (what `encode` is given), which merging and lookups rely on.
+    static func decode(_ data: Data) throws -> [Int64] {
+        guard data.count % 8 == 0 else { throw SearchIndexDamage("a segment's document table is cut short") }
+        let rowids = data.withUnsafeBytes { raw in
             [Int64](unsafeUninitializedCapacity: raw.count / 8) { buffer, count in
                 for i in 0..<(raw.count / 8) {
                     buffer[i] = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
@@ -494,6 +506,10 @@ enum SegmentDocs {
                 count = raw.count / 8
             }
         }
+        guard zip(rowids, rowids.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw SearchIndexDamage("a segment's document table is out of order")
+        }
+        return rowids
     }
 
     /// Position of `rowid` in the sorted `rowids`.

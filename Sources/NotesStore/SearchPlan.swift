@@ -5,7 +5,8 @@ import NotesCore
 /// One segment of the search index as a query sees it: its id and sorted document table.
 struct SearchSegment {
     let id: Int64
-    let docs: [Int64]
+    /// nil when the table does not decode (`SearchIndexDamage`): queries then scan the text.
+    let docs: [Int64]?
 }
 
 /// Segments' document tables, read once each: a segment never changes after it is written,
@@ -13,7 +14,7 @@ struct SearchSegment {
 /// merged away, when it is dropped.
 final class SegmentCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var tables: [Int64: [Int64]] = [:]
+    private var tables: [Int64: [Int64]?] = [:]
 
     func segments(_ db: Database) throws -> [SearchSegment] {
         let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM search_segment ORDER BY id"))
@@ -27,7 +28,7 @@ final class SegmentCache: @unchecked Sendable {
             }
             let blob = try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT docs FROM search_segment WHERE id = ?"), arguments: [id])
-            let docs = blob.map(SegmentDocs.decode) ?? []
+            let docs: [Int64]? = try? blob.map(SegmentDocs.decode) ?? []
             known[id] = docs
             changed = true
             result.append(SearchSegment(id: id, docs: docs))
@@ -152,7 +153,14 @@ struct SearchPlan {
         if tier == 0 && terms.isEmpty { return [] }
         if tier == 1 && terms.count < 2 { return [] }
         let space = tier == 0 ? SearchKeys.titleSpace : 0
-        if candidates[space] == nil { candidates[space] = .some(try indexCandidates(space: space, db)) }
+        if candidates[space] == nil {
+            // A damaged index names nothing; the text is scanned instead (ARCHITECTURE §7).
+            do {
+                candidates[space] = .some(try indexCandidates(space: space, db))
+            } catch is SearchIndexDamage {
+                candidates[space] = .some(nil)
+            }
+        }
         let titleStatement = try db.cachedStatement(sql: "SELECT title FROM search_text WHERE rowid = ?")
         let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
         var found: [Int64] = []
@@ -204,13 +212,15 @@ struct SearchPlan {
     }
 
     /// Per segment, the ascending searchRowids the index names for every term in `space`; nil
-    /// when no term can use the index (only common short terms, or none).
+    /// when no term can use the index (only common short terms, or none). Throws
+    /// `SearchIndexDamage` when a table or list does not decode or names a missing document.
     private func indexCandidates(space: UInt32, _ db: Database) throws -> [[Int64]]? {
         guard zip(termBytes, scanned).contains(where: { !$1 }) else { return nil }
         let point = try db.cachedStatement(sql: "SELECT docs FROM search_posting WHERE rowid = ?")
         let range = try db.cachedStatement(sql: "SELECT docs FROM search_posting WHERE rowid >= ? AND rowid < ?")
         var result: [[Int64]] = []
         for segment in segments {
+            guard let docs = segment.docs else { throw SearchIndexDamage("a segment's document table") }
             var set: [UInt32]?
             for (bytes, isScanned) in zip(termBytes, scanned) where !isScanned {
                 let base = segment.id << 25
@@ -225,7 +235,10 @@ struct SearchPlan {
                 set = set.map { Postings.intersect($0, list) } ?? list
                 if set!.isEmpty { break }
             }
-            result.append((set ?? []).map { segment.docs[Int($0)] })
+            guard (set?.last).map({ Int($0) < docs.count }) ?? true else {
+                throw SearchIndexDamage("a posting names a document its segment does not have")
+            }
+            result.append((set ?? []).map { docs[Int($0)] })
         }
         return result
     }
@@ -242,16 +255,16 @@ struct SearchPlan {
         var list: [UInt32] = []
         for blob in blobs.prefix(maxIntersections) {
             list.removeAll(keepingCapacity: true)
-            blob.withUnsafeBytes { Postings.decode($0, into: &list) }
+            try blob.withUnsafeBytes { try Postings.decode($0, into: &list) }
             set = set.map { Postings.intersect($0, list) } ?? list
             if set!.count < fewCandidates { break }
         }
         return set ?? []
     }
 
-    private static func union(_ blobs: [Data]) -> [UInt32] {
+    private static func union(_ blobs: [Data]) throws -> [UInt32] {
         var all: [UInt32] = []
-        for blob in blobs { blob.withUnsafeBytes { Postings.decode($0, into: &all) } }
+        for blob in blobs { try blob.withUnsafeBytes { try Postings.decode($0, into: &all) } }
         all.sort()
         var unique: [UInt32] = []
         unique.reserveCapacity(all.count)

@@ -66,7 +66,10 @@ struct KeySet: ~Copyable {
     private var stored: UnsafeMutableBufferPointer<UInt32>
     private(set) var count = 0
 
+    /// `capacity`: slots to start with, a power of two of at least 2 (the mask of linear
+    /// probing and the half of it that holds keys need one).
     init(capacity: Int = 4096) {
+        precondition(Self.isValid(capacity: capacity), "KeySet capacity \(capacity) is not a power of two ≥ 2")
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: 0)
         mask = capacity - 1
@@ -77,6 +80,8 @@ struct KeySet: ~Copyable {
         slots.deallocate()
         stored.deallocate()
     }
+
+    static func isValid(capacity: Int) -> Bool { capacity >= 2 && capacity & (capacity - 1) == 0 }
 
     /// The keys inserted since the last `removeAll`, in insertion order.
     var keys: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(rebasing: stored[0..<count]) }
@@ -144,22 +149,17 @@ enum Postings {
         bytes.append(UInt8(value))
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) {
-        var value: UInt32 = 0
-        var shift: UInt32 = 0
-        var previous: UInt32 = 0
-        var first = true
-        for byte in bytes {
-            value |= UInt32(byte & 0x7F) << shift
-            if byte & 0x80 != 0 {
-                shift += 7
-                continue
-            }
-            previous = first ? value : previous + value
-            first = false
-            documents.append(previous)
-            value = 0
-            shift = 0
+    /// Appends the documents of a list; throws `SearchIndexDamage` when the bytes are not a list
+    /// our encoder writes (a varint over 32 bits or cut short, documents beyond 32 bits).
+    static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) throws {
+        var reader = VarintReader(bytes)
+        guard var previous = try reader.next() else { return }
+        documents.append(previous)
+        while let gap = try reader.next() {
+            let (document, overflow) = previous.addingReportingOverflow(gap)
+            guard !overflow else { throw SearchIndexDamage("a posting list runs past document 2^32") }
+            documents.append(document)
+            previous = document
         }
     }
 
@@ -254,45 +254,39 @@ struct PostingMerger {
 
     /// Appends one segment's list whose documents all move up by `offset` and come after
     /// every document appended so far (segments that follow one another in time, nothing
-    /// dropped): only the first gap is encoded again, the rest is copied.
-    mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32) {
-        var position = 0
-        var first: UInt32 = 0
-        var shift: UInt32 = 0
-        while position < blob.count {
-            let byte = blob[position]
-            position += 1
-            first |= UInt32(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { break }
-            shift += 7
-        }
-        first += offset
-        let rest = UnsafeRawBufferPointer(rebasing: blob[position...])
-        Postings.appendVarint(concatenated.isEmpty ? first : first - lastDocument, to: &concatenated)
-        concatenated.append(contentsOf: rest)
+    /// dropped): only the first gap is encoded again, the rest is copied. Throws
+    /// `SearchIndexDamage` when the list does not decode or names a document at or past
+    /// `documents` (the segment's count), which would break that order.
+    mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32, documents: Int) throws {
+        var reader = VarintReader(blob)
+        guard let first = try reader.next() else { return }
+        let rest = UnsafeRawBufferPointer(rebasing: blob[reader.position...])
         var document = first
-        var gap: UInt32 = 0
-        shift = 0
-        for byte in rest {
-            gap |= UInt32(byte & 0x7F) << shift
-            if byte & 0x80 != 0 {
-                shift += 7
-                continue
-            }
-            document += gap
-            gap = 0
-            shift = 0
+        while let gap = try reader.next() {
+            let (next, overflow) = document.addingReportingOverflow(gap)
+            guard !overflow else { throw SearchIndexDamage("a posting list runs past document 2^32") }
+            document = next
         }
-        lastDocument = document
+        guard Int(document) < documents, offset <= UInt32.max - document else {
+            throw SearchIndexDamage("a posting names document \(document) of a segment of \(documents)")
+        }
+        let shifted = first + offset
+        guard concatenated.isEmpty || shifted > lastDocument else {
+            throw SearchIndexDamage("segments' posting lists overlap")
+        }
+        Postings.appendVarint(concatenated.isEmpty ? shifted : shifted - lastDocument, to: &concatenated)
+        concatenated.append(contentsOf: rest)
+        lastDocument = document + offset
     }
 
     /// The list built by `append(_:shiftedBy:)`; nil when empty.
     var concatenation: [UInt8]? { concatenated.isEmpty ? nil : concatenated }
 
     /// Adds one segment's list; `renumber` maps its document numbers (UInt32.max: dropped).
-    mutating func add(_ blob: UnsafeRawBufferPointer, renumber: [UInt32]) {
+    /// Throws `SearchIndexDamage` when the list does not decode.
+    mutating func add(_ blob: UnsafeRawBufferPointer, renumber: [UInt32]) throws {
         decoded.removeAll(keepingCapacity: true)
-        Postings.decode(blob, into: &decoded)
+        try Postings.decode(blob, into: &decoded)
         list.removeAll(keepingCapacity: true)
         for document in decoded where Int(document) < renumber.count {
             let number = renumber[Int(document)]
@@ -314,4 +308,38 @@ struct PostingMerger {
         Postings.encode(merged, into: &bytes)
         return bytes
     }
+}
+
+/// Reads LEB128 varints of at most 32 bits, as `Postings.appendVarint` writes them.
+struct VarintReader {
+    private let bytes: UnsafeRawBufferPointer
+    /// The offset of the next varint.
+    private(set) var position = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The next value; nil at the end. Throws `SearchIndexDamage` on a varint cut short or
+    /// over 32 bits (five bytes at most, the fifth below 0x10).
+    mutating func next() throws -> UInt32? {
+        guard position < bytes.count else { return nil }
+        var value: UInt32 = 0
+        for index in 0..<5 {
+            guard position < bytes.count else { throw SearchIndexDamage("a posting list ends inside a number") }
+            let byte = bytes[position]
+            position += 1
+            guard index < 4 || byte < 0x10 else {
+                throw SearchIndexDamage("a posting list holds a number over 32 bits")
+            }
+            value |= UInt32(byte & 0x7F) << (7 * index)
+            if byte & 0x80 == 0 { return value }
+        }
+        throw SearchIndexDamage("a posting list holds a number over 32 bits")
+    }
+}
+
+/// A posting list or document table of the search index that does not decode. Never shown to
+/// a user: a search then scans the text, a merge rebuilds the index (ARCHITECTURE §7).
+struct SearchIndexDamage: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -45,8 +45,13 @@ public struct SyncEngineState: Sendable, Equatable {
         }
 
         init(json value: JSONValue) throws {
-            guard let token = value["token"], let published = value["published"]?.intValue else {
-                throw CloudError(.internalError, "the saved sync state is damaged (a zone)")
+            let seqs = ChangeToken.seqRange
+            guard let token = value["token"], let published = value["published"]?.intValue, seqs.contains(published)
+            else { throw CloudError(.internalError, "the saved sync state is damaged (a zone)") }
+            let pruned = value["pruned"]?.intValue ?? 0
+            let deletedThrough = value["deletedThrough"]?.intValue ?? 0
+            guard seqs.contains(pruned), seqs.contains(deletedThrough) else {
+                throw CloudError(.internalError, "the saved sync state is damaged (a zone's pruned seqs)")
             }
             let snapshots = (value["snapshots"]?.arrayValue ?? []).compactMap { pair -> OwnSnapshot? in
                 guard let pair = pair.arrayValue, pair.count == 2, let seq = pair[0].intValue,
@@ -54,9 +59,12 @@ public struct SyncEngineState: Sendable, Equatable {
                 else { return nil }
                 return OwnSnapshot(seq: seq, written: written)
             }
+            guard snapshots.allSatisfy({ seqs.contains($0.seq) && DeviceInfo.timeRange.contains($0.written) }) else {
+                throw CloudError(.internalError, "the saved sync state is damaged (a zone's snapshots)")
+            }
             self.init(
-                token: try ChangeToken(json: token), published: published, pruned: value["pruned"]?.intValue ?? 0,
-                deletedThrough: value["deletedThrough"]?.intValue ?? 0, snapshots: snapshots)
+                token: try ChangeToken(json: token), published: published, pruned: pruned,
+                deletedThrough: deletedThrough, snapshots: snapshots)
         }
     }
 
@@ -166,6 +174,10 @@ public struct SyncEngineState: Sendable, Equatable {
         rotatedFrom = (json["rotatedFrom"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(DeviceID.init) }
         lastSync = json["lastSync"]?.intValue
         deviceFileWritten = json["deviceFileWritten"]?.intValue
+        // Times and seqs out of range are damage, not values to compute with (ARCHITECTURE §7).
+        guard [lastSync, deviceFileWritten].allSatisfy({ $0.map(DeviceInfo.timeRange.contains) ?? true }) else {
+            throw CloudError(.internalError, "the saved sync state is damaged (a time)")
+        }
         warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         lastError = LastError(json: json["lastError"])
         if case .object(let held)? = json["held"] { self.held = held.compactMapValues(\.stringValue) }
@@ -180,7 +192,11 @@ public struct SyncEngineState: Sendable, Equatable {
             guard let zone = flight["zone"]?.stringValue.flatMap(ZoneID.init), let seq = flight["seq"]?.intValue,
                 let hlc = flight["hlc"]?.stringValue.flatMap(HLC.init), let outbox = flight["outbox"]?.arrayValue
             else { throw CloudError(.internalError, "the saved sync state is damaged (in-flight batch)") }
-            inFlight = InFlight(zone: zone, seq: seq, hlc: hlc, outboxSeqs: outbox.compactMap(\.intValue))
+            let outboxSeqs = outbox.compactMap(\.intValue)
+            guard seq >= 1, ChangeToken.seqRange.contains(seq), outboxSeqs.allSatisfy({ $0 >= 1 }) else {
+                throw CloudError(.internalError, "the saved sync state is damaged (in-flight seqs)")
+            }
+            inFlight = InFlight(zone: zone, seq: seq, hlc: hlc, outboxSeqs: outboxSeqs)
         }
     }
 }

@@ -51,13 +51,13 @@ import Testing
         #expect(Array(set.keys) == [5])
     }
 
-    @Test func postingListsRoundTripAndCombine() {
+    @Test func postingListsRoundTripAndCombine() throws {
         let lists: [[UInt32]] = [[], [0], [3, 4, 200, 70_000, 4_000_000_000], Array(0..<500).map { $0 * 3 }]
         for list in lists {
             var bytes: [UInt8] = []
             Postings.encode(list, into: &bytes)
             var decoded: [UInt32] = []
-            bytes.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+            try bytes.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
             #expect(decoded == list)
         }
         #expect(Postings.intersect([1, 3, 5, 7], [3, 4, 5, 8]) == [3, 5])
@@ -79,7 +79,7 @@ import Testing
         #expect(pairs == expected)
     }
 
-    @Test func mergedListsStaySortedWhetherSegmentsFollowOrInterleave() {
+    @Test func mergedListsStaySortedWhetherSegmentsFollowOrInterleave() throws {
         var merger = PostingMerger()
         func blob(_ list: [UInt32]) -> [UInt8] {
             var bytes: [UInt8] = []
@@ -88,21 +88,21 @@ import Testing
         }
         // Segment 0's documents 0, 1, 2 become 0, 2, 4; segment 1's 0, 1 become 1, 5 (2 dropped).
         for (list, renumber) in [([0, 1, 2] as [UInt32], [0, 2, 4] as [UInt32]), ([0, 1, 2], [1, 5, .max])] {
-            blob(list).withUnsafeBytes { merger.add($0, renumber: renumber) }
+            try blob(list).withUnsafeBytes { try merger.add($0, renumber: renumber) }
         }
         var decoded: [UInt32] = []
-        merger.encoded()!.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+        try merger.encoded()!.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
         #expect(decoded == [0, 1, 2, 4, 5])
         merger.reset()
-        blob([0]).withUnsafeBytes { merger.add($0, renumber: [.max]) }
+        try blob([0]).withUnsafeBytes { try merger.add($0, renumber: [.max]) }
         #expect(merger.encoded() == nil)
         // Segments one after another: shifted and copied.
         merger.reset()
-        blob([0, 2, 300]).withUnsafeBytes { merger.append($0, shiftedBy: 0) }
-        blob([1, 5]).withUnsafeBytes { merger.append($0, shiftedBy: 400) }
-        blob([0]).withUnsafeBytes { merger.append($0, shiftedBy: 100_000) }
+        try blob([0, 2, 300]).withUnsafeBytes { try merger.append($0, shiftedBy: 0, documents: 400) }
+        try blob([1, 5]).withUnsafeBytes { try merger.append($0, shiftedBy: 400, documents: 6) }
+        try blob([0]).withUnsafeBytes { try merger.append($0, shiftedBy: 100_000, documents: 1) }
         decoded = []
-        merger.concatenation!.withUnsafeBytes { Postings.decode($0, into: &decoded) }
+        try merger.concatenation!.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
         #expect(decoded == [0, 2, 300, 401, 405, 100_000])
     }
 }
