@@ -1,0 +1,53 @@
+import NotesCore
+
+/// The documents (searchRowids) a write transaction indexed, with their keys, until
+/// `SearchIndex.flush` writes them as segments. One per store, used on its writer only.
+///
+/// Every `SearchIndex.maxPendingKeys` keys are sealed and sorted on another thread
+/// (`SegmentSort`) while the transaction goes on writing notes.
+final class PendingIndex: @unchecked Sendable {
+    private var rowids: [Int64] = []
+    /// keys[i]: document i's distinct keys.
+    private var keys: [[UInt32]] = []
+    private(set) var keyCount = 0
+    private var sealed: [BackgroundResult<SegmentSort.Output>] = []
+    /// For texts indexed on the writer's thread.
+    var scratch = KeySet()
+
+    var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
+    /// The highest rowid of `search_text` in this transaction, once read (Int64.min: empty).
+    var highestRowid: Int64?
+
+    func add(rowid: Int64, keys documentKeys: [UInt32]) {
+        keys.append(documentKeys)
+        rowids.append(rowid)
+        keyCount += documentKeys.count
+    }
+
+    /// Hands what was added so far to a sort of its own (on another thread when `async`).
+    func seal(async: Bool) {
+        guard !rowids.isEmpty else { return }
+        let (documents, documentKeys, count) = (rowids, keys, keyCount)
+        sealed.append(
+            BackgroundResult(async: async) { SegmentSort.sort(rowids: documents, keys: documentKeys, keyCount: count) })
+        rowids = []
+        keys = []
+        keyCount = 0
+    }
+
+    /// The sealed segments, in the order they were sealed; the caller writes them.
+    func takeSealed() -> [BackgroundResult<SegmentSort.Output>] {
+        defer { sealed = [] }
+        return sealed
+    }
+
+    /// Forgets everything (the transaction ended, committed or not). A sort still running
+    /// finishes on its own thread and is dropped.
+    func reset() {
+        rowids = []
+        keys = []
+        keyCount = 0
+        sealed = []
+        highestRowid = nil
+    }
+}
