@@ -140,9 +140,10 @@ enum Schema {
             // with TextFolding as built when it runs. That is what it must produce (a later fold
             // change adds its own migration, which runs after this one), and refold + rebuild
             // derive everything from the notes' own text, so running it with a later fold is
-            // only wasted work, never a wrong result.
+            // only wasted work, never a wrong result. A store without such text (no note has
+            // a vowel sign or another mark the fold now keeps) keeps its index.
             try SearchIndex.refold(db)
-            try SearchIndex.rebuild(db)
+            if try SearchIndex.hasTextFoldedDifferentlySinceV7(db) { try SearchIndex.rebuild(db) }
         }
         migrator.registerMigration("v8-trash-title-index") { db in
             // Naming a note by exact title (and every id prefix, which may be a title too) looks

@@ -78,6 +78,20 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// v7 rebuilds the index only when some indexed text folds differently now: a store of
+    /// Latin, Greek, CJK and emoji keeps its segments (no multi-second rebuild on first open).
+    @Test func migrationV7RebuildsTheIndexOnlyWhenSomeTextFoldsDifferently() throws {
+        let t = try TestStore()
+        try t.store.create(title: "Café", body: "Zürich ΟΔΟΣ 東京 한국어 🎉 ❤️")
+        try t.store.create(title: "Plan", body: "naïve", tags: ["ガイド"])
+        #expect(try t.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == false)
+        try t.store.create(title: "Hindi", body: "", tags: ["देखें"])
+        #expect(try t.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == true)
+        let other = try TestStore()
+        try other.store.create(title: "เรียน", body: "")
+        #expect(try other.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == true)
+    }
+
     /// The oracle's fold (written from the definition) and `TextFolding` agree on every scalar
     /// of planes 0 and 1, so the oracle tests check the store against the definition.
     @Test func oracleFoldAgreesWithTextFoldingOnEveryScalar() {
