@@ -166,70 +166,34 @@ final class EffectRunner {
             offset: offset, rows: rows.map(NoteRow.init), favoriteCount: favoriteCount, totalCount: totalCount)
     }
 
-    /// `Effect.saveNote`: on top of `baseRevision` when the note's head is still that revision,
-    /// else merged with the head (the head moved: sync or another process changed the note),
-    /// so neither the typed text nor the other change is lost. With `resolveHeads` (the app),
-    /// the merge is sync's (`NoteStore.update(_:onBase:resolve:_:)`): the same merge revision
-    /// on every device, and a note whose merge kept conflict markers is flagged `conflict`.
+    /// `Effect.saveNote`: on top of `baseRevision` when the note's head is still that revision.
+    /// When the head moved (sync or another process changed the note), the edit is written on
+    /// its base and the two heads are merged by sync's resolver (`options.resolveHeads`,
+    /// `NoteStore.update(_:onBase:resolve:_:)`): neither the typed text nor the other change is
+    /// lost, the merge is the one every device makes, and a merge that kept conflict markers
+    /// flags the note `conflict`. Without a resolver (tests without sync) nothing is merged:
+    /// both versions stay as heads and the note is flagged for the user to pick.
     private func saveNote(id: UUID, title: String, body: String, baseRevision: String?) {
         let (store, inbox, failed) = (store, inbox, failedWrites)
-        if let resolveHeads = options.resolveHeads {
-            writes.async {
-                do {
-                    let result = try store.update(id, onBase: baseRevision, resolve: resolveHeads) { note in
-                        note.title = title
-                        note.body = body
-                    }
-                    let saved = result.note
-                    inbox.post(
-                        .noteSaved(
-                            SavedNote(
-                                id: id, title: saved.title, body: saved.body, headRevision: saved.headRev,
-                                modifiedAt: saved.modifiedAt, merged: result.merged)))
-                } catch {
-                    failed.increment()
-                    let name = TextWidth.clip(TerminalSafeText.sanitize(title), to: 30, ellipsis: true)
-                    inbox.post(.saveFailed(id, message: "cannot save “\(name)”: \(RuntimeError.describe(error))"))
-                }
-            }
-            return
-        }
+        let resolve = options.resolveHeads ?? { _, _ in (nil, true) }
         writes.async {
             do {
-                let base = try Self.baseFields(store, id: id, baseRevision: baseRevision)
-                var merged = false
-                let saved = try store.update(id) { note in
-                    guard let baseRevision, note.headRev != baseRevision else {
-                        note.title = title
-                        note.body = body
-                        return
-                    }
-                    merged = true
-                    // Field by field against the base, as sync merges (SYNC-FORMAT rule 8).
-                    if title != (base?.title ?? note.title) { note.title = title }
-                    note.body =
-                        TextMerge.merge(
-                            base: base?.body ?? "", ours: body, theirs: note.body, oursLabel: "this editor",
-                            theirsLabel: "the other change"
-                        ).text
+                let result = try store.update(id, onBase: baseRevision, resolve: resolve) { note in
+                    note.title = title
+                    note.body = body
                 }
+                let saved = result.note
                 inbox.post(
                     .noteSaved(
                         SavedNote(
                             id: id, title: saved.title, body: saved.body, headRevision: saved.headRev,
-                            modifiedAt: saved.modifiedAt, merged: merged)))
+                            modifiedAt: saved.modifiedAt, merged: result.merged)))
             } catch {
                 failed.increment()
                 let name = TextWidth.clip(TerminalSafeText.sanitize(title), to: 30, ellipsis: true)
                 inbox.post(.saveFailed(id, message: "cannot save “\(name)”: \(RuntimeError.describe(error))"))
             }
         }
-    }
-
-    /// The fields of the revision the editor started from, when the head has moved past it.
-    private static func baseFields(_ store: NoteStore, id: UUID, baseRevision: String?) throws -> RevisionFields? {
-        guard let baseRevision, let current = try store.note(id), current.headRev != baseRevision else { return nil }
-        return try store.history(id).first { $0.id == baseRevision }?.fields
     }
 
     static func restore(_ store: NoteStore, noteID: UUID, revision: String) throws {

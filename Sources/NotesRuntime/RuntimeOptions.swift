@@ -26,7 +26,7 @@ public struct RuntimeOptions: Sendable {
     /// How the heads of a note are merged (SYNC-FORMAT rule 8: the sync engine's
     /// `ConflictResolver`), for a save whose note changed under the editor: the edit and the
     /// other change are merged as sync merges them, and a merge with conflict markers flags
-    /// the note. Nil (tests without sync): the editor merges the bodies itself, unflagged.
+    /// the note. Nil (tests without sync): no merge, both versions stay and the note is flagged.
     public var resolveHeads:
         (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))?
 

@@ -6,7 +6,8 @@ import NotesCore
 public struct EditOnBase: Sendable, Equatable {
     /// The note as saved (the merge, when there was one).
     public var note: Note
-    /// The head had moved past the base: the edit was merged with the other change.
+    /// The head had moved past the base: the edit was merged with the other change (the note
+    /// is not what was sent; an editor shows `note`).
     public var merged: Bool
     /// The note is flagged `conflict`: the merge kept conflict markers or both titles differ
     /// (or, under `askUser`, the heads were kept).
@@ -43,8 +44,9 @@ extension NoteStore {
             }
             let baseNote = baseFields.note(id: id, headRev: base, syncState: .synced)
             guard let next = try edited(baseNote, change) else {
-                // Nothing changed against what the editor started from: the other change stands.
-                return EditOnBase(note: current, merged: false, conflict: current.syncState == .conflict)
+                // Nothing changed against what the editor started from: the other change stands
+                // (a merge with nothing to add; the editor must show it, not keep its text).
+                return EditOnBase(note: current, merged: true, conflict: current.syncState == .conflict)
             }
             let edit = Revision(
                 recordID: id, parents: [base], fields: RevisionFields(note: next), hlc: try nextHLC(db),

@@ -137,7 +137,6 @@ extension NoteStore {
         (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)
     }
 
-    /// A merge revision whose body kept both sides between conflict markers.
     /// Whether a record's single head must be flagged `conflict`: a merge that kept conflict
     /// markers, or a merge `resolve` itself flags when run again on its parents (two new
     /// titles): `resolve` is deterministic, so a device that receives another's merge flags it
@@ -152,6 +151,7 @@ extension NoteStore {
         return conflict && merged?.id == head.id
     }
 
+    /// A merge revision whose body kept both sides between conflict markers.
     static func isConflictedMerge(_ revision: Revision) -> Bool {
         guard revision.parents.count > 1, let body = revision.fields?.body else { return false }
         var sawOurs = false

@@ -193,17 +193,50 @@ enum SearchIndex {
 
     /// Folds the stored folded forms again (sort titles, tags) after a change to `TextFolding`
     /// (a migration; the index is rebuilt after).
+    /// Only rows whose fold changed are written.
     static func refold(_ db: Database) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT id, title FROM note") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, title, sortTitle FROM note") {
+            let folded = TextFolding.fold(row["title"])
+            guard !folded.utf8.elementsEqual((row["sortTitle"] as String).utf8) else { continue }
             try db.execute(
-                sql: "UPDATE note SET sortTitle = ? WHERE id = ?",
-                arguments: [TextFolding.fold(row["title"]), row["id"] as String])
+                sql: "UPDATE note SET sortTitle = ? WHERE id = ?", arguments: [folded, row["id"] as String])
         }
-        for row in try Row.fetchAll(db, sql: "SELECT noteID, tag FROM note_tag") {
+        for row in try Row.fetchAll(db, sql: "SELECT noteID, tag, foldedTag FROM note_tag") {
+            let folded = TextFolding.fold(row["tag"])
+            guard !folded.utf8.elementsEqual((row["foldedTag"] as String).utf8) else { continue }
             try db.execute(
                 sql: "UPDATE note_tag SET foldedTag = ? WHERE noteID = ? AND tag = ?",
-                arguments: [TextFolding.fold(row["tag"]), row["noteID"] as String, row["tag"] as String])
+                arguments: [folded, row["noteID"] as String, row["tag"] as String])
         }
+    }
+
+    /// Whether an indexed note has text whose fold v7 changed (migration v7): a scalar whose
+    /// fold keeps a nonspacing mark (before v7 every one was dropped; all other text folds as
+    /// before). Text without a UTF-8 lead byte of U+0300 or above (0xCC) has none, so Latin,
+    /// Greek and Cyrillic notes cost one byte scan.
+    static func hasTextFoldedDifferentlySinceV7(_ db: Database) throws -> Bool {
+        var verdicts: [Unicode.Scalar: Bool] = [:]
+        func changed(_ text: String) -> Bool {
+            guard text.utf8.contains(where: { $0 >= 0xCC }) else { return false }
+            for scalar in text.unicodeScalars where scalar.value >= 0x300 {
+                if let verdict = verdicts[scalar] {
+                    if verdict { return true }
+                    continue
+                }
+                let verdict = TextFolding.fold(String(scalar)).unicodeScalars.contains {
+                    $0.properties.generalCategory == .nonspacingMark
+                }
+                verdicts[scalar] = verdict
+                if verdict { return true }
+            }
+            return false
+        }
+        let rows = try Row.fetchCursor(db, sql: "SELECT title, body, tags FROM note WHERE searchRowid IS NOT NULL")
+        while let row = try rows.next() {
+            if changed(row["title"]) || changed(row["body"]) { return true }
+            if NoteStore.decodeTags(row["tags"]).contains(where: changed) { return true }
+        }
+        return false
     }
 
     /// Gives every indexed note a rowid under the current `slotsPerMillisecond`, keeping their

@@ -64,6 +64,9 @@ struct CLIError: Error {
 }
 
 struct CloudNotes: ParsableCommand {
+    /// What `cloudnotes --version` prints; raised by hand with each release.
+    static let version = "0.10.0"
+
     static let configuration = CommandConfiguration(
         commandName: "cloudnotes",
         abstract: "Terminal notes with search as you type and folder sync.",
@@ -73,6 +76,7 @@ struct CloudNotes: ParsableCommand {
             Notes are addressed by full id, a unique id prefix, or an exact title.
             Exit codes: 0 ok, 1 user error (a message on stderr), 2 internal error.
             """,
+        version: version,
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
             Remove.self, Restore.self, Purge.self, History.self, Export.self, Import.self, ConfigCommand.self,

@@ -7,6 +7,17 @@ import TerminalUI
 enum Format {
     static func shortID(_ id: UUID) -> String { String(id.lowercasedString.prefix(8)) }
 
+    /// A count with thousands separators, the same in every locale: 1234 → "1,234".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
     static func syncMark(_ state: Note.SyncState) -> String {
         switch state {
         case .synced: return "✓"

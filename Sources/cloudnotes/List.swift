@@ -40,9 +40,16 @@ struct List: ParsableCommand {
                 for row in rows { Output.line(Format.row(row)) }
             }
         }
-        if json {
-            try Output.json(all.map(NoteJSON.init))
-        } else if all.isEmpty && Output.stdoutIsTerminal {
+        if json { try Output.json(all.map(NoteJSON.init)) }
+        if remaining == 0 {
+            // Stopped at the limit: say how many were left out (on stderr when stdout is data).
+            let total = try sections.reduce(0) { $0 + (try store.count($1.1)) }
+            if total > all.count {
+                let notice = "… and \(Format.grouped(total - all.count)) more: --limit \(total) shows them all"
+                if json || !Output.stdoutIsTerminal { Output.info(notice) } else { Output.line(notice) }
+            }
+        }
+        if !json && all.isEmpty && Output.stdoutIsTerminal {
             Output.line(
                 trash ? "The trash is empty." : "No notes yet. Add one with: cloudnotes add \"Title\" --body \"text\"")
         }

@@ -78,4 +78,20 @@ import Testing
         #expect(again.status == 0)
         #expect(again.stderr.contains("(0 new, 0 updated, 2 unchanged)"), "\(again.stderr)")
     }
+
+    @Test func linksToFoldersAreNotFollowedSoALoopEnds() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let vault = cli.home.appendingPathComponent("vault")
+        try write("# A\n\nx\n", "Sub/A.md", in: vault)
+        // A link back to the vault itself: following it would never end.
+        try FileManager.default.createSymbolicLink(
+            at: vault.appendingPathComponent("Sub/loop"), withDestinationURL: vault)
+        let result = try cli.cn("import", vault.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix(
+                "imported 1 note (1 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 file of another type\n"),
+            "\(result.stderr)")
+    }
 }

@@ -103,7 +103,7 @@ import Testing
         #expect(try store.note(id)?.body == "bread\n")
     }
 
-    @Test func aSaveOverAnotherChangeMergesAndLosesNeither() throws {
+    @Test func aSaveOverAnotherChangeWithoutAResolverKeepsBothFlagged() throws {
         let note = try store.create(title: "List", body: "one\ntwo\nthree\n")
         let base = note.headRev
         // Another process edits the last line meanwhile.
@@ -113,8 +113,14 @@ import Testing
             Issue.record("not saved: \(String(describing: saved))")
             return
         }
+        // Without sync's resolver nothing is merged: both versions stay, flagged for the user.
         #expect(result.merged)
-        #expect(try store.note(note.id)?.body == "ONE\ntwo\nTHREE\n")
+        #expect(result.body == "ONE\ntwo\nthree\n")
+        #expect(try store.note(note.id)?.syncState == .conflict)
+        #expect(
+            Set(try store.conflictSides(note.id).compactMap(\.fields?.body)) == [
+                "ONE\ntwo\nthree\n", "one\ntwo\nTHREE\n",
+            ])
     }
 
     @Test func savingADeletedNoteFailsWithAMessageAndCounts() throws {

@@ -5,8 +5,8 @@ import Testing
 
 @testable import NotesStore
 
-/// Search folds away diacritics only (ARCHITECTURE §5), and `v7-fold-diacritics-only` refolds
-/// stores made under the old fold, which dropped every nonspacing mark.
+/// Search folds away diacritics only (ARCHITECTURE §5), and stores made under the old fold, which
+/// dropped every nonspacing mark, are refolded (`DerivedData`).
 @Suite struct SearchFoldingTests {
     @Test func vowelSignsCountInSearchWhileAccentsDoNot() throws {
         let t = try TestStore()
@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A store whose folded text was made by the old fold (every nonspacing mark dropped) is
-    /// searchable by vowel signs once the v7 migration has run, and sorted and tag-filtered by
+    /// searchable by vowel signs once its derived data is rebuilt (DerivedData 0 → 1), and sorted and tag-filtered by
     /// the new fold.
     @Test func migrationV7RefoldsAStoreMadeUnderTheOldFold() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -76,6 +76,20 @@ import Testing
         #expect(sortTitles == ["cafe", "दख", TextFolding.fold("देखें")])
         #expect(TextFolding.fold("देखें") != "दख")
         #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// DerivedData 0 → 1 rebuilds the index only when some indexed text folds differently now: a store of
+    /// Latin, Greek, CJK and emoji keeps its segments (no multi-second rebuild on first open).
+    @Test func migrationV7RebuildsTheIndexOnlyWhenSomeTextFoldsDifferently() throws {
+        let t = try TestStore()
+        try t.store.create(title: "Café", body: "Zürich ΟΔΟΣ 東京 한국어 🎉 ❤️")
+        try t.store.create(title: "Plan", body: "naïve", tags: ["ガイド"])
+        #expect(try t.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == false)
+        try t.store.create(title: "Hindi", body: "", tags: ["देखें"])
+        #expect(try t.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == true)
+        let other = try TestStore()
+        try other.store.create(title: "เรียน", body: "")
+        #expect(try other.store.pool.read(SearchIndex.hasTextFoldedDifferentlySinceV7) == true)
     }
 
     /// The oracle's fold (written from the definition) and `TextFolding` agree on every scalar

@@ -63,6 +63,19 @@ import Testing
         #expect(try a.store.conflictCount() == 0)
     }
 
+    @Test func aSaveThatChangesNothingAgainstItsBaseKeepsTheOtherChange() async throws {
+        let (a, _, note) = try await twoDevices()
+        let base = try #require(try a.store.note(note.id)?.headRev)
+        _ = try a.store.update(note.id) { $0.body = "changed elsewhere" }
+        let saved = try a.store.update(note.id, onBase: base, resolve: Self.resolver.resolve) {
+            $0.body = "one\ntwo\nthree\n"
+        }
+        // Reported as merged, so an editor shows the other change instead of keeping its text.
+        #expect(saved.merged && !saved.conflict)
+        #expect(saved.note.body == "changed elsewhere")
+        #expect(try a.store.history(note.id).count == 2)
+    }
+
     @Test func aSaveOnTheCurrentHeadIsAPlainEdit() async throws {
         let (a, _, note) = try await twoDevices()
         let base = try #require(try a.store.note(note.id)?.headRev)
