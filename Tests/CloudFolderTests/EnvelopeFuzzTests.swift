@@ -31,7 +31,9 @@ import Testing
             name: "Zoë's laptop", lastSeen: 1_700_000_000_000, acknowledged: [zone: token], pruned: [zone: 3])
         let envelopes: [(Envelope, Envelope.Expectation)] = [
             (
-                Envelope(kind: .container, device: a.rawValue, hlc: Fixtures.hlc, body: ContainerInfo.random().json),
+                Envelope(
+                    kind: .container, device: a.rawValue, hlc: Fixtures.hlc,
+                    body: ContainerInfo(containerID: "2aa3300b-2b71-4343-a20d-672b15ad9a9d").json),
                 .init(kind: .container)
             ),
             (
