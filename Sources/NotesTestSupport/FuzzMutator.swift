@@ -4,7 +4,9 @@ import Foundation
 /// decoder"): where a run's seed and size come from, and how a valid input is damaged.
 ///
 /// `CLOUDNOTES_FUZZ_SEED` replays a run (its seed is printed), `CLOUDNOTES_FUZZ_ITERATIONS`
-/// sets how many inputs each test tries.
+/// sets how many inputs each test tries, and `CLOUDNOTES_FUZZ_SEED=random` draws a new seed.
+/// Without them a test's seed is fixed (from its name), so CI runs the same inputs every time
+/// and a red run always replays; longer and other-seeded runs are for the fuzzing sessions.
 public struct FuzzRun: Sendable {
     public let name: String
     public let seed: UInt64
@@ -13,9 +15,18 @@ public struct FuzzRun: Sendable {
     public init(_ name: String, defaultIterations: Int = 100_000) {
         let environment = ProcessInfo.processInfo.environment
         self.name = name
-        seed = environment["CLOUDNOTES_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        switch environment["CLOUDNOTES_FUZZ_SEED"] {
+        case "random": seed = UInt64.random(in: 0...UInt64.max)
+        case let value?: seed = UInt64(value) ?? Self.stableSeed(name)
+        case nil: seed = Self.stableSeed(name)
+        }
         iterations = environment["CLOUDNOTES_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? defaultIterations
         print("fuzz \(name): \(iterations) inputs, replay with CLOUDNOTES_FUZZ_SEED=\(seed)")
+    }
+
+    /// FNV-1a of the name: the same in every process (`hashValue` is seeded per process).
+    static func stableSeed(_ name: String) -> UInt64 {
+        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// For failure messages: which run and input to replay.
