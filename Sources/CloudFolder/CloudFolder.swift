@@ -123,6 +123,9 @@ public struct FetchedChanges: Sendable, Equatable {
     /// envelope checks out against the name they copy: their records are applied like any
     /// (content addressing makes repeats harmless).
     public var copies: [RenamedCopy] = []
+    /// Files in `notArrived` that a snapshot of their device's own covers: their devices are in
+    /// `expired`, and the reader loads the snapshot instead of waiting for them.
+    public var coveredDamage: [NotArrivedFile] = []
 
     public init(token: ChangeToken) { self.token = token }
 }

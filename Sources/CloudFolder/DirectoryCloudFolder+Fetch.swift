@@ -63,9 +63,15 @@ extension DirectoryCloudFolder {
             // file below the device's newest own snapshot may be gone for good: the token has
             // expired (loading that snapshot is right even when the file is only late). One
             // listing of snapshots/ per fetch, only once a stream ends at a missing file.
-            if missing {
+            // A file that does not check out (damaged, or torn and late) below such a snapshot is
+            // served by the snapshot too, rather than waited for forever.
+            let damaged = result.notArrived.last.flatMap { $0.device == device && $0.seq == seq + 1 ? $0 : nil }
+            if missing || damaged != nil {
                 if snapshotHeads == nil { snapshotHeads = ownSnapshotHeads(zone: zone) }
-                if let head = snapshotHeads?[device], head > seq { result.expired[device] = head }
+                if let head = snapshotHeads?[device], head > seq {
+                    result.expired[device] = head
+                    if let damaged { result.coveredDamage.append(damaged) }
+                }
             }
             if result.moreComing { break }
         }

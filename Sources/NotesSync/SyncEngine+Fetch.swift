@@ -113,9 +113,14 @@ extension SyncEngine {
                 changes.moreComing && changes.expired.isEmpty
                 ? FolderPrefetch(folder, zone: zone, since: changes.token, maxBatches: Self.fetchBatchesPerTransaction)
                 : nil
-            for file in changes.notArrived {
+            for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
                 warn("waiting for \(file.path): \(file.reason)")
+            }
+            for file in changes.coveredDamage {
+                warn(
+                    "\(file.path) does not check out (\(file.reason)); a snapshot of its device covers it, "
+                        + "so that snapshot is loaded instead of waiting for the file")
             }
             if !changes.ignored.isEmpty {
                 warn("\(changes.ignored.count) unknown name(s) in zone \(zone) were ignored")
