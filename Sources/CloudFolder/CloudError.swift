@@ -59,10 +59,15 @@ public struct CloudError: Error, Sendable, Equatable, CustomStringConvertible {
         self.errno = errno
     }
 
-    public var description: String {
-        var text = "\(code.rawValue): \(message)"
-        if let path { text += " (\(path))" }
-        return text
+    /// With the code first, for logs, `--json` and `debug`.
+    public var description: String { "\(code.rawValue): \(userMessage)" }
+
+    /// In the user's words: the message and the path, without the internal code.
+    public var userMessage: String { path.map { "\(message) (\($0))" } ?? message }
+
+    /// `userMessage` of a CloudError, else the error as it describes itself.
+    public static func userMessage(_ error: any Error) -> String {
+        (error as? CloudError)?.userMessage ?? "\(error)"
     }
 
     /// The error for a failed system call, from the errno table below.

@@ -119,8 +119,30 @@ public struct FetchedChanges: Sendable, Equatable {
     /// files up to it), with that seq. Their streams stopped there; the reader loads a snapshot
     /// that covers them, then fetches again.
     public var expired: [DeviceID: Int64] = [:]
+    /// Renamed copies of log files (rule 9) found in the segment folders this fetch read, whose
+    /// envelope checks out against the name they copy: their records are applied like any
+    /// (content addressing makes repeats harmless).
+    public var copies: [RenamedCopy] = []
+    /// Files in `notArrived` that a snapshot of their device's own covers: their devices are in
+    /// `expired`, and the reader loads the snapshot instead of waiting for them.
+    public var coveredDamage: [NotArrivedFile] = []
 
     public init(token: ChangeToken) { self.token = token }
+}
+
+/// A log file a replicator renamed, and whether the file at its original name holds the same
+/// batch (a copy that differs means two writers used one device id at one seq: a clone).
+public struct RenamedCopy: Sendable, Equatable {
+    public var batch: FetchedBatch
+    /// Relative to the zone, e.g. `log/<dev>/000000000000/000000000007.sync-conflict-….json`.
+    public var name: String
+    public var differsFromOriginal: Bool
+
+    public init(batch: FetchedBatch, name: String, differsFromOriginal: Bool) {
+        self.batch = batch
+        self.name = name
+        self.differsFromOriginal = differsFromOriginal
+    }
 }
 
 /// What a salvage scan found.

@@ -52,18 +52,55 @@ extension DirectoryCloudFolder {
                 result.batches.append(fetched)
                 seq = next
             }
+            // Rule 9: a replicator's renamed copies sit beside the files just read; their
+            // segment folders are listed on every fetch (one or two listings per device).
+            let segments = Set([token[device], seq].map { CloudLayout.segment(of: max($0, 1)) })
+            for segment in segments.sorted() {
+                result.copies += try renamedCopies(zone: zone, device: device, segment: segment)
+            }
             result.token[device] = seq
             // Rule 11: a device compacts only files its own snapshot covers, so a missing next
             // file below the device's newest own snapshot may be gone for good: the token has
             // expired (loading that snapshot is right even when the file is only late). One
             // listing of snapshots/ per fetch, only once a stream ends at a missing file.
-            if missing {
+            // A file that does not check out (damaged, or torn and late) below such a snapshot is
+            // served by the snapshot too, rather than waited for forever.
+            let damaged = result.notArrived.last.flatMap { $0.device == device && $0.seq == seq + 1 ? $0 : nil }
+            if missing || damaged != nil {
                 if snapshotHeads == nil { snapshotHeads = ownSnapshotHeads(zone: zone) }
-                if let head = snapshotHeads?[device], head > seq { result.expired[device] = head }
+                if let head = snapshotHeads?[device], head > seq {
+                    result.expired[device] = head
+                    if let damaged { result.coveredDamage.append(damaged) }
+                }
             }
             if result.moreComing { break }
         }
         return result
+    }
+
+    /// The renamed copies in one segment folder of a device that check out (rule 9).
+    func renamedCopies(zone: ZoneID, device: DeviceID, segment: Int64) throws -> [RenamedCopy] {
+        let folder = layout.segmentDirectory(zone, device: device, seq: max(segment * CloudLayout.segmentSize, 1))
+        guard try io.kind(folder) == .directory else { return [] }
+        var copies: [RenamedCopy] = []
+        for name in try io.listIfPresent(folder).sorted() where CloudName.logFile(name) == nil {
+            guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
+                CloudLayout.segment(of: seq) == segment,
+                case .batch(let fetched) = try readVerified(
+                    path: folder + "/" + name, zone: zone, device: device, seq: seq)
+            else { continue }
+            let original = try readVerified(
+                path: layout.logFile(zone, device: device, seq: seq), zone: zone, device: device, seq: seq)
+            // Only two versions that both check out are two writers; a missing or torn original
+            // says nothing.
+            var differs = false
+            if case .batch(let first) = original { differs = first != fetched }
+            copies.append(
+                RenamedCopy(
+                    batch: fetched, name: "log/\(device)/\(CloudLayout.padded(segment))/\(name)",
+                    differsFromOriginal: differs))
+        }
+        return copies
     }
 
     public func ownSnapshotHeads(zone: ZoneID) -> [DeviceID: Int64] {

@@ -57,16 +57,41 @@ public enum ConfigLoader {
             source = .xdg(path)
         }
         let path = source.path!
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw ConfigError(file: path, key: nil, message: "the file \(reason)")
-        }
+        let data = try read(path)
         var loaded = try parse(data, file: path, defaults: defaults, environment: environment)
         loaded.source = source
         return loaded
+    }
+
+    /// The most a config file may hold; a larger one is refused from its size, never read whole.
+    public static let maxFileBytes = 1_048_576
+
+    /// The file's bytes: refused when its size (checked first) or what it yields is over the cap.
+    static func read(_ path: String) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw ConfigError(file: path, key: nil, message: "the file \(reason)")
+        }
+        defer { try? handle.close() }
+        func tooLarge(_ size: UInt64) -> ConfigError {
+            ConfigError(
+                file: path, key: nil,
+                message: "the file is \(size) bytes; a config file is at most \(maxFileBytes) bytes (1 MB)")
+        }
+        if let size = try? handle.seekToEnd(), size > UInt64(maxFileBytes) { throw tooLarge(size) }
+        do {
+            try handle.seek(toOffset: 0)
+        } catch {
+            // A pipe or a terminal cannot seek; the bounded read below still caps it.
+        }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigError(file: path, key: nil, message: "the file cannot be read")
+        }
+        guard data.count <= maxFileBytes else { throw tooLarge(UInt64(data.count)) }
+        return data
     }
 
     /// Applies a config file's JSON to `defaults`.

@@ -139,10 +139,20 @@ public final class NoteStore: Sendable {
     /// pool switches a rollback-journal database to WAL. A file that is not SQLite at all is
     /// refused from its header without being opened.
     private static func checkIsOurs(_ databaseURL: URL) throws {
-        guard let handle = FileHandle(forReadingAtPath: databaseURL.path) else { return }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        try? handle.close()
-        guard !header.isEmpty else { return }
+        guard var header = readHeader(databaseURL) else { return }
+        // An empty file is not a new store: opening it would start a new device here and forget
+        // this data directory's cloud folder binding. Another process creating the store this
+        // moment has it empty for a few milliseconds: it is looked at again for half a second.
+        for _ in 0..<10 where header.isEmpty {
+            usleep(50_000)
+            header = readHeader(databaseURL) ?? header
+        }
+        guard !header.isEmpty else {
+            throw StoreError(
+                .corrupt,
+                "the database \(databaseURL.path) is empty (0 bytes): damaged or truncated; it was left untouched (restore it from a backup, or remove it to start this data directory afresh)"
+            )
+        }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
             throw StoreError(
                 .corrupt,
@@ -156,6 +166,13 @@ public final class NoteStore: Sendable {
         if try DatabaseQueue(path: databaseURL.path, configuration: config).read(isForeign) {
             throw foreignDatabase(databaseURL)
         }
+    }
+
+    /// The first 100 bytes of the database file; nil when there is no file.
+    private static func readHeader(_ databaseURL: URL) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: databaseURL.path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 100)) ?? Data()
     }
 
     static func isForeign(_ db: Database) throws -> Bool {
@@ -206,9 +223,19 @@ public final class NoteStore: Sendable {
             return StoreError(.readOnly, "cannot write the database \(path): \(error.message ?? "read-only")")
         case .SQLITE_FULL:
             return StoreError(.io, "the disk is full; nothing was saved (\(path))")
+        case .SQLITE_IOERR where diskIsFull((path as NSString).deletingLastPathComponent):
+            // SQLite reports a -shm it cannot grow on a full disk as an I/O error.
+            return StoreError(.io, "the disk is full; free some space (\(path))")
         default:
             return StoreError(.io, "database error in \(path): \(error.message ?? "\(error.resultCode)")")
         }
+    }
+
+    /// Whether the file system holding `directory` has no space left for an unprivileged writer.
+    static func diskIsFull(_ directory: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return false }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
     }
 
     static func reason(_ error: Error) -> String {

@@ -78,7 +78,7 @@ extension SyncEngine {
         case .quotaExceeded:
             setPhase(.error(message: "cloud folder is full: \(cloud.message)\(waiting)"))
         default:
-            setPhase(.error(message: cloud.description + waiting))
+            setPhase(.error(message: cloud.userMessage + waiting))
         }
         logger.error("sync failed: \(cloud)")
         if configuration.automaticallySync, RetryPolicy.isRetryable(cloud.code) { scheduleRetry() }
@@ -128,7 +128,7 @@ extension SyncEngine {
         } catch {
             let cloud = record(error)
             report.accountStatus = accountStatus
-            if report.accountStatus == .available { report.warnings.append(cloud.description) }
+            if report.accountStatus == .available { report.warnings.append(cloud.userMessage) }
         }
         return report
     }

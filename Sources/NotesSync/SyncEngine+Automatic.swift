@@ -14,7 +14,9 @@ extension SyncEngine {
                     Task { await self?.folderChanged() }
                 }
             } catch {
-                warn("cannot watch the cloud folder (\(error)); changes are picked up by sync now only")
+                warn(
+                    "cannot watch the cloud folder (\(CloudError.userMessage(error))); changes are picked up by sync now only"
+                )
             }
         }
         await syncNow()

@@ -42,7 +42,7 @@ extension SyncEngine {
         do {
             return try compactZones(folder) { due[$0] != nil }
         } catch {
-            warn("compaction failed (nothing is lost; it is tried again later): \(error)")
+            warn("compaction failed (nothing is lost; it is tried again later): \(CloudError.userMessage(error))")
             return nil
         }
     }

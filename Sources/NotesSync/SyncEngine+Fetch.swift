@@ -113,17 +113,33 @@ extension SyncEngine {
                 changes.moreComing && changes.expired.isEmpty
                 ? FolderPrefetch(folder, zone: zone, since: changes.token, maxBatches: Self.fetchBatchesPerTransaction)
                 : nil
-            for file in changes.notArrived {
+            for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
                 warn("waiting for \(file.path): \(file.reason)")
+            }
+            for file in changes.coveredDamage {
+                warn(
+                    "\(file.path) does not check out (\(file.reason)); a snapshot of its device covers it, "
+                        + "so that snapshot is loaded instead of waiting for the file")
             }
             if !changes.ignored.isEmpty {
                 warn("\(changes.ignored.count) unknown name(s) in zone \(zone) were ignored")
             }
-            let revisions = changes.batches.flatMap { accepted($0, zone: zone) }
+            let copies = changes.copies.flatMap {
+                accepted($0.batch, zone: zone, file: "private/zones/\(zone)/\($0.name)")
+            }
+            let revisions = changes.batches.flatMap { accepted($0, zone: zone) } + copies
             if changes.token != zoneState.token || !revisions.isEmpty {
                 zoneState.token = changes.token
                 try apply(revisions, zone: zone, zoneState: zoneState, &summary)
+            }
+            // Rule 10 for rule 9: a replicator kept two different files at one seq of our id, so
+            // another copy of this data directory writes under it.
+            if let clash = changes.copies.first(where: { $0.batch.device == device && $0.differsFromOriginal }) {
+                try rotateDeviceID(
+                    because: "zone \(zone): a replicator kept two different versions of log file "
+                        + "\(clash.batch.seq) of device id \(device) (\(clash.name)); another copy of this data "
+                        + "directory writes under it")
             }
             if !changes.expired.isEmpty, try loadCoveringSnapshots(zone, folder, expired: changes.expired, &summary) {
                 continue

@@ -58,7 +58,9 @@ extension SyncEngine {
         do {
             batch = try SnapshotContent.revisions(snapshot.state)
         } catch {
-            warn("snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone) does not check out (\(error)); skipped")
+            warn(
+                "snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone) does not check out (\(CloudError.userMessage(error))); skipped"
+            )
             return false
         }
         let fetched = FetchedBatch(

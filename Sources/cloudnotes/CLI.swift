@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudFolder
 import Foundation
 import NotesCore
 import NotesStore
@@ -23,6 +24,9 @@ enum CLI {
             fail(message, code: 1)
         } catch let error as ConfigError {
             fail(error.description, code: 1)
+        } catch let error as CloudError {
+            // The cloud folder's problem in the user's words; the code is for --json and debug.
+            fail(error.userMessage, code: error.code == .internalError ? 2 : 1)
         } catch {
             let code = CloudNotes.exitCode(for: error)
             if code == .success {

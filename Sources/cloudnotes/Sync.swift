@@ -86,7 +86,7 @@ struct SyncRun: ParsableCommand {
             switch status.phase {
             case .offline(let reason): throw CLIError(reason)
             case .error(let message): throw CLIError(message)
-            default: throw CLIError(error.description)
+            default: throw CLIError(error.userMessage)
             }
         }
         let fetched = summary.fetched
