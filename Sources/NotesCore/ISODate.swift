@@ -21,6 +21,9 @@ public enum ISODate {
     /// without an offset, or a bare date, is taken as UTC); nil if not ISO 8601.
     public static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Foundation's parser rolls Feb 30 into March, takes six-digit years and drops the time of
+        // a fraction past nine digits: the shape and the calendar are checked here first.
+        guard isWellFormed(Array(trimmed.utf8)) else { return nil }
         let strategies: [Date.ISO8601FormatStyle] = [
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted),
             .iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted),
@@ -32,5 +35,51 @@ public enum ISODate {
             if let date = try? Date(trimmed, strategy: strategy) { return date }
         }
         return nil
+    }
+
+    /// `YYYY-MM-DD`, then optionally `THH:MM`, `:SS`, `.` and one to nine digits, and `Z` or an
+    /// offset `±HH:MM` / `±HHMM`; with a real day of the month (Gregorian), hour, minute and
+    /// second.
+    static func isWellFormed(_ b: [UInt8]) -> Bool {
+        var i = 0
+        func number(_ width: Int) -> Int? {
+            guard i + width <= b.count else { return nil }
+            var value = 0
+            for byte in b[i..<(i + width)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            i += width
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard i < b.count, b[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
+            (1...12).contains(month)
+        else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return false }
+        if i == b.count { return true }
+        guard expect(0x54), let hour = number(2), hour < 24, expect(0x3A), let minute = number(2), minute < 60
+        else { return false }
+        if expect(0x3A) {
+            guard let second = number(2), second < 60 else { return false }
+            if expect(0x2E) {
+                let start = i
+                while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }
+                guard (1...9).contains(i - start) else { return false }
+            }
+        }
+        if i == b.count || (expect(0x5A) && i == b.count) { return true }
+        guard i < b.count, b[i] == 0x2B || b[i] == 0x2D else { return false }
+        i += 1
+        guard let offsetHours = number(2), offsetHours < 24 else { return false }
+        _ = expect(0x3A)
+        guard let offsetMinutes = number(2), offsetMinutes < 60 else { return false }
+        return i == b.count
     }
 }

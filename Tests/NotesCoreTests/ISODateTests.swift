@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func everyMillisecondRoundTrips() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 8601)
         var rng = SeededRandom(seed: seed)
         for _ in 0..<2000 {
             let ms = Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &rng)
@@ -33,5 +33,25 @@ import Testing
         #expect(ISODate.parse("2023-05-01")?.millisecondsSince1970 == 1_682_899_200_000)
         #expect(ISODate.parse("yesterday") == nil)
         #expect(ISODate.parse("") == nil)
+    }
+
+    /// Foundation alone took these: a day rolled into the next month, a six-digit year, and a
+    /// long fraction whose time was silently dropped (found by MarkdownNoteFuzzTests).
+    @Test(arguments: [
+        "2025-02-30T18:32:51.069Z", "142025-02-03T18:32:51.069Z", "2025-11-16T05:54:21.000000000000001Z",
+        "2023-13-01", "2023-04-31", "2023-05-01T24:00:00Z", "2023-05-01T10:60:00Z", "2023-05-01T10:00:00+2:00",
+        "2023-05-01T10:00:00Zjunk", "2023-5-01",
+    ])
+    func impossibleOrMalformedDatesAreRefused(_ text: String) {
+        #expect(ISODate.parse(text) == nil)
+    }
+
+    @Test func leapDaysFollowTheGregorianRule() {
+        #expect(ISODate.parse("2024-02-29") != nil)
+        #expect(ISODate.parse("2000-02-29") != nil)
+        #expect(ISODate.parse("1900-02-29") == nil)
+        #expect(ISODate.parse("2023-02-29") == nil)
+        #expect(ISODate.parse("2023-05-01T10:00:00.123456789Z")?.millisecondsSince1970 == 1_682_935_200_123)
+        #expect(ISODate.parse("2023-05-01T10:00:00+0200")?.millisecondsSince1970 == 1_682_928_000_000)
     }
 }
