@@ -26,15 +26,7 @@ import Testing
                 handlesSignals: false, resolveHeads: ConflictResolver(strategy: .merge).resolve))
     }
 
-    private func answer(to effect: Effect) -> Action? {
-        runner.run(effect)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if let action = inbox.drain().first(where: { $0 != .storeChanged([]) }) { return action }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return nil
-    }
+    private func answer(to effect: Effect) -> Action? { runner.answer(to: effect, in: inbox) }
 
     @Test func aSaveMergeThatKeepsMarkersFlagsTheNoteAndListsItAsAConflict() throws {
         let note = try store.create(title: "Plan", body: "one\ntwo\nthree\n")

@@ -28,15 +28,7 @@ import Testing
     }
 
     /// Runs `effect` and waits (with a deadline) for its answer.
-    private func answer(to effect: Effect) -> Action? {
-        runner.run(effect)
-        var answer: Action?
-        _ = eventuallyBlocking(timeout: .seconds(5)) {
-            answer = inbox.drain().first { $0 != .storeChanged([]) }
-            return answer != nil
-        }
-        return answer
-    }
+    private func answer(to effect: Effect) -> Action? { runner.answer(to: effect, in: inbox) }
 
     @Test func theListWindowCountsFavoritesThenNotes() throws {
         let fav = try store.create(title: "Fav", body: "", isFavorite: true)
