@@ -26,7 +26,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.now = now
         return []
     case .noteCreated(let id):
-        return state.openEditor(id)
+        return state.openNewNote(id)
     case .noteLoaded(let content):
         return state.noteLoaded(content)
     case .noteSaved(let saved):
