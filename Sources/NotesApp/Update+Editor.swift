@@ -157,7 +157,7 @@ extension AppState {
     /// Leaving a new note that is still empty and was never saved with text in it: it is
     /// deleted instead of kept as an empty note, and the pane closes.
     private mutating func discardIfEmpty() -> [Effect]? {
-        guard let open = editor, open.isNew, !open.savedWithContent, open.text == "" else { return nil }
+        guard let open = editor, open.isNew, !open.savedWithContent, open.text ?? "" == "" else { return nil }
         editor = nil
         return [.discardIfEmpty(open.noteID)]
     }
