@@ -75,6 +75,23 @@ struct EditorEndToEndTests {
         try tmux.type("q")
     }
 
+    @Test func aCopyReachesTheTerminalsClipboardByOSC52() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Clip", "--body", "copy this text, not this")
+        try tmux.start()
+        // tmux takes an application's OSC 52 into a paste buffer when set-clipboard is on.
+        try tmux.command("set-option", "-g", "set-clipboard", "on")
+        try await tmux.waitFor("Clip")
+        try tmux.keys("Enter")
+        try await tmux.waitFor("the editor's hints") { $0.contains("Esc back") }
+        // The mark at the body's start, then three words on: "copy this text" selected and copied.
+        try tmux.keys("Down", "C-Space")
+        for _ in 0..<3 { try tmux.keys("M-f") }
+        try tmux.keys("M-w")
+        try await tmux.waitFor("Copied 14 characters")
+        #expect(try tmux.command("show-buffer") == "copy this text")
+    }
+
     @Test func aNewNoteLeftEmptyIsNotKept() async throws {
         let tmux = try TmuxSession()
         try tmux.cli("add", "Existing", "--body", "x")

@@ -70,6 +70,10 @@ final class TmuxSession {
         try tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "e2e"])
     }
 
+    /// Runs a tmux command on this session's private server (`set -g set-clipboard on`, `show-buffer`).
+    @discardableResult
+    func command(_ arguments: String...) throws -> String { try tmux(arguments) }
+
     /// The pane's text now; with `escapes`, with the SGR sequences of its colours and attributes.
     func screen(escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "e2e"] + (escapes ? ["-e"] : []))
