@@ -8,7 +8,7 @@ extension AppState {
     mutating func openEditor(_ id: UUID) -> [Effect] {
         focus = .editor
         if editor?.noteID == id { return [] }
-        let save = saveEditor()
+        let save = discardIfEmpty() ?? saveEditor()
         editor = EditorState(noteID: id)
         return save + [.loadNote(id)]
     }
@@ -155,8 +155,9 @@ extension AppState {
     }
 
     /// Leaving a new note that is still empty and was never saved with text in it: it is
-    /// deleted instead of kept as an empty note, and the pane closes.
-    private mutating func discardIfEmpty() -> [Effect]? {
+    /// deleted instead of kept as an empty note, and the pane closes (leaving it by Esc, by
+    /// opening another note, or by quitting).
+    mutating func discardIfEmpty() -> [Effect]? {
         guard let open = editor, open.isNew, !open.savedWithContent, open.text ?? "" == "" else { return nil }
         editor = nil
         return [.discardIfEmpty(open.noteID)]

@@ -126,6 +126,15 @@ import Testing
         #expect(state.focus == .list)
     }
 
+    @Test func quittingFromAnEmptyNewNoteDiscardsItFirst() {
+        var state = AppState.fixture()
+        _ = update(&state, .noteCreated(noteID(9)))
+        _ = update(
+            &state,
+            .noteLoaded(NoteContent(id: noteID(9), title: "", body: "", modifiedAt: testNow, headRevision: "n1")))
+        #expect(send("<C-q>", to: &state) == [.discardIfEmpty(noteID(9)), .quit])
+    }
+
     @Test func aNewNoteSavedWithTextThenEmptiedIsKept() {
         var state = AppState.fixture()
         _ = update(&state, .noteCreated(noteID(9)))
