@@ -56,6 +56,10 @@ static inline int cn_key_enter(void) { return KEY_ENTER; }
 static inline int cn_key_btab(void) { return KEY_BTAB; }
 static inline int cn_key_sleft(void) { return KEY_SLEFT; }
 static inline int cn_key_sright(void) { return KEY_SRIGHT; }
+static inline int cn_key_sr(void) { return KEY_SR; }
+static inline int cn_key_sf(void) { return KEY_SF; }
+static inline int cn_key_shome(void) { return KEY_SHOME; }
+static inline int cn_key_send(void) { return KEY_SEND; }
 static inline int cn_key_f0(void) { return KEY_F0; }
 static inline int cn_key_max(void) { return KEY_MAX; }
 

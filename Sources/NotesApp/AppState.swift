@@ -45,6 +45,8 @@ public struct AppState: Equatable, Sendable {
     var undoGeneration = 0
     /// The note open in the editor pane.
     public var editor: EditorState?
+    /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.
+    public var clipboard = ""
     /// What `q` (or a signal) is waiting for before the app exits.
     public var quitting: Quitting = .no
     /// The history view (`h`), while open.

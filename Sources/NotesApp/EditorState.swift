@@ -18,6 +18,10 @@ public struct EditorState: Equatable, Sendable {
     var reloadAfterSave = false
     /// The autosave timer's generation: only the newest scheduled timer saves.
     var autosaveGeneration = 0
+    /// Created by `n` in this session: left empty, it is discarded rather than kept.
+    var isNew = false
+    /// A save with text in it was sent: the note is the user's now, even if emptied later.
+    var savedWithContent = false
 
     init(noteID: UUID) {
         self.noteID = noteID
@@ -29,6 +33,9 @@ public struct EditorState: Equatable, Sendable {
     public var text: String? { editor?.text }
 
     public var cursor: TextPosition? { editor?.cursor }
+
+    /// The selected range, when something is selected (or a mark is set).
+    public var selection: Range<TextPosition>? { editor?.selection }
 
     /// True when the text may differ from the store's (cheap: no text comparison).
     public var hasUnsavedEdits: Bool {

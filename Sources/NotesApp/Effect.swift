@@ -61,6 +61,12 @@ public enum Effect: Equatable, Sendable {
     case loadConflict(UUID)
     /// Resolve the note's conflict as the user chose. -> `Action.conflictResolved(id)`.
     case resolveConflict(UUID, ConflictResolution)
+    /// Put `text` on the terminal's clipboard too (OSC 52, `TerminalBackend.setClipboard`), after
+    /// the editor cut or copied it. Answers nothing.
+    case setClipboard(String)
+    /// Delete the note for good if it is still empty (a new note left without a word typed;
+    /// nothing to undo). -> `Action.storeChanged([id])`.
+    case discardIfEmpty(UUID)
     /// Sync now (send, then fetch), whatever the debounce.
     case syncNow
     /// Leave: restore the terminal and exit 0. Always the last effect of its batch.

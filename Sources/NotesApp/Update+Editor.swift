@@ -8,9 +8,16 @@ extension AppState {
     mutating func openEditor(_ id: UUID) -> [Effect] {
         focus = .editor
         if editor?.noteID == id { return [] }
-        let save = saveEditor()
+        let save = discardIfEmpty() ?? saveEditor()
         editor = EditorState(noteID: id)
         return save + [.loadNote(id)]
+    }
+
+    /// Opens a note `n` just created: left empty, leaving the editor discards it.
+    mutating func openNewNote(_ id: UUID) -> [Effect] {
+        let effects = openEditor(id)
+        if editor?.noteID == id { editor!.isNew = true }
+        return effects
     }
 
     mutating func noteLoaded(_ content: NoteContent) -> [Effect] {
@@ -47,6 +54,7 @@ extension AppState {
             return []
         }
         open.savingText = text
+        if !text.isEmpty { open.savedWithContent = true }
         editor = open
         let parts = NoteContent.split(text)
         return [.saveNote(id: open.noteID, title: parts.title, body: parts.body, baseRevision: open.baseRevision)]
@@ -98,13 +106,62 @@ extension AppState {
     mutating func editorKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
         switch (key, modifiers) {
         case (.escape, _):
+            // The first Esc ends a selection; the next goes back to the list.
+            if editor?.editor?.anchor != nil {
+                editor!.editor!.clearSelection()
+                return []
+            }
             focus = .list
-            return saveEditor()
+            return discardIfEmpty() ?? saveEditor()
         case (.character("s"), .control):
             return saveEditor()
+        case (.character("k"), .control):
+            if editor?.editor?.selectedText != nil { return cut() }
+            var killed = (text: "", continues: false)
+            let effects = editText { killed = $0.killLine() }
+            guard !killed.text.isEmpty else { return effects }
+            clipboard = killed.continues ? clipboard + killed.text : killed.text
+            return effects + [.setClipboard(clipboard)]
+        case (.character("w"), .control) where editor?.editor?.selectedText != nil, (.character("x"), .control):
+            return cut()
+        case (.character("w"), .alt), (.character("6"), .alt):
+            guard let text = editor?.editor?.selectedText else { return [] }
+            clipboard = text
+            editor!.editor!.clearSelection()
+            return [.setClipboard(text)] + show("Copied \(Self.describe(text))")
+        case (.character("u"), .control):
+            guard !clipboard.isEmpty else { return [] }
+            let text = clipboard
+            return editText { $0.insert(text) }
         default:
             return editText { $0.apply(key, modifiers) }
         }
+    }
+
+    /// Cuts the selection to the clipboard (nothing when nothing is selected).
+    private mutating func cut() -> [Effect] {
+        var cut: String?
+        let effects = editText { cut = $0.cutSelection() }
+        guard let cut else { return effects }
+        clipboard = cut
+        return effects + [.setClipboard(cut)]
+    }
+
+    /// "3 lines" or "12 characters", for the status bar.
+    static func describe(_ text: String) -> String {
+        let breaks = text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if breaks > 0 { return "\(breaks + (text.hasSuffix("\n") ? 0 : 1)) lines" }
+        let count = text.count
+        return count == 1 ? "1 character" : "\(count) characters"
+    }
+
+    /// Leaving a new note that is still empty and was never saved with text in it: it is
+    /// deleted instead of kept as an empty note, and the pane closes (leaving it by Esc, by
+    /// opening another note, or by quitting).
+    mutating func discardIfEmpty() -> [Effect]? {
+        guard let open = editor, open.isNew, !open.savedWithContent, open.text ?? "" == "" else { return nil }
+        editor = nil
+        return [.discardIfEmpty(open.noteID)]
     }
 
     /// Applies `change` to the open editor in place (no copy of a long text); when the text

@@ -169,7 +169,7 @@ extension AppState {
         searchWanted = nil
         selectedID = id
         requestedWindow = nil
-        return openEditor(id) + [.locateInList(id: id, row: 0, limit: windowLimit)]
+        return openNewNote(id) + [.locateInList(id: id, row: 0, limit: windowLimit)]
     }
 
     /// Asks for the rows around the visible ones when they are not loaded (or asked for) yet;

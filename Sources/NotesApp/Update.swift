@@ -131,6 +131,7 @@ extension AppState {
     /// `q`: saves the open note first and quits when the store says it is saved.
     mutating func quit() -> [Effect] {
         if quitting == .confirmWithoutSaving { return [.quit] }
+        if let discard = discardIfEmpty() { return discard + [.quit] }
         let save = saveEditor()
         if save.isEmpty && editor?.savingText == nil { return [.quit] }
         quitting = .afterSave

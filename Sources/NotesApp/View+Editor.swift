@@ -13,20 +13,29 @@ func drawEditor(_ open: EditorState, state: AppState, in pane: Rect, on buffer: 
 }
 
 /// Draws an editor's visible rows only, every character through `SafeGlyphs` (so `ESC [ 2 J`
-/// shows as `␛[2J`), the title line bold, and the cursor as a reversed cell when `focused`.
+/// shows as `␛[2J`), the title line bold, the selection in the theme's selection style, and the
+/// cursor as a reversed cell when `focused` (the selection is underlined too, so the cursor
+/// beside it shows). TABs reach the next tab stop (`SafeGlyphs.tabStop`).
 func drawEditorText(
     _ editor: TextEditor<SafeGlyphs>, focused: Bool, theme: Theme, in rect: Rect, on buffer: inout Buffer
 ) {
     let glyphs = editor.measure
+    let selection = editor.selection
     for (i, row) in editor.visibleRows.enumerated() {
         let y = rect.y + i
-        let style = row.line == 0 ? theme.header : Style.plain
+        let lineStyle = row.line == 0 ? theme.header : Style.plain
         var x = rect.x
-        for character in row.text {
-            let columns = glyphs.columns(of: character)
+        for (offset, character) in row.text.enumerated() {
+            var style = lineStyle
+            if let selection, selection.contains(TextPosition(line: row.line, column: row.columns.lowerBound + offset))
+            {
+                style = theme.selected.underline()
+            }
+            let columns = glyphs.columns(of: character, at: x - rect.x)
             // Spaces hanging past the edge are not drawn.
             if x + columns > rect.maxX { break }
-            var shown = glyphs.display(character)
+            // A TAB reaches the next tab stop: blank cells (selected ones highlighted).
+            var shown = character == "\t" ? String(repeating: " ", count: columns) : glyphs.display(character)
             // A lone combining mark is drawn on a dotted circle, as Unicode charts show it.
             if TextWidth.width(of: shown) == 0 { shown = "◌" + shown }
             buffer.write(shown, at: Point(x: x, y: y), style: style, clipTo: rect)

@@ -20,6 +20,9 @@ let helpLines: [(keys: String, action: String)] = [
     ("M-u M-e", "editor: undo / redo"),
     ("^S", "editor: save now"),
     ("^← ^→", "editor: by word"),
+    ("^K ^W", "editor: cut line/word"),
+    ("S-← ^Space", "editor: select/mark"),
+    ("^X M-w ^U", "editor: clipboard"),
 ]
 
 /// Draws the help box centred in `area`, over whatever is there.

@@ -94,6 +94,13 @@ final class EffectRunner {
                 try Self.resolve(store, id, resolution)
                 return .conflictResolved(id)
             }
+        case .setClipboard(let text):
+            backend.setClipboard(text)
+        case .discardIfEmpty(let id):
+            write { store in
+                if let note = try store.note(id), note.title.isEmpty, note.body.isEmpty { try store.purge(id) }
+                return .storeChanged([id])
+            }
         case .syncNow:
             if let syncNow = options.syncNow {
                 syncNow()

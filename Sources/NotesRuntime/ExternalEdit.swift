@@ -20,8 +20,14 @@ public enum ExternalEdit {
     }
 
     /// Runs `command` on `note`'s text and returns what to save.
+    ///
+    /// The file ends with a line break, as editors expect (vi adds one on save, nano shows a
+    /// missing one): when the note's text has none, one is added for the editor and taken off
+    /// again on the way back, if the file still ends with one.
     public static func run(_ note: Note, command: String) throws -> Outcome {
-        let original = EditorText.compose(title: note.title, body: note.body)
+        var original = EditorText.compose(title: note.title, body: note.body)
+        let addedNewline = !original.hasSuffix("\n")
+        if addedNewline { original += "\n" }
         let path = try EditorText.makeTempFile(contents: original, id: note.id)
         switch ExternalEditor.run(command: command, path: path) {
         case .exited(0):
@@ -60,7 +66,9 @@ public enum ExternalEdit {
             try? FileManager.default.removeItem(atPath: path)
             return .unchanged
         }
-        var (title, body) = EditorText.split(edited)
+        var text = edited
+        if addedNewline, text.last == "\n" || text.last == "\r\n" { text.removeLast() }
+        var (title, body) = EditorText.split(text)
         // A title with line breaks is shown on one line; an untouched title line keeps the original.
         if title == EditorText.titleLine(note.title) { title = note.title }
         return .edited(title: title, body: body, path: path)

@@ -228,7 +228,8 @@ public final class NotesRuntime {
             }
         }
         if let statuses = options.syncStatus {
-            watchers.sync = Task.detached {
+            // On the runtime's own executor: the status bar must not wait for a busy pool.
+            watchers.sync = Task(executorPreference: TimerExecutor.shared) {
                 for await status in statuses { inbox.post(.syncStatusChanged(status)) }
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Runs the runtime's timer tasks on a dispatch queue of their own instead of the cooperative
-/// thread pool, so a pool kept busy (the sync engine's work, or in tests other suites blocking
-/// its few threads) never delays an autosave or a tick.
+/// Runs the runtime's own tasks (timers, the sync-status reader) on a dispatch queue of their
+/// own instead of the cooperative thread pool, so a pool kept busy (the sync engine's work, or
+/// in tests other suites blocking its few threads) never delays an autosave, a tick or the
+/// status bar.
 final class TimerExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = TimerExecutor()
 

@@ -2,7 +2,7 @@ import TerminalUI
 
 /// Turns what ncurses reads (characters and key codes) into `InputEvent`s, decoding the escape
 /// sequences ncurses leaves alone: bracketed paste (`ESC [200~ … ESC [201~`, delivered as one
-/// `.paste`), Alt-x (`ESC x`), modified arrows (`ESC [1;5C`) and SGR mouse reports, which arrive
+/// `.paste`), Alt-x (`ESC x`), Alt-Backspace (`ESC DEL`), modified arrows (`ESC [1;5C`) and SGR mouse reports, which arrive
 /// as plain characters when the terminfo entry (tmux's `screen`, for one) does not name them.
 ///
 /// Pure and stateful: a paste or a sequence may span several reads, so `feed` keeps what is
@@ -44,6 +44,13 @@ struct InputDecoder {
             switch unit {
             case .key(let key, let modifiers):
                 flushText()
+                if pending == [Self.esc] {
+                    // ESC then a key ncurses decoded (Alt-Backspace is ESC DEL, DEL being
+                    // terminfo's backspace key): the key with Alt.
+                    pending = []
+                    events.append(.key(key, modifiers: modifiers.union(.alt)))
+                    continue
+                }
                 events += flushPending()
                 events.append(.key(key, modifiers: modifiers))
             case .scalar(let scalar):
@@ -110,6 +117,8 @@ struct InputDecoder {
             return [.key(.escape)]
         default:
             pending = []
+            // ESC DEL (or ESC BS): Alt-Backspace.
+            if second.value == 0x7F || second.value == 0x08 { return [.key(.backspace, modifiers: .alt)] }
             if Self.isControl(second) { return [.key(.escape)] + feed([.scalar(second)]) }
             return [.key(.character(Character(second)), modifiers: .alt)]
         }

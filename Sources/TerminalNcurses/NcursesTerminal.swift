@@ -149,6 +149,12 @@ public final class NcursesTerminal: TerminalBackend {
         updateSize()
     }
 
+    public func setClipboard(_ text: String) {
+        guard isOpen else { return }
+        // ncurses has flushed what it painted (`refresh` in `present`); this goes after it, raw.
+        TerminalModes.write(TerminalModes.clipboardSequence(text), fd: STDOUT_FILENO)
+    }
+
     /// Reads everything ncurses has (it never blocks: `nodelay`) and decodes it.
     private func readInput() {
         var units: [InputDecoder.Unit] = []
@@ -217,6 +223,11 @@ public final class NcursesTerminal: TerminalBackend {
         case cn_key_right(): return (.right, [])
         case cn_key_sleft(): return (.left, .shift)
         case cn_key_sright(): return (.right, .shift)
+        // Shift-↑ and Shift-↓ are terminfo's "scroll reverse / forward" keys.
+        case cn_key_sr(): return (.up, .shift)
+        case cn_key_sf(): return (.down, .shift)
+        case cn_key_shome(): return (.home, .shift)
+        case cn_key_send(): return (.end, .shift)
         case cn_key_home(): return (.home, [])
         case cn_key_end(): return (.end, [])
         case cn_key_ppage(): return (.pageUp, [])

@@ -5,7 +5,8 @@
 /// is wider than a row; spaces past the edge hang at the end of their row. A character never
 /// straddles the edge, so a wide character that does not fit starts the next row. Widths come
 /// from a `GlyphMeasure`. One more, empty row follows a last row that is exactly full, so the
-/// cursor at the end of the line has a cell to sit on.
+/// cursor at the end of the line has a cell to sit on. A TAB reaches the measure's next tab
+/// stop, counted from the start of its row.
 public enum SoftWrap {
     /// The column (character offset) where each visual row of `line` starts; the first is 0.
     public static func rowStarts(of line: some StringProtocol, width: Int, measure: some GlyphMeasure) -> [Int] {
@@ -37,12 +38,14 @@ public enum SoftWrap {
         var breakAfter = -1
         var hanging = false
         for character in text {
-            let w = measure.columns(of: character)
+            let w = measure.columns(of: character, at: x)
             defer {
                 index += 1
                 byte += character.utf8.count
             }
-            if character == " " {
+            // A TAB breaks and hangs like a space (so a word moved down never holds one, and
+            // widths of moved characters do not depend on where they were).
+            if character == " " || character == "\t" {
                 if hanging || x + w > width {
                     hanging = true
                     rowWidths.append(0)

@@ -23,4 +23,8 @@ public protocol TerminalBackend: AnyObject {
 
     /// Takes the terminal again after `suspend()`; the next `present` repaints everything.
     func resume()
+
+    /// Puts `text` on the system clipboard through the terminal (OSC 52), which works over ssh
+    /// and in tmux; a terminal that does not support it ignores the sequence.
+    func setClipboard(_ text: String)
 }

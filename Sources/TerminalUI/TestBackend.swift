@@ -12,6 +12,8 @@ public final class TestBackend: TerminalBackend {
     /// What the terminal shows: starts blank, changed only by painted diffs (and a resize).
     public private(set) var screen: Buffer
     public private(set) var isSuspended = false
+    /// Every text `setClipboard` was given, oldest first.
+    public private(set) var clipboard: [String] = []
     /// Events not yet returned by `nextEvent`.
     public private(set) var pendingEvents: [InputEvent]
     private var wakePending = false
@@ -64,4 +66,6 @@ public final class TestBackend: TerminalBackend {
         isSuspended = false
         needsFullRepaint = true
     }
+
+    public func setClipboard(_ text: String) { clipboard.append(text) }
 }

@@ -3,7 +3,7 @@ struct EditRecord: Equatable, Sendable {
     /// What made the change; consecutive typing (or deleting) extends one record, so one undo
     /// takes back a whole run of keystrokes.
     enum Kind: Equatable, Sendable {
-        case typing, backspace, delete, other
+        case typing, backspace, delete, kill, other
     }
 
     var kind: Kind
@@ -19,12 +19,21 @@ extension TextEditor {
     static var undoLimit: Int { 500 }
 
     /// Types `text` at the cursor (a key, Enter's "\n", or a whole paste in one step and one
-    /// undo entry). CRLF and lone CR in pasted text become LF.
+    /// undo entry), replacing the selection if there is one. CRLF and lone CR in pasted text
+    /// become line breaks like the one after the cursor's line (see `ending(forBreakOn:)`).
     public mutating func insert(_ text: String) {
         guard !text.isEmpty else { return }
-        let normalized = text.utf8.contains(0x0D) ? text.replacingCRLF() : text
+        if let range = nonEmptySelection {
+            replaceSelection(range, with: text)
+            return
+        }
+        clearSelection()
+        var normalized = text.utf8.contains(0x0D) ? text.replacingCRLF() : text
         // One character (cheap check first: a paste can be megabytes).
         let isTyping = normalized.utf8.count <= 64 && normalized.count == 1 && normalized != "\n"
+        if !isTyping, ending(forBreakOn: cursor.line) == "\r\n", normalized.utf8.contains(0x0A) {
+            normalized = normalized.replacingLFWithCRLF()
+        }
         let before = cursor
         cursor = replace(from: cursor, to: cursor, with: normalized).end
         if isTyping, run == .typing, var last = undoStack.last, last.cursorAfter == before {
@@ -41,8 +50,10 @@ extension TextEditor {
         afterEdit()
     }
 
-    /// Deletes the character before the cursor, joining lines at the start of a line.
+    /// Deletes the character before the cursor, joining lines at the start of a line (or the
+    /// selection, when there is one).
     public mutating func backspace() {
+        if deleteSelection() { return }
         guard cursor != .zero else { return }
         let before = cursor
         let start = position(before: cursor)
@@ -63,8 +74,10 @@ extension TextEditor {
         afterEdit()
     }
 
-    /// Deletes the character under the cursor, joining the next line at the end of a line.
+    /// Deletes the character under the cursor, joining the next line at the end of a line (or
+    /// the selection, when there is one).
     public mutating func deleteForward() {
+        if deleteSelection() { return }
         let end = position(after: cursor)
         guard end != cursor else { return }
         let removed = replace(from: cursor, to: end, with: "").removed
@@ -85,6 +98,7 @@ extension TextEditor {
     @discardableResult
     public mutating func undo() -> Bool {
         guard let last = undoStack.popLast() else { return false }
+        clearSelection()
         replace(from: last.start, to: last.start.advanced(over: last.inserted), with: last.removed)
         cursor = clamped(last.cursorBefore)
         redoStack.append(last)
@@ -97,6 +111,7 @@ extension TextEditor {
     @discardableResult
     public mutating func redo() -> Bool {
         guard let last = redoStack.popLast() else { return false }
+        clearSelection()
         replace(from: last.start, to: last.start.advanced(over: last.removed), with: last.inserted)
         cursor = clamped(last.cursorAfter)
         undoStack.append(last)
@@ -105,13 +120,13 @@ extension TextEditor {
         return true
     }
 
-    private mutating func record(_ edit: EditRecord) {
+    mutating func record(_ edit: EditRecord) {
         undoStack.append(edit)
         if undoStack.count > Self.undoLimit { undoStack.removeFirst(undoStack.count - Self.undoLimit) }
         redoStack = []
     }
 
-    private mutating func afterEdit() {
+    mutating func afterEdit() {
         goalX = nil
         scrollToCursor()
     }
@@ -132,6 +147,17 @@ extension String {
             }
             if !(byte == 0x0A && afterCR) { bytes.append(byte) }
             afterCR = false
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Every LF as CRLF (the text has no CR).
+    func replacingLFWithCRLF() -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + utf8.count / 16)
+        for byte in utf8 {
+            if byte == 0x0A { bytes.append(0x0D) }
+            bytes.append(byte)
         }
         return String(decoding: bytes, as: UTF8.self)
     }

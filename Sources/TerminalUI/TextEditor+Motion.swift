@@ -11,7 +11,13 @@ extension TextEditor {
         case textStart, textEnd
     }
 
+    /// Moves the cursor; a selection made with Shift ends, a mark's selection follows.
     public mutating func move(_ motion: Motion) {
+        if !anchorIsMark { anchor = nil }
+        moveKeepingAnchor(motion)
+    }
+
+    mutating func moveKeepingAnchor(_ motion: Motion) {
         run = nil
         switch motion {
         case .left: setCursor(position(before: cursor))

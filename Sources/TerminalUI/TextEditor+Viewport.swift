@@ -15,7 +15,7 @@ extension TextEditor {
         var x = 0
         let rowStart = index(ofColumn: starts[row], inLine: position.line).index
         for character in lines[position.line][rowStart...].prefix(position.column - starts[row]) {
-            x += measure.columns(of: character)
+            x += measure.columns(of: character, at: x)
         }
         return (row, min(x, viewport.width - 1))
     }
@@ -32,7 +32,7 @@ extension TextEditor {
         var used = 0
         var column = start
         for character in text[rowStart...].prefix(last - start) {
-            let w = measure.columns(of: character)
+            let w = measure.columns(of: character, at: used)
             if used + w > x { return column }
             used += w
             column += 1

@@ -1,8 +1,9 @@
 /// A multi-line text editor as a value: the text, a cursor, soft wrap into a viewport, and
 /// undo/redo. Widgets draw it; the app feeds it keys. No I/O.
 ///
-/// Text is kept as lines (split at LF and CRLF; saved with the line ending the text came
-/// with), so an edit costs the length of the lines it touches, not of the whole text, and
+/// Text is kept as lines (split at LF and CRLF, each break remembered as it was, so a note
+/// with mixed line endings saves byte for byte as loaded where it was not edited; a new
+/// break takes the ending of the one after the line it splits), so an edit costs the length of the lines it touches, not of the whole text, and
 /// soft wrap is computed only for the lines on screen: a 10 MB note edits like a small one.
 /// The cursor moves by grapheme cluster (Swift `Character`), so it never lands inside an
 /// emoji ZWJ sequence, a flag or a letter with combining marks; columns on screen come from
@@ -16,10 +17,18 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
     public internal(set) var viewport: Size
     /// The first visual row shown: row `column` of line `line` (a row index, not a character column).
     public internal(set) var top = TextPosition.zero
-    /// The line break `text` uses: the first one the loaded text had ("\n" when it had none).
+    /// The first line break the loaded text had ("\n" when it had none): what a new break
+    /// gets when no neighbouring break says otherwise.
     public let lineEnding: String
+    /// For each line but the last, whether the break after it is CRLF (else LF).
+    var crlfAfter: [Bool]
     /// Counts every change to the text (edits, undo, redo); autosave compares it.
     public internal(set) var changeCount = 0
+    /// The other end of the selection (the cursor is one end), or nil when nothing is selected.
+    public internal(set) var anchor: TextPosition?
+    /// True when the anchor is a mark (Ctrl-Space): plain motion extends the selection. A
+    /// selection made with Shift and the arrows ends at the next plain motion instead.
+    public internal(set) var anchorIsMark = false
 
     /// The screen column up/down motion aims for (kept across short lines), nil after other motion.
     var goalX: Int?
@@ -31,33 +40,50 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
     var wrapCache = WrapCache()
 
     public init(_ text: String, measure: Measure, viewport: Size = Size(width: 80, height: 24)) {
-        (lines, lineEnding) = Self.splitLines(text)
+        (lines, crlfAfter) = Self.splitLines(text)
+        lineEnding = crlfAfter.first == true ? "\r\n" : "\n"
         self.measure = measure
         self.viewport = Size(width: max(1, viewport.width), height: max(1, viewport.height))
     }
 
     /// Lines split at LF and CRLF, found on the UTF-8 bytes (a line break is always a grapheme
     /// of its own, so this is the split by `Character`, only faster); the line ending is the
-    /// first one's.
-    static func splitLines(_ text: String) -> ([String], String) {
+    /// breaks are returned too, true for each CRLF.
+    static func splitLines(_ text: String) -> (lines: [String], crlf: [Bool]) {
         let utf8 = text.utf8
         var lines: [String] = []
+        var crlfs: [Bool] = []
         var start = utf8.startIndex
-        var ending: String?
         while let newline = utf8[start...].firstIndex(of: 0x0A) {
             var end = newline
             let crlf = end > start && utf8[utf8.index(before: end)] == 0x0D
             if crlf { end = utf8.index(before: end) }
-            if ending == nil { ending = crlf ? "\r\n" : "\n" }
+            crlfs.append(crlf)
             lines.append(String(Substring(utf8[start..<end])))
             start = utf8.index(after: newline)
         }
         lines.append(String(Substring(utf8[start...])))
-        return (lines, ending ?? "\n")
+        return (lines, crlfs)
     }
 
-    /// The whole text, lines joined with `lineEnding`.
-    public var text: String { lines.joined(separator: lineEnding) }
+    /// The whole text, each line break as it was loaded or typed.
+    public var text: String {
+        guard crlfAfter.contains(true) else { return lines.joined(separator: "\n") }
+        var text = ""
+        text.reserveCapacity(lines.reduce(lines.count * 2) { $0 + $1.utf8.count })
+        for (i, line) in lines.enumerated() {
+            text += line
+            if i < crlfAfter.count { text += crlfAfter[i] ? "\r\n" : "\n" }
+        }
+        return text
+    }
+
+    /// The break a line break typed on line `line` gets: the one after that line, else the
+    /// one before it, else `lineEnding`.
+    func ending(forBreakOn line: Int) -> String {
+        let crlf = line < crlfAfter.count ? crlfAfter[line] : crlfAfter.last ?? (lineEnding == "\r\n")
+        return crlf ? "\r\n" : "\n"
+    }
 
     /// The first line: a note's title.
     public var firstLine: String { lines[0] }
@@ -74,6 +100,7 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
 
     /// Puts the cursor at `position` (clamped to the text) and scrolls to it.
     public mutating func moveCursor(to position: TextPosition) {
+        clearSelection()
         cursor = clamped(position)
         goalX = nil
         run = nil
@@ -88,6 +115,8 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         let cursorLine = lines[cursor.line]
         let fresh = TextEditor(text, measure: measure, viewport: viewport)
         lines = fresh.lines
+        crlfAfter = fresh.crlfAfter
+        clearSelection()
         if !cursorLine.isEmpty, kept.line >= lines.count || lines[kept.line] != cursorLine {
             let nearby = (1...100).lazy.flatMap { [kept.line - $0, kept.line + $0] }
             if let found = nearby.first(where: { self.lines.indices.contains($0) && self.lines[$0] == cursorLine }) {
@@ -117,8 +146,9 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         return TextPosition(line: line, column: column)
     }
 
-    /// Replaces the text from `start` to `end` (clamped to the text) with `text` (LF-separated)
-    /// and returns what was removed (LF-separated) and where the inserted text ends. The one
+    /// Replaces the text from `start` to `end` (clamped to the text) with `text` and returns
+    /// what was removed and where the inserted text ends. Line breaks in both are the text's
+    /// own (LF or CRLF, each kept as it is), so undo puts back exactly what was there. The one
     /// primitive every edit, undo and redo goes through.
     ///
     /// The end is counted on the new line, so text that joins a neighbouring character into
@@ -137,12 +167,13 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         let removed = self.text(from: start, to: end)
         let head = lines[start.line].prefix(start.column)
         let tail = lines[end.line].dropFirst(end.column)
-        var pieces = Self.splitLines(text).0
+        var (pieces, breaks) = Self.splitLines(text)
         let endLine = start.line + pieces.count - 1
         let endOffset = (pieces.count == 1 ? head.utf8.count : 0) + pieces[pieces.count - 1].utf8.count
         pieces[0] = head + pieces[0]
         pieces[pieces.count - 1] += tail
         lines.replaceSubrange(start.line...end.line, with: pieces)
+        crlfAfter.replaceSubrange(start.line..<end.line, with: breaks)
         changeCount += 1
         if wrapCache.line >= start.line { wrapCache.line = -1 }
         return (removed, TextPosition(line: endLine, column: Self.column(ofUTF8Offset: endOffset, in: lines[endLine])))
@@ -190,16 +221,18 @@ public struct TextEditor<Measure: GlyphMeasure>: Equatable, Sendable {
         return column
     }
 
-    /// The text between two positions, LF-separated.
+    /// The text between two positions, with the text's own line breaks.
     func text(from start: TextPosition, to end: TextPosition) -> String {
         guard start < end else { return "" }
         if start.line == end.line {
             let line = lines[start.line]
             return String(line.dropFirst(start.column).prefix(end.column - start.column))
         }
-        var parts = [String(lines[start.line].dropFirst(start.column))]
-        if end.line > start.line + 1 { parts += lines[(start.line + 1)..<end.line] }
-        parts.append(String(lines[end.line].prefix(end.column)))
-        return parts.joined(separator: "\n")
+        var text = String(lines[start.line].dropFirst(start.column))
+        for line in start.line..<end.line {
+            text += crlfAfter[line] ? "\r\n" : "\n"
+            text += line + 1 == end.line ? String(lines[end.line].prefix(end.column)) : lines[line + 1]
+        }
+        return text
     }
 }

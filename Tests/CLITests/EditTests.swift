@@ -184,7 +184,8 @@ import Testing
         let result = try cli.cn("edit", id, environment: ["EDITOR": editor])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            try String(contentsOf: seen, encoding: .utf8) == "two lines \n\nold body", "the title is shown on one line")
+            try String(contentsOf: seen, encoding: .utf8) == "two lines \n\nold body\n",
+            "the title is shown on one line; the file ends with a line break")
         let note = try cli.note(id)
         #expect(note["title"] as? String == "two\nlines\r")
         #expect(note["body"] as? String == "new body")
@@ -208,5 +209,28 @@ import Testing
         let editor = try cli.script("nfd.sh", "printf 'Cafe\\n\\ncafe\\314\\201' > \"$1\"")
         #expect(try cli.cn("edit", id, environment: ["EDITOR": editor]).status == 0)
         #expect(try cli.cn("show", id).stdoutData == Data("cafe\u{301}".utf8))
+    }
+
+    @Test func aBodyWithoutAFinalLineBreakGetsOneInTheFileAndLosesItOnTheWayBack() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("List", body: "one\ntwo")
+        let seen = cli.home.appendingPathComponent("seen")
+        // Like vi: appends a line after the last one, keeping the file's final line break.
+        let editor = try cli.script("append.sh", "cp \"$1\" '\(seen.path)'; printf 'three\\n' >> \"$1\"")
+        #expect(try cli.cn("edit", id, environment: ["EDITOR": editor]).status == 0)
+        #expect(try String(contentsOf: seen, encoding: .utf8) == "List\n\none\ntwo\n")
+        #expect(try cli.cn("show", id).stdoutData == Data("one\ntwo\nthree".utf8))
+        // Untouched, the added line break is no change at all.
+        let touch = try cli.script("touch.sh", "touch \"$1\"")
+        #expect(try cli.cn("edit", id, environment: ["EDITOR": touch]).status == 0)
+        #expect(try revisions(cli, id) == 2)
+        // A body that ends with a line break keeps it, and gets no second one.
+        let ended = try cli.add("Ended", body: "line\n")
+        let seenEnded = cli.home.appendingPathComponent("seen-ended")
+        let copy = try cli.script("copy.sh", "cp \"$1\" '\(seenEnded.path)'; printf 'more\\n' >> \"$1\"")
+        #expect(try cli.cn("edit", ended, environment: ["EDITOR": copy]).status == 0)
+        #expect(try String(contentsOf: seenEnded, encoding: .utf8) == "Ended\n\nline\n")
+        #expect(try cli.cn("show", ended).stdoutData == Data("line\nmore\n".utf8))
     }
 }

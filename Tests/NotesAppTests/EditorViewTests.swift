@@ -34,7 +34,8 @@ import Testing
         let state = open("\u{1B}]0;evil\u{07}title", "a\u{1B}[2Jb\u{202E}c\td\r")
         let screen = view(state, Size(width: 60, height: 15))
         #expect(text(screen).lines[9] == " ␛]0;evil␇title                                             ")
-        #expect(text(screen).lines[10] == " a␛[2Jb<U+202E>c    d␍                                      ")
+        // The TAB after "c" (column 15 of the row) reaches the tab stop at 16.
+        #expect(text(screen).lines[10] == " a␛[2Jb<U+202E>c d␍                                         ")
         for cell in screen.cells {
             #expect(!cell.grapheme.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
             #expect(!cell.grapheme.unicodeScalars.contains { $0.value == 0x202E })

@@ -136,7 +136,15 @@ struct ModelStore {
         case .undoTrash(let id):
             change(id) { $0.trashed = false }
             return [.storeChanged([id])]
-        case .scheduleTimer, .syncNow, .quit, .loadConflicts, .openExternalEditor, .loadHistory, .restoreRevision,
+        case .discardIfEmpty(let id):
+            // As the runtime does: purged only while it is still empty.
+            guard let note = notes.first(where: { $0.id == id }), note.title.isEmpty, note.body.isEmpty else {
+                return []
+            }
+            notes.removeAll { $0.id == id }
+            return [.storeChanged([id])]
+        case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .loadHistory,
+            .restoreRevision,
             .loadConflict, .resolveConflict:
             return []
         }

@@ -41,6 +41,8 @@ final class ScriptedTerminal: TerminalBackend, @unchecked Sendable {
     func suspend() { locked { inner.suspend() } }
     func resume() { locked { inner.resume() } }
 
+    func setClipboard(_ text: String) { locked { inner.setClipboard(text) } }
+
     /// Types or sends events, as a user at the terminal.
     func send(_ newEvents: [InputEvent]) {
         locked {

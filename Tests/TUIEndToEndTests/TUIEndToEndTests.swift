@@ -88,8 +88,8 @@ struct TUIEndToEndTests {
         #!/bin/sh
         printf 'FAKE EDITOR ON %s\\n' "$(basename "$1")"
         sleep 1
-        # Like most editors, it ends the last line before adding one.
-        printf '\\nappended by the editor\\n' >> "$1"
+        # The file ends with a line break (the app adds one): append a line, as editors do.
+        printf 'appended by the editor\\n' >> "$1"
         """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
         tmux.extraEnvironment["EDITOR"] = script.path

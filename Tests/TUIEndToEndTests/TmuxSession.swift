@@ -61,6 +61,19 @@ final class TmuxSession {
         try tmux(["send-keys", "-t", "e2e", "-l", text])
     }
 
+    /// Pastes `text` as a terminal does: tmux's `paste-buffer -p` wraps it in bracketed-paste
+    /// markers when the app turned that mode on (and sends line breaks as CR, like a terminal).
+    func paste(_ text: String) throws {
+        let file = home.appendingPathComponent("paste-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: file)
+        try tmux(["load-buffer", "-b", "e2e-paste", file.path])
+        try tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "e2e"])
+    }
+
+    /// Runs a tmux command on this session's private server (`set -g set-clipboard on`, `show-buffer`).
+    @discardableResult
+    func command(_ arguments: String...) throws -> String { try tmux(arguments) }
+
     /// The pane's text now; with `escapes`, with the SGR sequences of its colours and attributes.
     func screen(escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "e2e"] + (escapes ? ["-e"] : []))

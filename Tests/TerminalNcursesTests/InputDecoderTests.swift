@@ -32,6 +32,26 @@ import Testing
         #expect(decode("\u{1B}b") == [.alt("b")])
     }
 
+    @Test func altBackspaceIsEscapeThenDeleteOrNcursesBackspaceKey() {
+        #expect(decode("\u{1B}\u{7F}x") == [.key(.backspace, modifiers: .alt), .char("x")])
+        #expect(decode("\u{1B}\u{8}") == [.key(.backspace, modifiers: .alt)])
+        // ncurses decodes DEL to KEY_BACKSPACE when terminfo says kbs=^?: ESC then that key.
+        var decoder = InputDecoder()
+        #expect(
+            decoder.feed([.scalar("\u{1B}"), .key(.backspace, modifiers: [])]) == [.key(.backspace, modifiers: .alt)])
+        #expect(!decoder.hasPending)
+        // A lone Esc before another decoded key, after the delay, stays Escape.
+        #expect(decoder.feed([.scalar("\u{1B}")]) == [])
+        #expect(decoder.flush() == [.key(.escape)])
+        #expect(decoder.feed([.key(.backspace, modifiers: [])]) == [.key(.backspace)])
+    }
+
+    @Test func shiftedAndControlArrowsForSelectionAndWords() {
+        #expect(decode("\u{1B}[1;2A\u{1B}[1;2B") == [.key(.up, modifiers: .shift), .key(.down, modifiers: .shift)])
+        #expect(decode("\u{1B}[1;5D") == [.key(.left, modifiers: .control)])
+        #expect(decode("\u{0}\u{17}\u{B}\u{15}") == [.ctrl(" "), .ctrl("w"), .ctrl("k"), .ctrl("u")])
+    }
+
     @Test func modifiedArrowsFromCSISequences() {
         #expect(decode("\u{1B}[1;5C") == [.key(.right, modifiers: .control)])
         #expect(decode("\u{1B}[1;3D") == [.key(.left, modifiers: .alt)])
