@@ -44,12 +44,22 @@ func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) 
         return
     }
     let room = rect.width - TextWidth.width(of: prompt) - 1
-    // While typing, the end of a long query stays in view.
-    let text = TerminalSafeText.sanitize(state.searchText)
-    var shown = text
-    while TextWidth.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
-    let end = buffer.write(shown, at: Point(x: x, y: rect.y), clipTo: rect)
-    if state.focus == .search {
+    // Each character made safe on its own, so the cursor (a character index) maps onto them.
+    let characters = state.searchText.map { TerminalSafeText.sanitize(String($0)) }
+    let cursor = state.searchCursor
+    let editing = state.focus == .search
+    // While typing, the cursor stays in view: characters before it scroll off the left.
+    var first = 0
+    let through = editing ? min(cursor + 1, characters.count) : characters.count
+    while first < through, TextWidth.width(of: characters[first..<through].joined()) > room { first += 1 }
+    var end = x
+    for index in first..<characters.count {
+        let style: Style = editing && index == cursor ? Style().reverse() : .plain
+        let next = buffer.write(characters[index], at: Point(x: end, y: rect.y), style: style, clipTo: rect)
+        if next == end { break }
+        end = next
+    }
+    if editing && cursor >= characters.count {
         buffer.write("▏", at: Point(x: end, y: rect.y), clipTo: rect)
     }
 }
