@@ -91,11 +91,11 @@ func drawList(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
 }
 
 /// `★ title  snippet…   2m ✓`: star, title, the snippet (dim), relative time right-aligned
-/// in 3 columns, sync mark. Search matches in title and snippet are highlighted.
+/// in 4 columns (`268d`: the unit is never cut), sync mark. Search matches in title and snippet are highlighted.
 func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: Rect, on buffer: inout Buffer) {
     let theme = state.theme
     let lineRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-    let textRect = Rect(x: rect.x + 2, y: y, width: max(0, rect.width - 9), height: 1)
+    let textRect = Rect(x: rect.x + 2, y: y, width: max(0, rect.width - 10), height: 1)
     if row.isFavorite {
         buffer.write("★", at: Point(x: rect.x, y: y), style: theme.favorite, clipTo: lineRect)
     }
@@ -108,8 +108,8 @@ func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: R
             row.snippet, matches: row.snippetMatches, style: theme.hint, highlight: theme.highlight,
             at: Point(x: x + 2, y: y), in: textRect, on: &buffer)
     }
-    let time = TextWidth.pad(RelativeTime.short(row.modifiedAt, now: state.now), to: 3, alignment: .right)
-    buffer.write(time, at: Point(x: rect.maxX - 6, y: y), style: theme.hint, clipTo: lineRect)
+    let time = TextWidth.pad(RelativeTime.short(row.modifiedAt, now: state.now), to: 4, alignment: .right)
+    buffer.write(time, at: Point(x: rect.maxX - 7, y: y), style: theme.hint, clipTo: lineRect)
     let mark = syncMark(row.syncState)
     buffer.write(mark, at: Point(x: rect.maxX - 2, y: y), style: theme.mark(row.syncState), clipTo: lineRect)
     if selected {
