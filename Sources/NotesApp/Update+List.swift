@@ -16,6 +16,7 @@ extension AppState {
             searchCursor = searchText.count
         case .character("?"):
             focus = .help
+            helpScroll = 0
         case .enter, .tab:
             guard let row = selectedRow else { return [] }
             return openEditor(row.id)
@@ -114,9 +115,16 @@ extension AppState {
     }
 
     mutating func helpKey(_ key: InputEvent.Key) -> [Effect] {
+        let last = max(0, helpLines.count - helpRows(size))
         switch key {
         case .escape, .character("?"): focus = .list
         case .character("q"): return quit()
+        case .character("j"), .down: helpScroll = min(last, helpScroll + 1)
+        case .character("k"), .up: helpScroll = max(0, helpScroll - 1)
+        case .pageDown, .character(" "): helpScroll = min(last, helpScroll + max(1, helpRows(size) - 1))
+        case .pageUp: helpScroll = max(0, helpScroll - max(1, helpRows(size) - 1))
+        case .character("g"), .home: helpScroll = 0
+        case .character("G"), .end: helpScroll = last
         default: break
         }
         return []

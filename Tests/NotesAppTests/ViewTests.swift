@@ -135,6 +135,26 @@ import Testing
         #expect(lines[3].hasSuffix("   3y ✓ "))
     }
 
+    /// At 60x15 the help does not fit: j/k (and G, g, PgDn) scroll it, and it says so.
+    @Test func helpScrollsOnASmallTerminal() {
+        var state = AppState.fixture()
+        _ = send("?G", to: &state)
+        var lines = text(view(state, Size(width: 60, height: 15))).lines
+        #expect(lines[1].contains("│ /            search as you type"))
+        #expect(lines[13].contains("│ ^← ^→        editor: by word"))
+        #expect(lines[14].contains("└─ ↑ k ─"))
+        _ = send("kkk", to: &state)
+        lines = text(view(state, Size(width: 60, height: 15))).lines
+        #expect(lines[1].contains("│ j k ↑ ↓      move"))
+        #expect(lines[14].contains("└─ ↓ j more ─"))
+        _ = send("<Esc>?", to: &state)
+        #expect(state.helpScroll == 0)
+        // Tall enough for every line: nothing scrolls.
+        _ = update(&state, .resize(Size(width: 80, height: 24)))
+        _ = send("j", to: &state)
+        #expect(state.helpScroll == 0)
+    }
+
     @Test func helpOverlayListsTheKeys() {
         var state = AppState.fixture()
         _ = send("?", to: &state)
@@ -156,7 +176,7 @@ import Testing
                     " Enter: ope│ s            sync now              │           ",
                     "           │ c h          conflicts / history   │           ",
                     "           │ q ^Q         quit (saves first)    │           ",
-                    " local only└────────────────────────────────────┘ Esc close ",
+                    " local only└─ ↓ j more ─────────────────────────┘ Esc close ",
                 ]))
         #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))
         #expect(screen[26, 1].style == .plain)
