@@ -35,7 +35,15 @@ public struct AppState: Equatable, Sendable {
     /// First list line (section headers count as lines) drawn at the top of the list pane.
     public var scrollOffset = 0
     public var focus: Focus = .list
+    /// The first line of the `?` help shown (it scrolls when the terminal is short).
+    public var helpScroll = 0
     public var searchText = ""
+    /// The search field's cursor, in characters of `searchText` (clamped to its end when read).
+    var searchCursorStorage = 0
+    public var searchCursor: Int {
+        get { max(0, min(searchCursorStorage, searchText.count)) }
+        set { searchCursorStorage = newValue }
+    }
     public var syncStatus: SyncStatus = .localOnly
     /// A one-line message in the status bar, shown instead of the key hints.
     public var message: StatusMessage?

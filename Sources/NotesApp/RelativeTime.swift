@@ -3,7 +3,7 @@ import Foundation
 /// Short and long forms of "how long ago" for list rows ("2m", "3d") and the status bar
 /// ("2 min ago").
 enum RelativeTime {
-    /// "now", "5m", "3h", "2d", "1y": at most 3 columns for anything under 1000 years.
+    /// "now", "5m", "3h", "268d", "1y": at most 4 columns for anything under 1000 years.
     static func short(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
         switch seconds {

@@ -13,8 +13,10 @@ extension AppState {
         case .pageUp: return moveSelection(to: selection - pageSize)
         case .character("/"):
             focus = .search
+            searchCursor = searchText.count
         case .character("?"):
             focus = .help
+            helpScroll = 0
         case .enter, .tab:
             guard let row = selectedRow else { return [] }
             return openEditor(row.id)
@@ -79,9 +81,23 @@ extension AppState {
     mutating func searchKey(_ key: InputEvent.Key) -> [Effect] {
         switch key {
         case .character(let character):
-            return setSearchText(searchText + String(character))
+            return insertInSearch(String(character))
         case .backspace:
-            return setSearchText(String(searchText.dropLast()))
+            let cursor = searchCursor
+            guard cursor > 0 else { return [] }
+            return editSearch(removing: (cursor - 1)..<cursor)
+        case .delete:
+            let cursor = searchCursor
+            guard cursor < searchText.count else { return [] }
+            return editSearch(removing: cursor..<(cursor + 1))
+        case .left:
+            searchCursor = max(0, searchCursor - 1)
+        case .right:
+            searchCursor = min(searchText.count, searchCursor + 1)
+        case .home:
+            searchCursor = 0
+        case .end:
+            searchCursor = searchText.count
         case .escape:
             return clearSearch()
         case .enter:
@@ -93,16 +109,67 @@ extension AppState {
             focus = .list
             return listKey(key)
         default:
-            return []
+            break
         }
+        return []
     }
 
     mutating func helpKey(_ key: InputEvent.Key) -> [Effect] {
+        let last = max(0, helpLines.count - helpRows(size))
         switch key {
         case .escape, .character("?"): focus = .list
         case .character("q"): return quit()
+        case .character("j"), .down: helpScroll = min(last, helpScroll + 1)
+        case .character("k"), .up: helpScroll = max(0, helpScroll - 1)
+        case .pageDown, .character(" "): helpScroll = min(last, helpScroll + max(1, helpRows(size) - 1))
+        case .pageUp: helpScroll = max(0, helpScroll - max(1, helpRows(size) - 1))
+        case .character("g"), .home: helpScroll = 0
+        case .character("G"), .end: helpScroll = last
         default: break
         }
         return []
+    }
+
+    /// The search field's shell-line keys: ^U deletes to the start, ^W the word before the
+    /// cursor, ^A and ^E go to the start and the end.
+    mutating func searchControlKey(_ key: InputEvent.Key) -> [Effect] {
+        let cursor = searchCursor
+        switch key {
+        case .character("u"):
+            return cursor == 0 ? [] : editSearch(removing: 0..<cursor)
+        case .character("w"):
+            let before = Array(searchText.prefix(cursor))
+            var start = cursor
+            while start > 0 && before[start - 1] == " " { start -= 1 }
+            while start > 0 && before[start - 1] != " " { start -= 1 }
+            return start == cursor ? [] : editSearch(removing: start..<cursor)
+        case .character("a"):
+            searchCursor = 0
+        case .character("e"):
+            searchCursor = searchText.count
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Types `text` at the search field's cursor.
+    mutating func insertInSearch(_ text: String) -> [Effect] {
+        guard !text.isEmpty else { return [] }
+        let cursor = searchCursor
+        var characters = Array(searchText)
+        characters.insert(contentsOf: Array(text), at: cursor)
+        let effects = setSearchText(String(characters))
+        searchCursor = cursor + text.count
+        return effects
+    }
+
+    /// Deletes the characters in `range` of the search text; the cursor goes to where they were.
+    mutating func editSearch(removing range: Range<Int>) -> [Effect] {
+        var characters = Array(searchText)
+        characters.removeSubrange(range)
+        let effects = setSearchText(String(characters))
+        searchCursor = range.lowerBound
+        return effects
     }
 }

@@ -81,7 +81,9 @@ extension AppState {
         if (key == .character("c") || key == .character("q")) && modifiers == .control { return quit() }
         switch focus {
         case .list: return modifiers.isEmpty || modifiers == .shift ? listKey(key) : []
-        case .search: return modifiers.isEmpty || modifiers == .shift ? searchKey(key) : []
+        case .search:
+            if modifiers == .control { return searchControlKey(key) }
+            return modifiers.isEmpty || modifiers == .shift ? searchKey(key) : []
         case .editor: return editorKey(key, modifiers)
         case .help: return helpKey(key)
         case .history: return historyKey(key)
@@ -94,7 +96,7 @@ extension AppState {
         case .search:
             // A search is one line: a pasted line break ends it.
             let line = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
-            return setSearchText(searchText + line)
+            return insertInSearch(String(line))
         case .editor:
             return editText { $0.insert(text) }
         case .resolver:

@@ -25,7 +25,13 @@ let helpLines: [(keys: String, action: String)] = [
     ("^X M-w ^U", "editor: clipboard"),
 ]
 
-/// Draws the help box centred in `area`, over whatever is there.
+/// How many help lines fit inside the box on a terminal of `size`.
+func helpRows(_ size: Size) -> Int {
+    max(0, min(helpLines.count + 2, size.height) - 2)
+}
+
+/// Draws the help box centred in `area`, over whatever is there; on a short terminal it shows
+/// the lines from `helpScroll` and says in its bottom edge that more are below (j/k scroll).
 func drawHelp(_ state: AppState, in area: Rect, on buffer: inout Buffer) {
     let keyColumn = 13
     let inner = keyColumn + 21
@@ -35,7 +41,17 @@ func drawHelp(_ state: AppState, in area: Rect, on buffer: inout Buffer) {
         x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
     guard width >= 4, height >= 2 else { return }
     drawBox(box, title: "Keys", style: state.theme.header, on: &buffer)
-    for (i, line) in helpLines.prefix(height - 2).enumerated() {
+    let rows = helpRows(area.size)
+    let first = max(0, min(state.helpScroll, helpLines.count - rows))
+    var marks: [String] = []
+    if first > 0 { marks.append("↑ k") }
+    if first + rows < helpLines.count { marks.append("↓ j more") }
+    if !marks.isEmpty {
+        let bottom = Rect(x: box.x + 2, y: box.maxY - 1, width: box.width - 4, height: 1)
+        buffer.write(
+            " " + marks.joined(separator: "  ") + " ", at: bottom.origin, style: state.theme.hint, clipTo: bottom)
+    }
+    for (i, line) in helpLines[first...].prefix(rows).enumerated() {
         let y = box.y + 1 + i
         let inside = Rect(x: box.x + 2, y: y, width: width - 4, height: 1)
         buffer.write(line.keys, at: inside.origin, style: state.theme.header, clipTo: inside)

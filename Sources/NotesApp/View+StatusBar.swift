@@ -4,6 +4,11 @@ import TerminalUI
 
 /// The sync indicator's text: the phase, then conflicts and pending changes when there are any.
 func syncIndicator(_ status: SyncStatus, now: Date) -> String {
+    ([syncPhase(status, now: now)] + syncCounts(status)).joined(separator: "  ")
+}
+
+/// What sync is doing (its message can be long: it is what gets cut when room is short).
+func syncPhase(_ status: SyncStatus, now: Date) -> String {
     var parts: [String] = []
     switch status.phase {
     case .localOnly: parts.append("local only")
@@ -13,11 +18,17 @@ func syncIndicator(_ status: SyncStatus, now: Date) -> String {
     case .offline(let reason): parts.append("offline: \(TerminalSafeText.sanitize(reason))")
     case .error(let message): parts.append("sync error: \(TerminalSafeText.sanitize(message))")
     }
+    return parts.joined()
+}
+
+/// Conflicts and pending changes, when there are any: always shown whole.
+func syncCounts(_ status: SyncStatus) -> [String] {
+    var parts: [String] = []
     if status.conflictCount > 0 {
         parts.append("⚠ \(status.conflictCount) conflict\(status.conflictCount == 1 ? "" : "s")")
     }
     if status.pendingCount > 0 { parts.append("↑ \(status.pendingCount) pending") }
-    return parts.joined(separator: "  ")
+    return parts
 }
 
 /// The bottom row: the sync indicator on the left; the status message, or key hints, on the right.
@@ -25,12 +36,18 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
     let theme = state.theme
     buffer.fill(rect, style: theme.statusBar)
-    var indicator = " " + syncIndicator(state.syncStatus, now: state.now) + " "
+    // The counts and the editor's save state are never cut; the phase's text (an offline
+    // reason, a sync error) is, and leaves a message up to a third of the row.
+    var kept = syncCounts(state.syncStatus).map { "  " + $0 }.joined() + " "
     if state.focus == .editor, let open = state.editor, open.isLoaded {
-        indicator += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
+        kept += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
     }
     let room = rect.width
-    let left = TextWidth.clip(indicator, to: room, ellipsis: true)
+    let messageShare = state.message.map { min(TextWidth.width(of: $0.text) + 2, room / 3) } ?? 0
+    // The phase keeps its first word or so ("offline: …") before the message gets its share.
+    let phaseRoom = max(10, room - messageShare - TextWidth.width(of: kept) - 1)
+    let phase = TextWidth.clip(syncPhase(state.syncStatus, now: state.now), to: phaseRoom, ellipsis: true)
+    let left = TextWidth.clip(" " + phase + kept, to: room, ellipsis: true)
     let used = buffer.write(left, at: rect.origin, style: theme.statusBar, clipTo: rect) - rect.x
     let rightRoom = room - used - 1
     guard rightRoom > 0 else { return }

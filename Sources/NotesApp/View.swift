@@ -44,12 +44,22 @@ func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) 
         return
     }
     let room = rect.width - TextWidth.width(of: prompt) - 1
-    // While typing, the end of a long query stays in view.
-    let text = TerminalSafeText.sanitize(state.searchText)
-    var shown = text
-    while TextWidth.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
-    let end = buffer.write(shown, at: Point(x: x, y: rect.y), clipTo: rect)
-    if state.focus == .search {
+    // Each character made safe on its own, so the cursor (a character index) maps onto them.
+    let characters = state.searchText.map { TerminalSafeText.sanitize(String($0)) }
+    let cursor = state.searchCursor
+    let editing = state.focus == .search
+    // While typing, the cursor stays in view: characters before it scroll off the left.
+    var first = 0
+    let through = editing ? min(cursor + 1, characters.count) : characters.count
+    while first < through, TextWidth.width(of: characters[first..<through].joined()) > room { first += 1 }
+    var end = x
+    for index in first..<characters.count {
+        let style: Style = editing && index == cursor ? Style().reverse() : .plain
+        let next = buffer.write(characters[index], at: Point(x: end, y: rect.y), style: style, clipTo: rect)
+        if next == end { break }
+        end = next
+    }
+    if editing && cursor >= characters.count {
         buffer.write("▏", at: Point(x: end, y: rect.y), clipTo: rect)
     }
 }
@@ -81,11 +91,11 @@ func drawList(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
 }
 
 /// `★ title  snippet…   2m ✓`: star, title, the snippet (dim), relative time right-aligned
-/// in 3 columns, sync mark. Search matches in title and snippet are highlighted.
+/// in 4 columns (`268d`: the unit is never cut), sync mark. Search matches in title and snippet are highlighted.
 func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: Rect, on buffer: inout Buffer) {
     let theme = state.theme
     let lineRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-    let textRect = Rect(x: rect.x + 2, y: y, width: max(0, rect.width - 9), height: 1)
+    let textRect = Rect(x: rect.x + 2, y: y, width: max(0, rect.width - 10), height: 1)
     if row.isFavorite {
         buffer.write("★", at: Point(x: rect.x, y: y), style: theme.favorite, clipTo: lineRect)
     }
@@ -98,8 +108,8 @@ func drawRow(_ row: NoteRow, selected: Bool, state: AppState, y: Int, in rect: R
             row.snippet, matches: row.snippetMatches, style: theme.hint, highlight: theme.highlight,
             at: Point(x: x + 2, y: y), in: textRect, on: &buffer)
     }
-    let time = TextWidth.pad(RelativeTime.short(row.modifiedAt, now: state.now), to: 3, alignment: .right)
-    buffer.write(time, at: Point(x: rect.maxX - 6, y: y), style: theme.hint, clipTo: lineRect)
+    let time = TextWidth.pad(RelativeTime.short(row.modifiedAt, now: state.now), to: 4, alignment: .right)
+    buffer.write(time, at: Point(x: rect.maxX - 7, y: y), style: theme.hint, clipTo: lineRect)
     let mark = syncMark(row.syncState)
     buffer.write(mark, at: Point(x: rect.maxX - 2, y: y), style: theme.mark(row.syncState), clipTo: lineRect)
     if selected {

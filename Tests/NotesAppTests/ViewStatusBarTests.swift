@@ -73,4 +73,25 @@ import Testing
         #expect(
             screen == Buffer(lines: [" local only         Moved “Groceries” to the trash. u: undo "], style: bar))
     }
+
+    /// At every width from 60, a long offline reason and a long message are cut, never the
+    /// counts or the editor's save state.
+    @Test func theCountsAndTheSaveStateStayVisibleAtEveryWidth() {
+        for width in 60...140 {
+            let size = Size(width: width, height: 15)
+            var state = AppState.editing(
+                NoteContent(id: noteID(1), title: "Groceries", body: "milk", modifiedAt: testNow, headRevision: "r1"),
+                size: size)
+            _ = send("x", to: &state)
+            state.syncStatus = SyncStatus(
+                phase: .offline(reason: "the cloud folder is on a disk that is not mounted right now, try later"),
+                pendingCount: 3, conflictCount: 1)
+            state.message = StatusMessage(
+                "This note changed on another device: your edits were kept and merged with theirs", severity: .warning)
+            let bar = text(row(14, of: view(state, size))).lines[0]
+            #expect(bar.contains("⚠ 1 conflict  ↑ 3 pending · edited"), "at \(width): \(bar)")
+            #expect(bar.contains("offline"), "at \(width): \(bar)")
+            #expect(bar.hasSuffix("… "), "at \(width): \(bar)")
+        }
+    }
 }

@@ -48,7 +48,7 @@ import Testing
                     "★ Groceries  milk, eggs    2m ✓ │ Agenda: budget                                ",
                     "★ Ideas                    3h ↻ │ Enter: open                                   ",
                     "NOTES                           │                                               ",
-                    "  Meeting notes  Agenda:…  3d ⚠ │                                               ",
+                    "  Meeting notes  Agenda…   3d ⚠ │                                               ",
                     "  Travel                   5m ✓ │                                               ",
                     "  Books                   40d ✓ │                                               ",
                     "                                │                                               ",
@@ -119,12 +119,40 @@ import Testing
         #expect(screen[0, 7].style == Style().reverse())
     }
 
-    /// 51 columns for the title: 25 wide characters and the ellipsis, then the time and mark in place.
+    /// 50 columns for the title: 24 wide characters and the ellipsis, then the time and mark in place.
     @Test func longAndWideTitlesAreClippedByDisplayWidth() {
         var state = AppState.fixture()
         state.setList(favorites: [], notes: [row(7, "会議のメモと来週の予定と長い長い長い長いタイトルです", ago: 60)])
         let screen = view(state, Size(width: 60, height: 15))
-        #expect(text(screen).lines[2] == "  会議のメモと来週の予定と長い長い長い長いタイトルで…  1m ✓ ")
+        #expect(text(screen).lines[2] == "  会議のメモと来週の予定と長い長い長い長いタイトル…    1m ✓ ")
+    }
+
+    @Test func theTimeColumnAlwaysShowsItsUnit() {
+        var state = AppState.fixture()
+        state.setList(favorites: [], notes: [row(7, "Old", ago: 268 * 86_400), row(8, "Older", ago: 3 * 365 * 86_400)])
+        let lines = text(view(state, Size(width: 60, height: 15))).lines
+        #expect(lines[2].hasSuffix(" 268d ✓ "))
+        #expect(lines[3].hasSuffix("   3y ✓ "))
+    }
+
+    /// At 60x15 the help does not fit: j/k (and G, g, PgDn) scroll it, and it says so.
+    @Test func helpScrollsOnASmallTerminal() {
+        var state = AppState.fixture()
+        _ = send("?G", to: &state)
+        var lines = text(view(state, Size(width: 60, height: 15))).lines
+        #expect(lines[1].contains("│ n            new note"))
+        #expect(lines[13].contains("│ ^X M-w ^U    editor: clipboard"))
+        #expect(lines[14].contains("└─ ↑ k ─"))
+        _ = send("kkkkkk", to: &state)
+        lines = text(view(state, Size(width: 60, height: 15))).lines
+        #expect(lines[1].contains("│ j k ↑ ↓      move"))
+        #expect(lines[14].contains("└─ ↓ j more ─"))
+        _ = send("<Esc>?", to: &state)
+        #expect(state.helpScroll == 0)
+        // Tall enough for every line: nothing scrolls.
+        _ = update(&state, .resize(Size(width: 80, height: 24)))
+        _ = send("j", to: &state)
+        #expect(state.helpScroll == 0)
     }
 
     @Test func helpOverlayListsTheKeys() {
@@ -148,7 +176,7 @@ import Testing
                     " Enter: ope│ s            sync now              │           ",
                     "           │ c h          conflicts / history   │           ",
                     "           │ q ^Q         quit (saves first)    │           ",
-                    " local only└────────────────────────────────────┘ Esc close ",
+                    " local only└─ ↓ j more ─────────────────────────┘ Esc close ",
                 ]))
         #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))
         #expect(screen[26, 1].style == .plain)

@@ -53,6 +53,11 @@ final class TmuxSession {
 
     /// Sends tmux key names (`Enter`, `Escape`, `C-c`, `Down`).
     func keys(_ names: String...) throws {
+        try keys(names)
+    }
+
+    /// Sends tmux key names in one go, as a held key's repeats arrive.
+    func keys(_ names: [String]) throws {
         try tmux(["send-keys", "-t", "e2e"] + names)
     }
 
