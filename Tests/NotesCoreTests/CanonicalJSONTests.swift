@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func randomValuesRoundTripThroughTheirCanonicalBytes() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 1009)
         var rng = SeededRandom(seed: seed)
         let alphabet: [Unicode.Scalar] = [
             "a", "Z", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "日", "🎉", "\u{301}", " ",

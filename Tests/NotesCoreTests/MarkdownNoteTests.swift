@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func randomNotesRoundTrip() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 3027)
         var rng = SeededRandom(seed: seed)
         let alphabet = Array("ab #-:\"\\\n\n\r\té日🎉\u{301}\u{2028}\u{85}".unicodeScalars)
         for _ in 0..<300 {

@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func rangesAndSnippetsAgreeWithAReferenceOnRandomText() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 5045)
         var rng = SeededRandom(seed: seed)
         let ascii = Array("abAB \n\r\t-".unicodeScalars)
         let mixed = ascii + Array("éÉ\u{301}日🎉ß".unicodeScalars)

@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func noControlCharacterEverSurvives() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 2018)
         var rng = SeededRandom(seed: seed)
         var pool: [Unicode.Scalar] = (0..<0x20).map { Unicode.Scalar($0)! } + (0x7F...0x9F).map { Unicode.Scalar($0)! }
         pool += Array(

@@ -40,7 +40,7 @@ import Testing
         "aZé\u{301}\u{308}ÅßẞΣσςİıǅﬁ日本한국\u{1100}\u{1161}🎉👍🏽\u{FE0F}\u{200D}❤🇯🇵 \n-\"".unicodeScalars)
 
     @Test func foldIsContextFreeSoConcatenationCommutesWithIt() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = SeededRandom.seed(default: 4036)
         var rng = SeededRandom(seed: seed)
         for _ in 0..<500 {
             let a = rng.string(from: Self.alphabet, count: Int.random(in: 0...12, using: &rng))
