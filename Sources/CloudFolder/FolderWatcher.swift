@@ -23,7 +23,8 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     private let pollInterval: Double
     private let maxDepth: Int
     private let mask: UInt32
-    private let settle: Double
+    private let settle: Duration
+    private let clock: any Clock<Duration>
     private let onChange: @Sendable () -> Void
     private let inotify: Int32
     private let stopPipe: (read: Int32, write: Int32)
@@ -37,13 +38,15 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
 
     /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only).
     public init(
-        root: String, pollInterval: Double = 30, maxDepth: Int = 8, events: Events = .entries, settle: Double = 0.005,
+        root: String, pollInterval: Double = 30, maxDepth: Int = 8, events: Events = .entries,
+        settle: Duration = .milliseconds(5), clock: any Clock<Duration> = ContinuousClock(),
         onChange: @escaping @Sendable () -> Void
     ) throws {
         self.root = root
         self.pollInterval = pollInterval
         self.maxDepth = maxDepth
         self.settle = settle
+        self.clock = clock
         self.onChange = onChange
         var mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF)
         if events == .writes { mask |= UInt32(IN_MODIFY) }
@@ -110,8 +113,8 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
             }
             var changed = drain(&buffer)
             // Let the rest of a burst arrive, so one publication is one callback.
-            if settle > 0 {
-                usleep(UInt32(settle * 1_000_000))
+            if settle > .zero {
+                sleepOnClock(settle)
                 changed = drain(&buffer) || changed
             }
             if changed { onChange() }
@@ -121,6 +124,24 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         Glibc.close(stopPipe.write)
         lock.withLock { ended = true }
         exited.signal()
+    }
+
+    /// Sleeps this (the watcher's own) thread for `duration` on `clock`: the continuous clock
+    /// sleeps the thread as before; another (a test clock) is awaited, so it holds the settle
+    /// until the test advances it.
+    private func sleepOnClock(_ duration: Duration) {
+        if clock is ContinuousClock {
+            let (seconds, attoseconds) = duration.components
+            usleep(UInt32(min(Int64(UInt32.max), seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+            return
+        }
+        let woken = DispatchSemaphore(value: 0)
+        let clock = clock
+        Task.detached {
+            try? await clock.sleep(for: duration)
+            woken.signal()
+        }
+        woken.wait()
     }
 
     /// Reads every pending event; watches new folders; returns true when any event counted.

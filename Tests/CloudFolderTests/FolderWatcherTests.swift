@@ -37,6 +37,26 @@ struct FolderWatcherTests {
         #expect(counter.wait(above: before))
     }
 
+    @Test("a burst of events waits out the settle on the injected clock and is one callback")
+    func aBurstIsOneCallbackAfterTheSettle() throws {
+        let root = TempDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let counter = Counter()
+        let clock = TestClock()
+        let watcher = try FolderWatcher(root: root, pollInterval: 3600, settle: .seconds(1), clock: clock) {
+            counter.hit()
+        }
+        defer { watcher.stop() }
+        // A publication: a temp file created and written, then renamed to its final name.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/.tmp"))
+        #expect(eventuallyBlocking { clock.sleepers == 1 })
+        try FileManager.default.moveItem(atPath: root + "/.tmp", toPath: root + "/000000000001.json")
+        #expect(counter.count == 0)
+        clock.advance(by: .seconds(1))
+        #expect(counter.wait(above: 0))
+        #expect(counter.count == 1)
+    }
+
     @Test("with no events, the fallback poll still calls back; after stop nothing does")
     func fallbackPollAndStop() throws {
         let root = TempDirectory.make()
