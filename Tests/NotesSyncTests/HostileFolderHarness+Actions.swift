@@ -155,7 +155,7 @@ extension HostileFolderHarness {
             }
             await step(run, index, .sync)
             // The replicator delivers the real bytes (unless the owner's compaction removed them meanwhile).
-            for file in chosen where attack == .reordered || run.io.contents(file.path) != nil {
+            for file in chosen where !unfair && (attack == .reordered || run.io.contents(file.path) != nil) {
                 run.io.plantFile(file.path, file.bytes)
             }
         }

@@ -23,6 +23,9 @@ struct HostileFolderHarness {
     let actions: Int
     /// The most one sync (or send, or fetch) may take before the run fails as a hang.
     var deadline: Duration = .seconds(20)
+    /// An unfair attacker for the harness's own test: withheld and torn files never come back
+    /// (a replicator that loses published files), so published writes must go missing.
+    var unfair = false
 
     static let zone = ZoneID("notes")!
     static let conflictNames = [

@@ -43,4 +43,21 @@ struct HostileFolderHarnessTests {
         #expect(acknowledged > total / 20, "only \(acknowledged) acknowledged writes")
         #expect(planted > total / 4, "only \(planted) planted files")
     }
+
+    /// The oracle is not vacuous: a replicator that loses other devices' published files for
+    /// good must make the harness report lost writes.
+    @Test("an attacker that never gives published files back is caught")
+    func unfairAttackerCaught() async throws {
+        var caught = 0
+        for seed in UInt64(500)..<UInt64(520) {
+            var harness = HostileFolderHarness(seed: seed, deviceCount: 2, actions: 48)
+            harness.unfair = true
+            let outcome = try await harness.run()
+            if outcome.failures.contains(where: { $0.contains("lost on") || $0.contains("differs from") }) {
+                caught += 1
+            }
+        }
+        print("unfair attacker: \(caught) of 20 runs lost a write")
+        #expect(caught >= 3, "only \(caught) of 20 unfair runs lost a write")
+    }
 }
