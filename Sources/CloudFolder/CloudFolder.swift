@@ -123,6 +123,9 @@ public struct FetchedChanges: Sendable, Equatable {
     /// envelope checks out against the name they copy: their records are applied like any
     /// (content addressing makes repeats harmless).
     public var copies: [RenamedCopy] = []
+    /// Renamed copies that do not check out (torn or damaged): never applied, and reported so
+    /// the user can remove them (rule 9); they stop no stream.
+    public var refusedCopies: [NotArrivedFile] = []
     /// Files in `notArrived` that a snapshot of their device's own covers: their devices are in
     /// `expired`, and the reader loads the snapshot instead of waiting for them.
     public var coveredDamage: [NotArrivedFile] = []

@@ -56,7 +56,7 @@ extension DirectoryCloudFolder {
             // segment folders are listed on every fetch (one or two listings per device).
             let segments = Set([token[device], seq].map { CloudLayout.segment(of: max($0, 1)) })
             for segment in segments.sorted() {
-                result.copies += try renamedCopies(zone: zone, device: device, segment: segment)
+                try renamedCopies(zone: zone, device: device, segment: segment, into: &result)
             }
             result.token[device] = seq
             // Rule 11: a device compacts only files its own snapshot covers, so a missing next
@@ -78,29 +78,34 @@ extension DirectoryCloudFolder {
         return result
     }
 
-    /// The renamed copies in one segment folder of a device that check out (rule 9).
-    func renamedCopies(zone: ZoneID, device: DeviceID, segment: Int64) throws -> [RenamedCopy] {
+    /// The renamed copies in one segment folder of a device (rule 9): those that check out go to
+    /// `copies`, those that do not to `refusedCopies`.
+    func renamedCopies(zone: ZoneID, device: DeviceID, segment: Int64, into result: inout FetchedChanges) throws {
         let folder = layout.segmentDirectory(zone, device: device, seq: max(segment * CloudLayout.segmentSize, 1))
-        guard try io.kind(folder) == .directory else { return [] }
-        var copies: [RenamedCopy] = []
+        guard try io.kind(folder) == .directory else { return }
         for name in try io.listIfPresent(folder).sorted() where CloudName.logFile(name) == nil {
             guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
-                CloudLayout.segment(of: seq) == segment,
-                case .batch(let fetched) = try readVerified(
-                    path: folder + "/" + name, zone: zone, device: device, seq: seq)
+                CloudLayout.segment(of: seq) == segment
             else { continue }
+            let read = try readVerified(path: folder + "/" + name, zone: zone, device: device, seq: seq)
+            guard case .batch(let fetched) = read else {
+                if case .notArrived(let reason) = read {
+                    result.refusedCopies.append(
+                        NotArrivedFile(device: device, seq: seq, path: folder + "/" + name, reason: reason))
+                }
+                continue
+            }
             let original = try readVerified(
                 path: layout.logFile(zone, device: device, seq: seq), zone: zone, device: device, seq: seq)
             // Only two versions that both check out are two writers; a missing or torn original
             // says nothing.
             var differs = false
             if case .batch(let first) = original { differs = first != fetched }
-            copies.append(
+            result.copies.append(
                 RenamedCopy(
                     batch: fetched, name: "log/\(device)/\(CloudLayout.padded(segment))/\(name)",
                     differsFromOriginal: differs))
         }
-        return copies
     }
 
     public func ownSnapshotHeads(zone: ZoneID) -> [DeviceID: Int64] {

@@ -122,6 +122,9 @@ extension SyncEngine {
                     "\(file.path) does not check out (\(file.reason)); a snapshot of its device covers it, "
                         + "so that snapshot is loaded instead of waiting for the file")
             }
+            for file in changes.refusedCopies {
+                warn("ignored \(file.path), a renamed copy that does not check out (\(file.reason)); it can be deleted")
+            }
             if !changes.ignored.isEmpty {
                 warn("\(changes.ignored.count) unknown name(s) in zone \(zone) were ignored")
             }

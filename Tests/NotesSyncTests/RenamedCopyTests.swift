@@ -52,4 +52,24 @@ struct RenamedCopyTests {
         #expect(await a.engine.device == owner)
         try await quiesce([a, b])
     }
+
+    @Test("a torn conflicted copy of a log file is named in a warning, applies nothing and stops nothing")
+    func tornCopyReported() async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair()
+        let note = try a.store.create(title: "original", body: "1\n")
+        await a.sync()
+        let owner = try #require(DeviceID(a.store.deviceID))
+        let path = folder.layout.logFile(ZoneID("notes")!, device: owner, seq: 1)
+        let copy = path.replacingOccurrences(of: ".json", with: ".sync-conflict-20240101-120000-ABCDEFG.json")
+        let bytes = try #require(io.contents(path))
+        io.plantFile(copy, Array(bytes.prefix(bytes.count / 2)))
+        await b.sync()
+        let warnings = await b.engine.warnings
+        #expect(
+            warnings.contains { $0.contains(copy) && $0.contains("renamed copy that does not check out") },
+            "\(warnings)")
+        #expect(try b.store.note(note.id)?.body == "1\n")
+        #expect(await a.engine.device == owner)
+        try await quiesce([a, b])
+    }
 }
