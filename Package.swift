@@ -77,7 +77,10 @@ let package = Package(
         .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
         .testTarget(
             name: "NotesSyncTests",
-            dependencies: ["NotesSync", "NotesStore", "CloudFolder", "NotesCore", "NotesTestSupport"]
+            dependencies: [
+                "NotesSync", "NotesStore", "CloudFolder", "NotesCore", "NotesTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "NotesRuntimeTests",

@@ -35,6 +35,10 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     /// Signalled when the watching thread has closed its descriptors and returned.
     private let exited = DispatchSemaphore(value: 0)
     private var ended = false
+    /// The settle's sleep on an injected clock and the semaphore the thread waits on: `stop`
+    /// cancels the one and signals the other, so the thread ends without any task running (the
+    /// cooperative pool may be busy, even with threads blocked in `stop`).
+    private var settling: (task: Task<Void, Never>, woken: DispatchSemaphore)?
 
     /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only).
     public init(
@@ -80,6 +84,10 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
+        if let settling = lock.withLock({ settling }) {
+            settling.task.cancel()
+            settling.woken.signal()
+        }
         var byte: UInt8 = 1
         _ = Glibc.write(stopPipe.write, &byte, 1)
         if Thread.current != thread { exited.wait() }
@@ -128,7 +136,8 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
 
     /// Sleeps this (the watcher's own) thread for `duration` on `clock`: the continuous clock
     /// sleeps the thread as before; another (a test clock) is awaited, so it holds the settle
-    /// until the test advances it.
+    /// until the test advances it or `stop` cancels it (a clock that never moves must not keep
+    /// `stop` waiting for this thread).
     private func sleepOnClock(_ duration: Duration) {
         if clock is ContinuousClock {
             let (seconds, attoseconds) = duration.components
@@ -137,11 +146,16 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         }
         let woken = DispatchSemaphore(value: 0)
         let clock = clock
-        Task.detached {
+        let task = Task.detached {
             try? await clock.sleep(for: duration)
             woken.signal()
         }
-        woken.wait()
+        let stopping = lock.withLock {
+            settling = (task, woken)
+            return stopped
+        }
+        if stopping { task.cancel() } else { woken.wait() }
+        lock.withLock { settling = nil }
     }
 
     /// Reads every pending event; watches new folders; returns true when any event counted.

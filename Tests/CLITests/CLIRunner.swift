@@ -1,5 +1,6 @@
 import Foundation
 import NotesTestSupport
+import Testing
 
 /// Runs the real `cloudnotes` binary with a private data directory and config, like a script would.
 struct CLIRunner {
@@ -21,6 +22,9 @@ struct CLIRunner {
 
     /// A child that exits before reading its stdin must fail our write, not kill the test runner.
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// The longest one run of the binary may take (a loaded CI machine included).
+    static let deadline: TimeInterval = 300
 
     /// The binary SwiftPM built next to the test bundle.
     static var binary: URL { BuiltProduct.url("cloudnotes") }
@@ -52,6 +56,11 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        // A child that hangs is killed after `deadline`, so a hang fails this test instead of
+        // stalling the whole run.
+        let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline, execute: watchdog)
+        defer { watchdog.cancel() }
         // Stdin is fed and stderr drained on other threads, so a child that writes a lot before
         // reading, or exits without reading, can neither deadlock nor SIGPIPE the test runner.
         let errData = Captured()
@@ -66,6 +75,9 @@ struct CLIRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            Issue.record("\(path) \(arguments.joined(separator: " ")) was killed after \(Int(Self.deadline)) s (a hang)")
+        }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData.data, as: UTF8.self), stdoutData: outData)
