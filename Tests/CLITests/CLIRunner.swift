@@ -76,7 +76,8 @@ struct CLIRunner {
         group.wait()
         process.waitUntilExit()
         if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
-            Issue.record("\(path) \(arguments.joined(separator: " ")) was killed after \(Int(Self.deadline)) s (a hang)")
+            Issue.record(
+                "\(path) \(arguments.joined(separator: " ")) was killed after \(Int(Self.deadline)) s (a hang)")
         }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
