@@ -51,6 +51,10 @@ public struct AppState: Equatable, Sendable {
     /// The note `d` sent to the trash last, which `u` brings back until the undo line expires.
     public var undoableTrash: UUID?
     var undoGeneration = 0
+    /// The selected note as the preview pane shows it (its whole body), when loaded.
+    public var preview: NoteContent?
+    /// The note and version last asked for with `Effect.loadPreview`, so it is asked once.
+    var previewRequested: PreviewKey?
     /// The note open in the editor pane.
     public var editor: EditorState?
     /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.
