@@ -125,8 +125,8 @@ extension AppState {
         case .clearMessage(let generation):
             if generation == messageGeneration { message = nil }
         case .expireUndo(let generation):
-            if generation == undoGeneration, undoableTrash != nil {
-                undoableTrash = nil
+            if generation == undoGeneration, !undoableTrashes.isEmpty {
+                undoableTrashes = []
                 message = nil
             }
         }
