@@ -99,4 +99,12 @@ static inline int cn_wcwidth(wchar_t c) { return wcwidth(c); }
 /// The locale's character set after setlocale (e.g. "UTF-8", "ANSI_X3.4-1968").
 static inline const char *cn_codeset(void) { return nl_langinfo(CODESET); }
 
+/// Whether the current terminal (after newterm) can move the cursor to a row and column: terminfo's
+/// `cup`. `TERM=dumb` and other line-only terminals cannot, and a full-screen app cannot run on them.
+/// tigetstr answers NULL when absent and (char *)-1 when `cup` is not a string capability.
+static inline int cn_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 #endif

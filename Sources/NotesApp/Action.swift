@@ -23,6 +23,8 @@ public enum Action: Equatable, Sendable {
     case noteCreated(UUID)
     /// Answer to `Effect.loadNote`: the whole note.
     case noteLoaded(NoteContent)
+    /// Answer to `Effect.loadPreview`: the note, or nil when it is no longer there.
+    case previewLoaded(UUID, NoteContent?)
     /// Answer to `Effect.saveNote`: what the store holds now.
     case noteSaved(SavedNote)
     /// `Effect.saveNote` failed; the editor keeps its text and says why.

@@ -48,9 +48,18 @@ public struct AppState: Equatable, Sendable {
     /// A one-line message in the status bar, shown instead of the key hints.
     public var message: StatusMessage?
     var messageGeneration = 0
-    /// The note `d` sent to the trash last, which `u` brings back until the undo line expires.
-    public var undoableTrash: UUID?
+    /// The notes `d` sent to the trash, oldest first (at most `undoDepth`): each `u` brings
+    /// back the last one, until the undo line expires 15 s after the last `d` or `u`.
+    public var undoableTrashes: [UUID] = []
+    /// How many trashings `u` can undo in a row.
+    public static let undoDepth = 20
+    /// The note `u` brings back next.
+    public var undoableTrash: UUID? { undoableTrashes.last }
     var undoGeneration = 0
+    /// The selected note as the preview pane shows it (its whole body), when loaded.
+    public var preview: NoteContent?
+    /// The note and version last asked for with `Effect.loadPreview`, so it is asked once.
+    var previewRequested: PreviewKey?
     /// The note open in the editor pane.
     public var editor: EditorState?
     /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.

@@ -23,6 +23,11 @@ public enum Effect: Equatable, Sendable {
     case loadConflicts(limit: Int)
     /// Load the whole note for the editor. -> `Action.noteLoaded(NoteContent)`.
     case loadNote(UUID)
+    /// Load the whole note for the preview pane (the list's selected note, while no note is
+    /// open there). -> `Action.previewLoaded(id, content)`, content nil when the note is gone.
+    /// Asked by `AppState.requestPreview()` once the input is drained, so holding `j` loads
+    /// only the note the selection settles on.
+    case loadPreview(UUID)
     /// Create an empty note. -> `Action.noteCreated(id)`; `update` then opens it in the editor.
     case createNote
     /// Save the editor's text: `title` is its first line, `body` the rest (after the first LF).

@@ -44,9 +44,14 @@ extension AppState {
         case .character("d"):
             return trashSelected()
         case .character("u"):
-            guard let id = undoableTrash else { return [] }
-            undoableTrash = nil
-            return [.undoTrash(id)] + show("Restored from the trash")
+            guard let id = undoableTrashes.popLast() else { return [] }
+            guard !undoableTrashes.isEmpty else { return [.undoTrash(id)] + show("Restored from the trash") }
+            // More to undo: the undo line stays, and its 15 s start again.
+            undoGeneration += 1
+            message = StatusMessage("Restored from the trash. u: undo \(undoableTrashes.count) more")
+            return [
+                .undoTrash(id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
+            ]
         default:
             break
         }
@@ -69,10 +74,12 @@ extension AppState {
             clampSelection()
             adoptSelectedRow()
         }
-        undoableTrash = row.id
+        undoableTrashes.append(row.id)
+        if undoableTrashes.count > Self.undoDepth { undoableTrashes.removeFirst() }
         undoGeneration += 1
         let title = TextWidth.clip(TerminalSafeText.sanitize(row.title), to: 30, ellipsis: true)
-        message = StatusMessage("Moved “\(title)” to the trash. u: undo")
+        let count = undoableTrashes.count
+        message = StatusMessage("Moved “\(title)” to the trash. u: undo" + (count > 1 ? " (\(count))" : ""))
         return effects + [
             .trash(row.id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
         ]

@@ -31,6 +31,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.noteCreated(id)
     case .noteLoaded(let content):
         return state.noteLoaded(content)
+    case .previewLoaded(let id, let content):
+        state.previewLoaded(id, content)
+        return []
     case .noteSaved(let saved):
         return state.noteSaved(saved)
     case .saveFailed(let id, let message):
@@ -122,8 +125,8 @@ extension AppState {
         case .clearMessage(let generation):
             if generation == messageGeneration { message = nil }
         case .expireUndo(let generation):
-            if generation == undoGeneration, undoableTrash != nil {
-                undoableTrash = nil
+            if generation == undoGeneration, !undoableTrashes.isEmpty {
+                undoableTrashes = []
                 message = nil
             }
         }

@@ -161,17 +161,26 @@ func drawSeparator(_ state: AppState, _ separator: Rect, on buffer: inout Buffer
     buffer.fill(separator, with: separator.width == 1 ? "│" : "─", style: state.theme.hint)
 }
 
-/// The editor pane while no note is open there: the selected note's title and snippet.
+/// The editor pane while no note is open there: the selected note's title, then its body
+/// wrapped to the pane once `Effect.loadPreview` brought it (the snippet until then). In a
+/// search the body starts at the line of the first match and every match is highlighted.
 func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty, let row = state.selectedRow else { return }
-    buffer.write(
-        display(row.title, rect.width - 1), at: Point(x: rect.x + 1, y: rect.y), style: state.theme.header, clipTo: rect
-    )
-    if rect.height > 1 {
-        buffer.write(display(row.snippet, rect.width - 1), at: Point(x: rect.x + 1, y: rect.y + 1), clipTo: rect)
+    let inner = Rect(x: rect.x + 1, y: rect.y, width: max(0, rect.width - 1), height: rect.height)
+    guard !inner.isEmpty else { return }
+    let theme = state.theme
+    drawHighlighted(
+        row.title, matches: row.titleMatches, style: theme.header, highlight: theme.highlight,
+        at: Point(x: inner.x, y: inner.y), in: inner, on: &buffer)
+    guard inner.height > 1 else { return }
+    let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
+    guard let note = state.preview, note.id == row.id else {
+        buffer.write(display(row.snippet, body.width), at: Point(x: body.x, y: body.y), clipTo: body)
+        if body.height > 1 {
+            buffer.write("Enter: open", at: Point(x: body.x, y: body.y + 1), style: theme.placeholder, clipTo: body)
+        }
+        return
     }
-    if rect.height > 2 {
-        buffer.write(
-            "Enter: open", at: Point(x: rect.x + 1, y: rect.y + 2), style: state.theme.placeholder, clipTo: rect)
-    }
+    let terms = state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).terms.map(TextFolding.fold)
+    drawPreviewBody(note.body, terms: terms, theme: theme, in: body, on: &buffer)
 }

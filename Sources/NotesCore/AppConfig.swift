@@ -18,8 +18,6 @@ public struct AppConfig: Sendable, Equatable {
     public var editor: String?
     /// Theme role → colour name.
     public var theme: [String: String]
-    /// Action → key.
-    public var keyBindings: [String: String]
 
     public static let themeRoles: Set<String> = [
         "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",
@@ -29,11 +27,9 @@ public struct AppConfig: Sendable, Equatable {
         "brightBlack", "brightRed", "brightGreen", "brightYellow", "brightBlue", "brightMagenta",
         "brightCyan", "brightWhite",
     ]
-    public static let actions: Set<String> = [
-        "up", "down", "pageUp", "pageDown", "top", "bottom", "open", "back", "search", "newNote",
-        "toggleFavorite", "delete", "undo", "externalEditor", "syncNow", "conflicts", "history",
-        "help", "quit",
-    ]
+    /// Keys earlier versions read but nothing used: a file that still has one loads, with a
+    /// warning saying it is ignored (the TUI's keys are fixed; `?` lists them).
+    public static let retiredKeys: Set<String> = ["keyBindings"]
 
     /// The embedded defaults, under the XDG base directories of `environment`.
     public static func defaults(environment: [String: String]) -> AppConfig {
@@ -52,7 +48,6 @@ public struct AppConfig: Sendable, Equatable {
                 "accent": "default", "selection": "default", "favorite": "yellow", "synced": "green",
                 "pending": "yellow", "conflict": "red", "error": "red", "muted": "default",
                 "match": "yellow",
-            ],
-            keyBindings: [:])
+            ])
     }
 }

@@ -165,20 +165,8 @@ public enum ConfigLoader {
                     }
                     config.theme[role] = c
                 }
-            case "keyBindings":
-                guard case .object(let bindings) = value else { throw fail("an object of action: key") }
-                for (action, keyValue) in bindings.sorted(by: { $0.key < $1.key }) {
-                    guard AppConfig.actions.contains(action) else {
-                        warnings.append("\(file): unknown action \"keyBindings.\(action)\"")
-                        continue
-                    }
-                    guard case .string(let k) = keyValue, !k.isEmpty else {
-                        throw ConfigError(
-                            file: file, key: "keyBindings.\(action)",
-                            message: "expected a key name, got \(keyValue.summary)")
-                    }
-                    config.keyBindings[action] = k
-                }
+            case _ where AppConfig.retiredKeys.contains(key):
+                warnings.append("\(file): key \"\(key)\" is ignored: the app's keys are fixed (press ? in the app)")
             default:
                 warnings.append("\(file): unknown key \"\(key)\" is ignored")
             }

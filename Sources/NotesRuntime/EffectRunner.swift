@@ -55,6 +55,8 @@ final class EffectRunner {
                 guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
                 return .noteLoaded(NoteContent(note))
             }
+        case .loadPreview(let id):
+            read { store in .previewLoaded(id, try store.note(id).map(NoteContent.init)) }
         case .createNote:
             write { store in .noteCreated(try store.create(title: "", body: "").id) }
         case .saveNote(let id, let title, let body, let baseRevision):

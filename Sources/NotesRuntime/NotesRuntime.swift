@@ -183,6 +183,7 @@ public final class NotesRuntime {
         needsPaint = false
         let size = backend.size
         if size != state.size { _ = update(&state, .resize(size)) }
+        for effect in state.requestPreview() { runner.run(effect) }
         backend.present(view(state, size))
     }
 

@@ -41,8 +41,8 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Takes over the terminal on stdin/stdout: raw mode, no echo, keypad, mouse, bracketed
-    /// paste, the alternate screen. Throws when stdin or stdout is not a terminal or `TERM`
-    /// names no terminal ncurses knows.
+    /// paste, the alternate screen. Throws when stdin or stdout is not a terminal, `TERM`
+    /// names no terminal ncurses knows, or the terminal cannot address the cursor (`TERM=dumb`).
     public init() throws {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
@@ -59,6 +59,16 @@ public final class NcursesTerminal: TerminalBackend {
             TerminalSignals.uninstall()
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
             throw OpenError(description: "cannot use the terminal (TERM=\(term)); try TERM=xterm-256color")
+        }
+        // A terminal ncurses knows but that cannot address the cursor (TERM=dumb, a printing
+        // terminal) would get a garbled screen: refuse it as an unknown one.
+        guard cn_can_address_cursor() != 0 else {
+            endwin()
+            TerminalSignals.uninstall()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw OpenError(
+                description: "the terminal cannot move the cursor (TERM=\(term)); the TUI needs one that can, "
+                    + "e.g. TERM=xterm-256color; scripts can use `cloudnotes list`")
         }
         isOpen = true
         raw()

@@ -49,7 +49,6 @@ struct ConfigCommand: ParsableCommand {
             ("pollIntervalSeconds", .number(c.pollIntervalSeconds), String(c.pollIntervalSeconds)),
             ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
             ("theme", .map(c.theme), pairs(c.theme)),
-            ("keyBindings", .map(c.keyBindings), pairs(c.keyBindings)),
         ]
         let sourceText: String
         switch loaded.source {

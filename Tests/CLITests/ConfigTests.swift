@@ -33,6 +33,24 @@ import Testing
         #expect(value(r, "syncDebounceSeconds")?["value"] as? Double == 2)
         #expect((value(r, "theme")?["value"] as? [String: String])?["favorite"] == "yellow")
         #expect((r["warnings"] as? [Any])?.isEmpty == true)
+        #expect(value(r, "keyBindings") == nil, "keyBindings is not a setting")
+    }
+
+    @Test func aFileWithTheRetiredKeyBindingsStillWorksAndSaysItIsIgnored() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let file = try write(cli, #"{"keyBindings": {"quit": "x"}, "deviceName": "pc"}"#, to: "c.json")
+        let r = try report(cli, ["--config", file])
+        #expect(value(r, "deviceName")?["value"] as? String == "pc")
+        #expect(value(r, "keyBindings") == nil)
+        #expect(
+            r["warnings"] as? [String] == [
+                "\(file): key \"keyBindings\" is ignored: the app's keys are fixed (press ? in the app)"
+            ])
+        let text = try cli.run(["config", "--config", file])
+        #expect(text.status == 0)
+        #expect(!text.stdout.contains("keyBindings"), "\(text.stdout)")
+        #expect(text.stderr.contains("\"keyBindings\" is ignored"), "\(text.stderr)")
     }
 
     @Test func theOptionBeatsTheEnvironmentWhichBeatsXDG() throws {

@@ -110,6 +110,16 @@ struct ModelStore {
                         id: id, title: note.title, body: note.body, isFavorite: note.isFavorite,
                         modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1"))
             ]
+        case .loadPreview(let id):
+            return [
+                .previewLoaded(
+                    id,
+                    notes.first(where: { $0.id == id }).map { note in
+                        NoteContent(
+                            id: id, title: note.title, body: note.body, isFavorite: note.isFavorite,
+                            modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1")
+                    })
+            ]
         case .createNote:
             clock += 1
             return [.noteCreated(add(title: ""))]

@@ -147,6 +147,37 @@ import Testing
         #expect(send("u", to: &state).isEmpty)
     }
 
+    @Test func uUndoesSeveralTrashingsLastFirst() {
+        var store = ModelStore()
+        // D is the newest, so the list reads D, C, B, A.
+        let ids = ["A", "B", "C", "D"].enumerated().map { store.add(title: $0.element, modifiedAt: 100 + $0.offset) }
+        var state = store.app()
+        func trashed() -> [String] { store.notes.filter(\.trashed).map(\.title).sorted() }
+        store.send("ddd", to: &state)
+        #expect(trashed() == ["B", "C", "D"])
+        #expect(state.message == StatusMessage("Moved “B” to the trash. u: undo (3)"))
+        let first = update(&state, .input(.char("u")))
+        #expect(first.first == .undoTrash(ids[1]))
+        #expect(state.message == StatusMessage("Restored from the trash. u: undo 2 more"))
+        store.settle(&state, first)
+        store.send("u", to: &state)
+        #expect(trashed() == ["D"])
+        store.send("u", to: &state)
+        #expect(trashed().isEmpty)
+        #expect(state.message == StatusMessage("Restored from the trash"))
+        #expect(send("u", to: &state).isEmpty)
+    }
+
+    @Test func theUndoLineExpiringForgetsEveryTrashing() {
+        var state = AppState.fixture()
+        _ = send("dd", to: &state)
+        #expect(update(&state, .timerFired(.expireUndo(generation: 1))).isEmpty, "an older line's timer")
+        #expect(state.undoableTrashes.count == 2)
+        _ = update(&state, .timerFired(.expireUndo(generation: 2)))
+        #expect(state.message == nil)
+        #expect(send("u", to: &state).isEmpty)
+    }
+
     @Test func theUndoLineExpiresAndUThenDoesNothing() {
         var state = AppState.fixture()
         _ = send("d", to: &state)

@@ -116,13 +116,12 @@ private final class ConfigFixture {
             """
             {"dataDirectory": "/data", "cloudFolder": null, "deviceName": "pc", "conflictStrategy": "askUser",
              "syncDebounceSeconds": 0.5, "pollIntervalSeconds": 86400, "editor": "vim",
-             "theme": {"accent": "brightRed"}, "keyBindings": {"quit": "x"}}
+             "theme": {"accent": "brightRed"}}
             """)
         let c = loaded.config
         #expect(c.dataDirectory == "/data" && c.cloudFolder == nil && c.deviceName == "pc")
         #expect(c.conflictStrategy == .askUser && c.syncDebounceSeconds == 0.5 && c.pollIntervalSeconds == 86400)
         #expect(c.editor == "vim" && c.theme["accent"] == "brightRed" && c.theme["error"] == "red")
-        #expect(c.keyBindings == ["quit": "x"])
         #expect(loaded.warnings.isEmpty)
     }
 
@@ -142,7 +141,6 @@ private final class ConfigFixture {
         (#"{"deviceName": "  "}"#, "deviceName", "expected a non-empty name, got \"  \""),
         (#"{"editor": []}"#, "editor", "expected an editor command, or null, got an array"),
         (#"{"theme": "dark"}"#, "theme", "expected an object of role: colour, got \"dark\""),
-        (#"{"keyBindings": {"quit": 1}}"#, "keyBindings.quit", "expected a key name, got 1"),
     ])
     func wrongValuesNameTheFileTheKeyAndTheExpectation(_ json: String, _ key: String, _ message: String) throws {
         let f = try ConfigFixture()
@@ -178,13 +176,12 @@ private final class ConfigFixture {
         let loaded = try ConfigFixture().load(
             """
             {"colour": "red", "theme": {"zebra": "red", "accent": "red", "aardvark": "red"},
-             "keyBindings": {"fly": "f"}, "_comment": "fine", "$schema": "x"}
+             "_comment": "fine", "$schema": "x"}
             """)
         let file = loaded.source.path!
         #expect(
             loaded.warnings == [
                 "\(file): unknown key \"colour\" is ignored",
-                "\(file): unknown action \"keyBindings.fly\"",
                 "\(file): unknown theme role \"theme.aardvark\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
                 "\(file): unknown theme role \"theme.zebra\" (known: accent, conflict, error, favorite, match, muted, pending, selection, synced)",
             ])
@@ -202,6 +199,17 @@ private final class ConfigFixture {
         #expect(loaded.config.cloudFolder == "/home/u/.local/share/cloudnotes-cloud")
         #expect(loaded.config.deviceName == "my-laptop")
         #expect(loaded.config.theme == AppConfig.defaults(environment: env).theme)
-        #expect(loaded.config.keyBindings["quit"] == "q")
+    }
+
+    /// `keyBindings` was read but never used (the TUI's keys are fixed): a file that still has
+    /// it, even with values the old loader refused, loads with one warning saying so.
+    @Test func theRetiredKeyBindingsLoadsWithAWarningThatItIsIgnored() throws {
+        let loaded = try ConfigFixture().load(#"{"keyBindings": {"quit": 1, "fly": "f"}, "deviceName": "pc"}"#)
+        let file = loaded.source.path!
+        #expect(
+            loaded.warnings == [
+                "\(file): key \"keyBindings\" is ignored: the app's keys are fixed (press ? in the app)"
+            ])
+        #expect(loaded.config.deviceName == "pc")
     }
 }

@@ -22,6 +22,20 @@ import Testing
         #expect(harness.terminal.lines.contains { $0.contains("FAVORITES") })
     }
 
+    /// The preview pane shows the selected note's body beyond its one-line snippet (the
+    /// runtime asks `loadPreview` before painting), and follows the selection.
+    @Test func thePreviewShowsTheSelectedNotesWholeBody() async throws {
+        let harness = try RuntimeHarness { store in
+            try store.create(title: "Older", body: "first line\nsecond line\nthird line only in the body")
+            try store.create(title: "Newer", body: "alpha\nbeta\ngamma is the third")
+        }
+        harness.start()
+        defer { harness.finish() }
+        await harness.waitForText("gamma is the third")
+        harness.terminal.send(.char("j"))
+        await harness.waitForText("third line only in the body")
+    }
+
     @Test func searchResultsFollowEveryKeystroke() async throws {
         let harness = try RuntimeHarness { store in
             try store.create(title: "Groceries", body: "milk and eggs")

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A note at one version: what the preview pane asked for.
+struct PreviewKey: Equatable, Sendable {
+    var id: UUID
+    var modifiedAt: Date
+}
+
+extension AppState {
+    /// The effect that loads the selected note into the preview pane, when the pane shows a
+    /// preview and its note (or its version) is not loaded or asked for yet. The runtime calls
+    /// this once its input is drained, before painting, so a held key asks only for the note
+    /// the selection stops on.
+    public mutating func requestPreview() -> [Effect] {
+        guard !paneShowsEditor, focus == .list || focus == .search, let row = selectedRow else { return [] }
+        let key = PreviewKey(id: row.id, modifiedAt: row.modifiedAt)
+        if let preview, preview.id == row.id, preview.modifiedAt == row.modifiedAt { return [] }
+        guard previewRequested != key else { return [] }
+        previewRequested = key
+        return [.loadPreview(row.id)]
+    }
+
+    /// Keeps the loaded note when it is still the selected one; a gone note clears the preview.
+    mutating func previewLoaded(_ id: UUID, _ content: NoteContent?) {
+        guard let content else {
+            if preview?.id == id { preview = nil }
+            return
+        }
+        guard content.id == id, selectedRow?.id == id else { return }
+        preview = content
+    }
+}
