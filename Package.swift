@@ -34,11 +34,14 @@ let package = Package(
         ),
         .target(name: "TerminalUI"),
         .target(name: "NotesApp", dependencies: ["NotesCore", "TerminalUI"]),
-        // In-memory twins and helpers for tests (DESIGN §1); linked by test targets only.
+        // In-memory twins and helpers for tests (ARCHITECTURE §7); linked by test targets only.
         .target(name: "NotesTestSupport"),
         .target(
             name: "CloudFolder",
-            dependencies: ["NotesCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "NotesCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "NotesSync",
@@ -74,7 +77,13 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "NotesTestSupport"]),
-        .testTarget(name: "CloudFolderTests", dependencies: ["CloudFolder", "NotesCore", "NotesTestSupport"]),
+        .testTarget(
+            name: "CloudFolderTests",
+            dependencies: [
+                "CloudFolder", "NotesCore", "NotesTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "NotesSyncTests",
             dependencies: [

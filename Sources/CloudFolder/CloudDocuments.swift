@@ -5,23 +5,44 @@ import NotesCore
 public struct ContainerInfo: Sendable, Equatable {
     public var containerID: String
     public var version: Int64
+    /// An encrypted container (SYNC-FORMAT rule 14): its files are sealed with the data key
+    /// its keys files wrap.
+    public var encrypted: Bool
 
-    public init(containerID: String, version: Int64 = Envelope.currentFormat) {
+    /// The scheme an encrypted container names in its `container.json`.
+    public static let encryptionScheme = "scrypt+chacha20poly1305"
+
+    public init(containerID: String, version: Int64 = Envelope.currentFormat, encrypted: Bool = false) {
         self.containerID = containerID
         self.version = version
+        self.encrypted = encrypted
     }
 
-    public var json: JSONValue { .object(["containerID": .string(containerID), "version": .int(version)]) }
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = ["containerID": .string(containerID), "version": .int(version)]
+        if encrypted { fields["encryption"] = .string(Self.encryptionScheme) }
+        return .object(fields)
+    }
 
     public init(json: JSONValue) throws {
         guard let id = json["containerID"]?.stringValue, !id.isEmpty, let version = json["version"]?.intValue else {
             throw CloudError(.badContainer, "container.json has no containerID")
         }
-        self.init(containerID: id, version: version)
+        let encryption = json["encryption"]?.stringValue
+        if let encryption, encryption != Self.encryptionScheme {
+            throw CloudError(
+                .incompatibleVersion, "the folder is encrypted with \(encryption), which this build does not know")
+        }
+        self.init(containerID: id, version: version, encrypted: encryption != nil)
     }
 
     /// A new random container id (a lowercase UUID).
-    public static func random() -> ContainerInfo { ContainerInfo(containerID: UUID().lowercasedString) }
+    public static func random(encrypted: Bool = false) -> ContainerInfo {
+        ContainerInfo(
+            containerID: UUID().lowercasedString,
+            version: encrypted ? Envelope.encryptedFormat : Envelope.currentFormat,
+            encrypted: encrypted)
+    }
 }
 
 /// The body of `private/devices/<dev>.json`, the one file its owner rewrites.

@@ -22,20 +22,33 @@ public struct CloudLayout: Sendable, Equatable {
 
     /// The cloud folder, an absolute path without a trailing slash.
     public let root: String
+    /// An encrypted container's zone folders have opaque names (SYNC-FORMAT rule 14).
+    public let zoneNames: FolderSeal?
 
-    public init(root: String) {
+    public init(root: String, zoneNames: FolderSeal? = nil) {
         var root = root
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         self.root = root
+        self.zoneNames = zoneNames
     }
 
     public var containerFile: String { root + "/container.json" }
+    /// The keys files of an encrypted container (rule 14): `keys/<generation>.json`.
+    public var keysDirectory: String { root + "/keys" }
+    public func keysFile(generation: Int64) -> String { keysDirectory + "/" + Self.padded(generation) + ".json" }
     public var privateDirectory: String { root + "/private" }
     public var devicesDirectory: String { privateDirectory + "/devices" }
     public var zonesDirectory: String { privateDirectory + "/zones" }
 
     public func deviceFile(_ device: DeviceID) -> String { devicesDirectory + "/\(device).json" }
-    public func zoneDirectory(_ zone: ZoneID) -> String { zonesDirectory + "/\(zone)" }
+    public func zoneDirectory(_ zone: ZoneID) -> String { zonesDirectory + "/" + zoneFolderName(zone) }
+    /// The name of a zone's folder: the zone id, or its opaque name in an encrypted container.
+    public func zoneFolderName(_ zone: ZoneID) -> String { zoneNames?.folderName(zone) ?? zone.rawValue }
+    /// The zone a folder name in `private/zones` stands for; nil for names that are not one.
+    public func zone(folderName: String) -> ZoneID? {
+        guard let zoneNames else { return ZoneID(folderName) }
+        return zoneNames.zone(folderName: folderName)
+    }
     public func zoneFile(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/zone.json" }
     public func deletedDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/deleted" }
     public func deletedMarker(_ zone: ZoneID, device: DeviceID, hlc: HLC) -> String {

@@ -87,7 +87,9 @@ extension DirectoryCloudFolder {
             guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
                 CloudLayout.segment(of: seq) == segment
             else { continue }
-            let read = try readVerified(path: folder + "/" + name, zone: zone, device: device, seq: seq)
+            let read = try readVerified(
+                path: folder + "/" + name, zone: zone, device: device, seq: seq,
+                sealedAs: layout.logFile(zone, device: device, seq: seq))
             guard case .batch(let fetched) = read else {
                 if case .notArrived(let reason) = read {
                     result.refusedCopies.append(
@@ -141,11 +143,18 @@ extension DirectoryCloudFolder {
     /// one file (a symlink, not a regular file, over the cap, unreadable, an I/O error) make it
     /// "not arrived", so one bad file never stops other devices' streams (ARCHITECTURE §4); errors
     /// that concern the folder or the process (unmounted, out of descriptors) are thrown.
-    func readVerified(path: String, zone: ZoneID, device: DeviceID, seq: Int64) throws -> LogFileRead {
+    func readVerified(
+        path: String, zone: ZoneID, device: DeviceID, seq: Int64, sealedAs original: String? = nil
+    ) throws -> LogFileRead {
         let bytes: [UInt8]
         do {
-            guard let read = try io.readIfPresent(path, maxBytes: Self.maxLogFileBytes) else { return .missing }
-            bytes = read
+            guard let read = try io.readIfPresent(path, maxBytes: readCap(Self.maxLogFileBytes, at: path)) else {
+                return .missing
+            }
+            switch opened(read, at: path, sealedAs: original) {
+            case .success(let plain): bytes = plain
+            case .failure(let error): return .notArrived(error.description)
+            }
         } catch let error as CloudError
             where [.invalidArguments, .limitExceeded, .permissionFailure, .zoneBusy, .networkFailure].contains(
                 error.code)
@@ -194,7 +203,8 @@ extension DirectoryCloudFolder {
                     guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
                         CloudLayout.segment(of: seq) == segment,
                         case .batch(let fetched) = try readVerified(
-                            path: deviceFolder + "/" + segmentName + "/" + name, zone: zone, device: device, seq: seq)
+                            path: deviceFolder + "/" + segmentName + "/" + name, zone: zone, device: device, seq: seq,
+                            sealedAs: layout.logFile(zone, device: device, seq: seq))
                     else {
                         report.ignored.append(relative + "/" + name)
                         continue

@@ -36,7 +36,9 @@ extension DirectoryCloudFolder {
     /// folder is fsynced again in case the first attempt failed after its rename. Different
     /// bytes: `serverRecordChanged`, never an overwrite. Under our own device id that means
     /// another writer uses our id (rule 10: the engine rotates it).
-    func publishOnce(_ bytes: [UInt8], at path: String, device: DeviceID) throws -> PublishOutcome {
+    func publishOnce(_ plain: [UInt8], at path: String, device: DeviceID) throws -> PublishOutcome {
+        // Sealing is deterministic (rule 14), so a retry still finds identical bytes.
+        let bytes = sealed(plain, at: path)
         let existing: [UInt8]?
         do {
             existing = try io.readIfPresent(path, maxBytes: Swift.max(bytes.count, Self.maxSmallFileBytes))

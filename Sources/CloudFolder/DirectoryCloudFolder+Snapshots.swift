@@ -38,7 +38,7 @@ extension DirectoryCloudFolder {
         let path = layout.snapshotFile(zone, device: device, seq: seq)
         let bytes: [UInt8]?
         do {
-            bytes = try io.readIfPresent(path, maxBytes: Self.maxSnapshotBytes)
+            bytes = try readOpened(path, maxBytes: Self.maxSnapshotBytes)
         } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
             return nil
         }

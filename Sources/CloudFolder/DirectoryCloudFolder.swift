@@ -13,15 +13,26 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     public let layout: CloudLayout
     public let io: any FileIO
+    /// The seal of an encrypted container (SYNC-FORMAT rule 14); nil for a plain one.
+    public let seal: FolderSeal?
 
-    public init(root: String, io: any FileIO = PosixFileIO()) {
-        self.layout = CloudLayout(root: root)
+    public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
+        self.layout = CloudLayout(root: root, zoneNames: seal)
         self.io = io
+        self.seal = seal
     }
 
     // MARK: Container (rule 12)
 
     public func createContainer(device: DeviceID, hlc: HLC) throws -> ContainerInfo {
+        try createContainer(device: device, hlc: hlc, encrypted: false)
+    }
+
+    /// Creates a container, encrypted or plain, in an empty folder (rule 12). An encrypted one's
+    /// `container.json` is written in format 2 (rule 14); its keys file comes next (`publishKeys`).
+    public func createContainer(device: DeviceID, hlc: HLC, encrypted: Bool, id: String? = nil) throws
+        -> ContainerInfo
+    {
         let names: [String]
         do {
             names = try io.list(layout.root)
@@ -35,13 +46,34 @@ public struct DirectoryCloudFolder: CloudFolder {
                 "a container is created only in an empty folder; this one holds \(content.count) item(s)",
                 path: layout.root)
         }
-        let info = ContainerInfo.random()
-        let envelope = Envelope(kind: .container, device: device.rawValue, hlc: hlc, body: info.json)
+        var info = ContainerInfo.random(encrypted: encrypted)
+        if let id { info.containerID = id }
+        var envelope = Envelope(kind: .container, device: device.rawValue, hlc: hlc, body: info.json)
+        envelope.format = info.version
         _ = try publishOnce(envelope.encoded, at: layout.containerFile, device: device)
         return info
     }
 
     public func openContainer(boundTo: String?) throws -> ContainerInfo {
+        let info = try readContainer(boundTo: boundTo)
+        if info.encrypted, seal == nil {
+            throw CloudError(
+                .notAuthenticated,
+                "the cloud folder is encrypted and this device has no key for it: set CLOUDNOTES_PASSPHRASE "
+                    + "or a passphraseCommand, or run it in a terminal to be asked; nothing was written",
+                path: layout.root)
+        }
+        if !info.encrypted, seal != nil {
+            throw CloudError(
+                .badContainer,
+                "the cloud folder is not encrypted, but this device holds a key for an encrypted one; nothing was written",
+                path: layout.root)
+        }
+        return info
+    }
+
+    /// `container.json` as it is, whether or not this folder can open an encrypted container.
+    public func readContainer(boundTo: String?) throws -> ContainerInfo {
         let bytes: [UInt8]?
         do {
             bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
@@ -60,7 +92,10 @@ public struct DirectoryCloudFolder: CloudFolder {
         switch Envelope.verify(bytes, expecting: .init(kind: .container)) {
         case .valid(let envelope): return try ContainerInfo(json: envelope.body)
         case .unsupportedFormat(let format):
-            throw CloudError(.incompatibleVersion, "the folder uses format \(format); this build reads format 1")
+            throw CloudError(
+                .incompatibleVersion,
+                "the folder uses format \(format); this build reads formats 1 to \(Envelope.supportedFormats.upperBound)"
+            )
         case .notArrivedYet(let reason):
             throw CloudError(
                 .accountTemporarilyUnavailable, "container.json has not fully arrived: \(reason)",
@@ -95,7 +130,7 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     public func zones() throws -> Listing<ZoneID> {
         try requireContainer()
-        return Self.parse(try io.listIfPresent(layout.zonesDirectory), as: ZoneID.init)
+        return Self.parse(try io.listIfPresent(layout.zonesDirectory), as: layout.zone(folderName:))
     }
 
     public func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus {
@@ -104,7 +139,7 @@ public struct DirectoryCloudFolder: CloudFolder {
         var deleters: [DeviceID] = []
         for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
             guard let (device, hlc) = CloudName.deletedMarker(name),
-                let bytes = try? io.read(
+                let bytes = try? readOpened(
                     layout.deletedMarker(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
                 case .valid = Envelope.verify(
                     bytes, expecting: .init(kind: .deleted, zone: zone.rawValue, device: device.rawValue))
@@ -144,7 +179,7 @@ public struct DirectoryCloudFolder: CloudFolder {
     }
 
     func readZoneInfo(_ zone: ZoneID) throws -> ZoneInfo? {
-        guard let bytes = try? io.readIfPresent(layout.zoneFile(zone), maxBytes: Self.maxSmallFileBytes),
+        guard let bytes = try? readOpened(layout.zoneFile(zone), maxBytes: Self.maxSmallFileBytes),
             case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .zone, zone: zone.rawValue))
         else { return nil }
         return try? ZoneInfo(json: envelope.body)
@@ -158,7 +193,7 @@ public struct DirectoryCloudFolder: CloudFolder {
     }
 
     public func readDevice(_ device: DeviceID) throws -> DeviceInfo? {
-        guard let bytes = try io.readIfPresent(layout.deviceFile(device), maxBytes: Self.maxSmallFileBytes),
+        guard let bytes = try readOpened(layout.deviceFile(device), maxBytes: Self.maxSmallFileBytes),
             case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .device, device: device.rawValue))
         else { return nil }
         return try? DeviceInfo(json: envelope.body)
@@ -169,7 +204,8 @@ public struct DirectoryCloudFolder: CloudFolder {
         try io.ensureDirectory(layout.privateDirectory)
         try io.ensureDirectory(layout.devicesDirectory)
         let envelope = Envelope(kind: .device, device: device.rawValue, hlc: hlc, body: info.json)
-        try io.writeAtomically(envelope.encoded, to: layout.deviceFile(device), device: device)
+        let path = layout.deviceFile(device)
+        try io.writeAtomically(sealed(envelope.encoded, at: path), to: path, device: device)
     }
 
     static func parse<Item>(_ names: [String], as parse: (String) -> Item?) -> Listing<Item> {

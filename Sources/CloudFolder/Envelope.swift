@@ -12,11 +12,16 @@ import NotesCore
 public struct Envelope: Sendable, Equatable {
     /// What a file is; also the `kind` field.
     public enum Kind: String, Sendable, CaseIterable {
-        case container, device, zone, deleted, changes, snapshot
+        case container, device, zone, deleted, changes, snapshot, keys
     }
 
-    /// The format this build writes and reads.
+    /// The format of a plain container's files, and of the envelopes inside sealed files.
     public static let currentFormat: Int64 = 1
+    /// The format of an encrypted container's `container.json` and keys files (SYNC-FORMAT rule
+    /// 14): a build that reads only format 1 refuses the folder with a clear message.
+    public static let encryptedFormat: Int64 = 2
+    /// The formats this build reads.
+    public static let supportedFormats: ClosedRange<Int64> = 1...2
 
     public var format: Int64
     public var kind: Kind
@@ -88,8 +93,9 @@ public struct Envelope: Sendable, Equatable {
             let seq = json["seq"]?.intValue, let hlcText = json["hlc"]?.stringValue,
             let hash = json["sha256"]?.stringValue, let body = json["body"]
         else { return .notArrivedYet(reason: "not an envelope (fields missing or extra)") }
-        guard format == currentFormat else {
-            return format > currentFormat ? .unsupportedFormat(format) : .notArrivedYet(reason: "format \(format)")
+        guard supportedFormats.contains(format) else {
+            return format > supportedFormats.upperBound
+                ? .unsupportedFormat(format) : .notArrivedYet(reason: "format \(format)")
         }
         guard let kind = Kind(rawValue: kindText), let hlc = HLC(hlcText) else {
             return .notArrivedYet(reason: "unknown kind, or an hlc malformed or out of range")
@@ -100,7 +106,8 @@ public struct Envelope: Sendable, Equatable {
         guard hash == sha256(body.canonicalBytes) else {
             return .notArrivedYet(reason: "body does not match its sha256")
         }
-        let envelope = Envelope(kind: kind, zone: zone, device: device, seq: seq, hlc: hlc, body: body)
+        var envelope = Envelope(kind: kind, zone: zone, device: device, seq: seq, hlc: hlc, body: body)
+        envelope.format = format
         guard envelope.encoded == bytes else { return .notArrivedYet(reason: "not in canonical form") }
         guard kind == expected.kind, zone == expected.zone, expected.device.map({ $0 == device }) ?? true,
             expected.seq.map({ $0 == seq }) ?? true

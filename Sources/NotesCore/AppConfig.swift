@@ -18,6 +18,12 @@ public struct AppConfig: Sendable, Equatable {
     public var editor: String?
     /// Theme role → colour name.
     public var theme: [String: String]
+    /// A command that prints the passphrase of an encrypted cloud folder (e.g. `pass show
+    /// cloudnotes`), used when `$CLOUDNOTES_PASSPHRASE` is not set.
+    public var passphraseCommand: String? = nil
+    /// Whether an encrypted folder's key is kept in the data directory (0600) once unlocked, so
+    /// the app starts without asking (SYNC-FORMAT rule 14).
+    public var rememberKey = true
 
     public static let themeRoles: Set<String> = [
         "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",

@@ -147,6 +147,15 @@ public enum ConfigLoader {
                 case .string(let s) where !s.isEmpty: config.editor = s
                 default: throw fail("an editor command, or null")
                 }
+            case "passphraseCommand":
+                switch value {
+                case .null: config.passphraseCommand = nil
+                case .string(let s) where !s.isEmpty: config.passphraseCommand = s
+                default: throw fail("a command that prints the passphrase, or null")
+                }
+            case "rememberKey":
+                guard case .bool(let b) = value else { throw fail("true or false") }
+                config.rememberKey = b
             case "theme":
                 guard case .object(let roles) = value else { throw fail("an object of role: colour") }
                 for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {

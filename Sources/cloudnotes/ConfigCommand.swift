@@ -14,6 +14,7 @@ struct ConfigCommand: ParsableCommand {
         case string(String)
         case number(Double)
         case null
+        case bool(Bool)
         case map([String: String])
 
         func encode(to encoder: Encoder) throws {
@@ -22,6 +23,7 @@ struct ConfigCommand: ParsableCommand {
             case .string(let s): try container.encode(s)
             case .number(let n): try container.encode(n)
             case .null: try container.encodeNil()
+            case .bool(let b): try container.encode(b)
             case .map(let m): try container.encode(m)
             }
         }
@@ -49,6 +51,11 @@ struct ConfigCommand: ParsableCommand {
             ("pollIntervalSeconds", .number(c.pollIntervalSeconds), String(c.pollIntervalSeconds)),
             ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
             ("theme", .map(c.theme), pairs(c.theme)),
+            (
+                "passphraseCommand", c.passphraseCommand.map(Value.string) ?? .null,
+                c.passphraseCommand ?? "null ($CLOUDNOTES_PASSPHRASE, else a prompt)"
+            ),
+            ("rememberKey", .bool(c.rememberKey), String(c.rememberKey)),
         ]
         let sourceText: String
         switch loaded.source {

@@ -119,7 +119,7 @@ import Testing
         } throws: { ($0 as? CloudError)?.code == .accountTemporarilyUnavailable }
 
         let newer = FolderFixture(backend)
-        envelope.format = 2
+        envelope.format = 3
         try newer.plant(newer.layout.containerFile, envelope.encoded)
         #expect {
             try newer.folder.openContainer(boundTo: nil)

@@ -1,0 +1,119 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import NotesCore
+
+/// A keys file of an encrypted container, `keys/<generation>.json` (SYNC-FORMAT rule 14): the
+/// container's data key wrapped by a key derived from the passphrase with scrypt. Write-once;
+/// a passphrase change writes the next generation wrapping the same data key, so nothing else
+/// is re-encrypted. The newest generation that checks out is the one in force.
+///
+/// Body: `{kdf: "scrypt", logN, r, p, salt (hex), wrapped (hex: nonce, ciphertext, tag)}`. The
+/// wrap's associated data names the container and the generation, so a keys file copied to
+/// another generation's name (a replayed old passphrase) does not open.
+public struct KeysFile: Sendable, Equatable {
+    /// scrypt's cost parameters, stored with the salt so they can change between generations.
+    public struct Cost: Sendable, Equatable {
+        public var logN: Int
+        public var r: Int
+        public var p: Int
+
+        public init(logN: Int, r: Int = 8, p: Int = 1) {
+            self.logN = logN
+            self.r = r
+            self.p = p
+        }
+
+        /// About half a second on this project's 2-core test machine (N = 2^16, r = 8: 64 MB).
+        /// `CLOUDNOTES_SCRYPT_LOG_N` lowers or raises N for tests and slow machines (10…20).
+        public static var standard: Cost {
+            let logN = ProcessInfo.processInfo.environment["CLOUDNOTES_SCRYPT_LOG_N"].flatMap { Int($0) }
+            return Cost(logN: min(max(logN ?? 16, 10), 20))
+        }
+
+        /// What a file may ask for: anything past this is refused before any work (a planted
+        /// keys file must not make a device allocate gigabytes).
+        var isAcceptable: Bool { (10...20).contains(logN) && (1...16).contains(r) && (1...4).contains(p) }
+    }
+
+    public var generation: Int64
+    public var cost: Cost
+    public var salt: [UInt8]
+    public var wrapped: [UInt8]
+
+    /// Wraps `dataKey` under `passphrase` for generation `generation` of `containerID`.
+    public static func wrap(
+        _ dataKey: SymmetricKey, passphrase: String, generation: Int64, containerID: String, cost: Cost = .standard
+    ) throws -> KeysFile {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var random = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = random.next() }
+        let wrapping = try derive(passphrase, salt: salt, cost: cost)
+        let box = try ChaChaPoly.seal(
+            dataKey.withUnsafeBytes { Array($0) }, using: wrapping,
+            authenticating: associatedData(generation: generation, containerID: containerID))
+        return KeysFile(generation: generation, cost: cost, salt: salt, wrapped: Array(box.combined))
+    }
+
+    /// The data key, or `wrongPassphrase` when the passphrase does not open this file (or the
+    /// file was copied from another generation's name).
+    public func unwrap(passphrase: String, containerID: String) throws -> SymmetricKey {
+        guard cost.isAcceptable else {
+            throw CloudError(.badContainer, "keys file \(generation) asks for scrypt parameters out of range; refused")
+        }
+        let wrapping = try Self.derive(passphrase, salt: salt, cost: cost)
+        do {
+            let box = try ChaChaPoly.SealedBox(combined: Data(wrapped))
+            let key = try ChaChaPoly.open(
+                box, using: wrapping,
+                authenticating: Self.associatedData(generation: generation, containerID: containerID))
+            guard key.count == 32 else { throw SealError.doesNotVerify }
+            return SymmetricKey(data: key)
+        } catch {
+            throw CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")
+        }
+    }
+
+    /// The wrapping key scrypt derives from a passphrase.
+    static func derive(_ passphrase: String, salt: [UInt8], cost: Cost) throws -> SymmetricKey {
+        do {
+            return try KDF.Scrypt.deriveKey(
+                from: Array(passphrase.utf8), salt: salt, outputByteCount: 32, rounds: 1 << cost.logN,
+                blockSize: cost.r, parallelism: cost.p)
+        } catch {
+            throw CloudError(.internalError, "the passphrase could not be derived (scrypt: \(error))")
+        }
+    }
+
+    static func associatedData(generation: Int64, containerID: String) -> [UInt8] {
+        Array("cloudnotes keys \(containerID) \(generation)".utf8)
+    }
+
+    // MARK: JSON
+
+    public var json: JSONValue {
+        .object([
+            "kdf": .string("scrypt"), "logN": .int(Int64(cost.logN)), "r": .int(Int64(cost.r)),
+            "p": .int(Int64(cost.p)), "salt": .string(FolderSeal.hex(salt)),
+            "wrapped": .string(FolderSeal.hex(wrapped)),
+        ])
+    }
+
+    public init(generation: Int64, cost: Cost, salt: [UInt8], wrapped: [UInt8]) {
+        self.generation = generation
+        self.cost = cost
+        self.salt = salt
+        self.wrapped = wrapped
+    }
+
+    public init(json: JSONValue, generation: Int64) throws {
+        guard json["kdf"]?.stringValue == "scrypt", let logN = json["logN"]?.intValue, let r = json["r"]?.intValue,
+            let p = json["p"]?.intValue, let salt = json["salt"]?.stringValue.flatMap(FolderSeal.unhex),
+            let wrapped = json["wrapped"]?.stringValue.flatMap(FolderSeal.unhex),
+            (0...64).contains(logN), (0...64).contains(r), (0...64).contains(p), !salt.isEmpty,
+            wrapped.count == 12 + 32 + 16
+        else { throw CloudError(.badContainer, "keys file \(generation) is not a keys file of ours") }
+        self.init(
+            generation: generation, cost: Cost(logN: Int(logN), r: Int(r), p: Int(p)), salt: salt, wrapped: wrapped)
+    }
+}
