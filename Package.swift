@@ -88,7 +88,7 @@ let package = Package(
             name: "NotesSyncTests",
             dependencies: [
                 "NotesSync", "NotesStore", "CloudFolder", "NotesCore", "NotesTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -24,8 +24,9 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     // MARK: Container (rule 12)
 
+    /// With a seal, the container is the encrypted one the seal's keys are derived for.
     public func createContainer(device: DeviceID, hlc: HLC) throws -> ContainerInfo {
-        try createContainer(device: device, hlc: hlc, encrypted: false)
+        try createContainer(device: device, hlc: hlc, encrypted: seal != nil, id: seal?.containerID)
     }
 
     /// Creates a container, encrypted or plain, in an empty folder (rule 12). An encrypted one's
@@ -61,6 +62,13 @@ public struct DirectoryCloudFolder: CloudFolder {
                 .notAuthenticated,
                 "the cloud folder is encrypted and this device has no key for it: set CLOUDNOTES_PASSPHRASE "
                     + "or a passphraseCommand, or run it in a terminal to be asked; nothing was written",
+                path: layout.root)
+        }
+        if let seal, info.encrypted, seal.containerID != info.containerID {
+            throw CloudError(
+                .badContainer,
+                "the cloud folder holds container \(info.containerID), not the encrypted container \(seal.containerID) "
+                    + "this device holds a key for; nothing was written",
                 path: layout.root)
         }
         if !info.encrypted, seal != nil {

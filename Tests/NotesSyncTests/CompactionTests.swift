@@ -46,16 +46,19 @@ struct CompactionTests {
     }
 
     /// Devices "a", "b", … over one in-memory folder.
-    static func memoryDevices(_ count: Int) throws -> (DirectoryCloudFolder, InMemoryFileIO, [TestDevice]) {
-        let (folder, io) = TestFolder.memory()
+    static func memoryDevices(_ count: Int, _ kind: FolderKind = .plain) throws -> (
+        DirectoryCloudFolder, InMemoryFileIO, [TestDevice]
+    ) {
+        let (folder, io) = TestFolder.memory(encrypted: kind == .encrypted)
         let names = ["a", "b", "c", "d"].prefix(count)
         return (folder, io, try names.map { try TestDevice($0, folder: folder) })
     }
 
     /// One device that published `files` log files (a note each) and wrote a snapshot a day ago.
-    static func aloneWithADayOldSnapshot(files: Int) async throws -> (DirectoryCloudFolder, InMemoryFileIO, TestDevice)
-    {
-        let (folder, io, devices) = try memoryDevices(1)
+    static func aloneWithADayOldSnapshot(files: Int, _ kind: FolderKind = .plain) async throws -> (
+        DirectoryCloudFolder, InMemoryFileIO, TestDevice
+    ) {
+        let (folder, io, devices) = try memoryDevices(1, kind)
         let a = devices[0]
         for n in 0..<files {
             _ = try a.store.create(title: "n\(n)", body: "\(n)\n")
@@ -67,10 +70,11 @@ struct CompactionTests {
     }
 
     @Test(
-        "compaction, then a device returns with pending edits: token expired, snapshot loaded, edits merged, all converge"
+        "compaction, then a device returns with pending edits: token expired, snapshot loaded, edits merged, all converge",
+        arguments: FolderKind.allCases
     )
-    func returningDeviceWithPendingEdits() async throws {
-        let (folder, io, all) = try Self.memoryDevices(3)
+    func returningDeviceWithPendingEdits(_ kind: FolderKind) async throws {
+        let (folder, io, all) = try Self.memoryDevices(3, kind)
         let (a, b, c) = (all[0], all[1], all[2])
         let shared = try a.store.create(title: "shared", body: "l1\nl2\nl3\nl4\nl5\n")
         try await quiesce(all)
@@ -201,9 +205,11 @@ struct CompactionTests {
         #expect((summary.zones[Self.zone]?.deleted ?? 0) > 0, "\(summary)")
     }
 
-    @Test("a crash while compaction deletes: a restart finishes the deletion, a new device converges")
-    func crashWhileDeleting() async throws {
-        let (folder, io, a) = try await Self.aloneWithADayOldSnapshot(files: 5)
+    @Test(
+        "a crash while compaction deletes: a restart finishes the deletion, a new device converges",
+        arguments: FolderKind.allCases)
+    func crashWhileDeleting(_ kind: FolderKind) async throws {
+        let (folder, io, a) = try await Self.aloneWithADayOldSnapshot(files: 5, kind)
         io.crash(at: .remove, occurrence: 2)
         await #expect(throws: InMemoryFileIO.SimulatedCrash.self) { try await a.engine.compact() }
         io.restart()

@@ -10,10 +10,11 @@ import Testing
 @Suite("Crashes and folder faults lose nothing (ARCHITECTURE §7)")
 struct FaultTests {
     @Test(
-        "a crash at each step of publication, then a restart: B gets every note once", arguments: FileIOStep.publication
+        "a crash at each step of publication, then a restart: B gets every note once",
+        arguments: FileIOStep.publication, FolderKind.allCases
     )
-    func crashDuringPublication(_ step: FileIOStep) async throws {
-        let (folder, io, a, b) = try await TestFolder.memoryPair()
+    func crashDuringPublication(_ step: FileIOStep, _ kind: FolderKind) async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair(kind)
         let note = try a.store.create(title: "survives", body: "crash test\n")
         io.crash(at: step, pathContains: "/log/")
         let crashed = await a.engine.syncNow()
@@ -32,9 +33,11 @@ struct FaultTests {
         #expect(try b.store.history(note.id).count == 1)
     }
 
-    @Test("power loss after a publication that was not yet durable: republished, nothing lost")
-    func powerLoss() async throws {
-        let (folder, io, a, b) = try await TestFolder.memoryPair()
+    @Test(
+        "power loss after a publication that was not yet durable: republished, nothing lost",
+        arguments: FolderKind.allCases)
+    func powerLoss(_ kind: FolderKind) async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair(kind)
         let note = try a.store.create(title: "durable", body: "x\n")
         io.crash(at: .fsyncDirectory, pathContains: "/log/")
         _ = await a.engine.syncNow()
@@ -46,9 +49,11 @@ struct FaultTests {
         #expect(try b.store.note(note.id)?.body == "x\n")
     }
 
-    @Test("a crash inside the fetch transaction: rolled back, fetched again, applied once")
-    func crashInsideFetch() async throws {
-        let (folder, _) = TestFolder.memory()
+    @Test(
+        "a crash inside the fetch transaction: rolled back, fetched again, applied once", arguments: FolderKind.allCases
+    )
+    func crashInsideFetch(_ kind: FolderKind) async throws {
+        let (folder, _) = TestFolder.memory(encrypted: kind == .encrypted)
         let a = try TestDevice("a", folder: folder)
         let note = try a.store.create(title: "once", body: "x\n")
         _ = await a.sync()

@@ -13,26 +13,26 @@ import Testing
 /// every device.
 @Suite("Random concurrent edits converge (seeded)")
 struct RandomConvergenceTests {
-    @Test("two devices, 120 seeds")
-    func twoDevices() async throws {
+    @Test("two devices, 120 seeds", arguments: FolderKind.allCases)
+    func twoDevices(_ kind: FolderKind) async throws {
         var merged = 0
-        for seed in 0..<120 where try await run(seed: UInt64(seed), deviceCount: 2) { merged += 1 }
+        for seed in 0..<120 where try await run(seed: UInt64(seed), deviceCount: 2, kind) { merged += 1 }
         // The scripts must really make concurrent edits, or the oracle proves nothing.
         #expect(merged > 30, "only \(merged) of 120 seeds made a merge")
     }
 
-    @Test("three devices, 80 seeds")
-    func threeDevices() async throws {
+    @Test("three devices, 80 seeds", arguments: FolderKind.allCases)
+    func threeDevices(_ kind: FolderKind) async throws {
         var merged = 0
-        for seed in 1000..<1080 where try await run(seed: UInt64(seed), deviceCount: 3) { merged += 1 }
+        for seed in 1000..<1080 where try await run(seed: UInt64(seed), deviceCount: 3, kind) { merged += 1 }
         #expect(merged > 20, "only \(merged) of 80 seeds made a merge")
     }
 
     /// Runs one seed; returns whether the note's history holds a merge.
     @discardableResult
-    func run(seed: UInt64, deviceCount: Int) async throws -> Bool {
+    func run(seed: UInt64, deviceCount: Int, _ kind: FolderKind = .plain) async throws -> Bool {
         var random = SeededRandom(seed: seed)
-        let (folder, _) = TestFolder.memory()
+        let (folder, _) = TestFolder.memory(encrypted: kind == .encrypted)
         let devices = try (0..<deviceCount).map {
             try TestDevice("d\($0)", folder: folder, clock: TestClock(1_700_000_000_000 + Int64(random.next() % 5000)))
         }

@@ -60,13 +60,13 @@ struct SimulatedReplicator {
 
 @Suite("Two folder copies joined by a misbehaving replicator")
 struct ReplicatorTests {
-    @Test("devices converge once the replicator heals, 40 seeds")
-    func converge() async throws {
+    @Test("devices converge once the replicator heals, 40 seeds", arguments: FolderKind.allCases)
+    func converge(_ kind: FolderKind) async throws {
         var partial = 0
         var salvaged = 0
         var deleted = 0
         for seed in 5000..<5040 {
-            let seen = try await run(seed: UInt64(seed))
+            let seen = try await run(seed: UInt64(seed), kind)
             partial += seen.partial
             salvaged += seen.salvaged
             deleted += seen.deleted
@@ -78,7 +78,8 @@ struct ReplicatorTests {
 
     /// Runs one seed; returns how many files a fetch found not arrived, how many renamed copies
     /// a repair ingested, and how many log files compaction deleted.
-    func run(seed: UInt64) async throws -> (partial: Int, salvaged: Int, deleted: Int) {
+    func run(seed: UInt64, _ kind: FolderKind = .plain) async throws -> (partial: Int, salvaged: Int, deleted: Int) {
+        let seal = kind == .encrypted ? TestFolder.testSeal() : nil
         var seen = (partial: 0, salvaged: 0, deleted: 0)
         let label = "seed \(seed)"
         let ios = [InMemoryFileIO(), InMemoryFileIO()]
@@ -86,8 +87,8 @@ struct ReplicatorTests {
         var replicator = SimulatedReplicator(random: SeededRandom(seed: seed), sides: ios)
         var random = SeededRandom(seed: seed &+ 1)
         let devices = [
-            try TestDevice("a", folder: DirectoryCloudFolder(root: "/cloud", io: ios[0])),
-            try TestDevice("b", folder: DirectoryCloudFolder(root: "/cloud", io: ios[1])),
+            try TestDevice("a", folder: DirectoryCloudFolder(root: "/cloud", io: ios[0], seal: seal)),
+            try TestDevice("b", folder: DirectoryCloudFolder(root: "/cloud", io: ios[1], seal: seal)),
         ]
         let note = try devices[0].store.create(title: "replicated", body: "one\ntwo\nthree\n")
         _ = await devices[0].sync()

@@ -1,4 +1,5 @@
 import CloudFolder
+import Crypto
 import Foundation
 import Logging
 import NotesCore
@@ -98,26 +99,42 @@ struct NoteState: Equatable, CustomStringConvertible {
 }
 
 /// Cloud folders for tests: in memory, or a fresh temp directory.
+/// Whether a scenario runs over a plain or an encrypted container (SYNC-FORMAT rule 14): the
+/// scenario suites take it as an argument, so every scenario runs on both.
+enum FolderKind: String, CaseIterable, CustomTestStringConvertible {
+    case plain, encrypted
+    var testDescription: String { rawValue }
+}
+
 enum TestFolder {
-    static func memory() -> (DirectoryCloudFolder, InMemoryFileIO) {
+    /// An in-memory folder; `encrypted` gives it a seal (SYNC-FORMAT rule 14) every device shares,
+    /// as devices that were given the passphrase do.
+    static func memory(encrypted: Bool = false) -> (DirectoryCloudFolder, InMemoryFileIO) {
         let io = InMemoryFileIO()
         io.plantDirectory("/cloud")
-        return (DirectoryCloudFolder(root: "/cloud", io: io), io)
+        return (DirectoryCloudFolder(root: "/cloud", io: io, seal: encrypted ? testSeal() : nil), io)
+    }
+
+    /// A seal over a fresh random data key and container id.
+    static func testSeal() -> FolderSeal {
+        FolderSeal(dataKey: SymmetricKey(size: .bits256), containerID: UUID().uuidString.lowercased())
     }
 
     /// An in-memory folder with two devices that have synced once.
-    static func memoryPair() async throws -> (DirectoryCloudFolder, InMemoryFileIO, TestDevice, TestDevice) {
-        let (folder, io) = memory()
+    static func memoryPair(_ kind: FolderKind = .plain) async throws -> (
+        DirectoryCloudFolder, InMemoryFileIO, TestDevice, TestDevice
+    ) {
+        let (folder, io) = memory(encrypted: kind == .encrypted)
         let a = try TestDevice("a", folder: folder)
         let b = try TestDevice("b", folder: folder)
         try await quiesce([a, b])
         return (folder, io, a, b)
     }
 
-    static func disk() throws -> DirectoryCloudFolder {
+    static func disk(encrypted: Bool = false) throws -> DirectoryCloudFolder {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloud-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return DirectoryCloudFolder(root: path)
+        return DirectoryCloudFolder(root: path, seal: encrypted ? testSeal() : nil)
     }
 }
 

@@ -32,8 +32,11 @@ public struct FolderSeal: Sendable, Equatable {
     public let assetKey: SymmetricKey
     /// Which data key this is (a hash of it), for equality and for messages; reveals nothing.
     public let keyID: String
+    /// The container the keys are derived for.
+    public let containerID: String
 
     public init(dataKey: SymmetricKey, containerID: String) {
+        self.containerID = containerID
         func derive(_ purpose: String) -> SymmetricKey {
             HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: dataKey, salt: Data(containerID.utf8), info: Data("cloudnotes \(purpose) v1".utf8),
