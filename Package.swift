@@ -65,6 +65,7 @@ let package = Package(
                 "CloudFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore", "NotesTestSupport"]),

@@ -13,7 +13,7 @@ struct Sync: ParsableCommand {
             `cloudnotes sync` sends pending changes and fetches remote ones once; `--watch` keeps \
             syncing until interrupted. `cloudnotes sync init PATH` creates or joins a cloud folder.
             """,
-        subcommands: [SyncRun.self, SyncInit.self],
+        subcommands: [SyncRun.self, SyncInit.self, SyncPassphrase.self],
         defaultSubcommand: SyncRun.self)
 }
 
@@ -112,6 +112,11 @@ struct SyncInit: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The cloud folder (a plain directory; Dropbox, Syncthing and the like may replicate it).")
     var path: String
+    @Flag(
+        help:
+            "Create an encrypted cloud folder: every file sealed with a key the passphrase wraps ($CLOUDNOTES_PASSPHRASE, passphraseCommand, or asked)."
+    )
+    var encrypt = false
 
     func run() throws {
         let context = try Context(global)
@@ -132,7 +137,9 @@ struct SyncInit: ParsableCommand {
         // failed init leaves the data directory as it was (SYNC-FORMAT rule 12, "Joining").
         let containerID: String
         do {
-            containerID = try SyncEngine.join(DirectoryCloudFolder(root: absolute), store: store, path: absolute)
+            let folder = try EncryptedSetup.folder(at: absolute, encrypt: encrypt, context, store)
+            containerID = try SyncEngine.join(folder, store: store, path: absolute)
+            if folder.seal != nil && !context.config.rememberKey { FolderAccess.forget(store) }
         } catch let error as CloudError {
             throw CLIError(error.message)
         }

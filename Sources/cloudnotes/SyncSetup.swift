@@ -41,7 +41,7 @@ enum SyncSetup {
         }
         let poll = context.config.pollIntervalSeconds
         var configuration = SyncEngine.Configuration(
-            folder: DirectoryCloudFolder(root: absolute), deviceName: context.config.deviceName,
+            folder: try FolderAccess.open(root: absolute, context, store), deviceName: context.config.deviceName,
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })

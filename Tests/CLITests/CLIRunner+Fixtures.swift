@@ -8,14 +8,29 @@ extension CLIRunner {
 
     /// Data directories `a` and `b` under this runner's home, `a` bound to a new cloud folder
     /// there by `sync init` and `b` too when `bindingB`: two devices sharing one folder.
+    /// `encrypted`: the folder is created with `--encrypt` and joined with its passphrase
+    /// (`CLIRunner.passphrase`); the devices remember the key, so later commands need none.
     func devicesSharingACloudFolder(
-        bindingB: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+        bindingB: Bool = true, encrypted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (cloud: String, a: URL, b: URL) {
         let cloud = home.appendingPathComponent("cloud").path
         let (a, b) = (device("a"), device("b"))
-        #expect(try cn(at: a, "sync", "init", cloud).status == 0, sourceLocation: sourceLocation)
-        if bindingB { #expect(try cn(at: b, "sync", "init", cloud).status == 0, sourceLocation: sourceLocation) }
+        let environment = encrypted ? Self.passphraseEnvironment(Self.passphrase) : [:]
+        let first = try run(
+            ["sync", "init", cloud, "--data-dir", a.path] + (encrypted ? ["--encrypt"] : []), environment: environment)
+        #expect(first.status == 0, "\(first.stderr)", sourceLocation: sourceLocation)
+        if bindingB {
+            let second = try run(["sync", "init", cloud, "--data-dir", b.path], environment: environment)
+            #expect(second.status == 0, "\(second.stderr)", sourceLocation: sourceLocation)
+        }
         return (cloud, a, b)
+    }
+
+    static let passphrase = "correct horse battery staple"
+
+    /// The passphrase for a command, with scrypt made cheap (N = 2^10) so tests stay fast.
+    static func passphraseEnvironment(_ passphrase: String) -> [String: String] {
+        ["CLOUDNOTES_PASSPHRASE": passphrase, "CLOUDNOTES_SCRYPT_LOG_N": "10"]
     }
 
     /// Runs with `--data-dir` set to `directory`.

@@ -7,11 +7,11 @@ import Testing
 /// nothing left to send.
 @Suite("kill -9 during sync")
 struct SyncKillTests {
-    @Test("a kill -9 loop against 'sync' loses nothing and duplicates nothing")
-    func killLoop() throws {
+    @Test("a kill -9 loop against 'sync' loses nothing and duplicates nothing", arguments: [false, true])
+    func killLoop(encrypted: Bool) throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let (_, a, b) = try runner.devicesSharingACloudFolder()
+        let (_, a, b) = try runner.devicesSharingACloudFolder(encrypted: encrypted)
         let notes = (0..<1200).map { n in
             CLIRunner.fixture(
                 id: String(format: "00000000-0000-4000-8000-%012d", n), title: "note \(n)",

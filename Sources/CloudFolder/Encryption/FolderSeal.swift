@@ -122,7 +122,7 @@ public struct FolderSeal: Sendable, Equatable {
         (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
     }
 
-    static func unhex(_ text: String) -> [UInt8]? {
+    public static func unhex(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -142,7 +142,7 @@ public struct FolderSeal: Sendable, Equatable {
         }
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

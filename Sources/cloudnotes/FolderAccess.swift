@@ -1,0 +1,153 @@
+import CloudFolder
+import Crypto
+import Foundation
+import Glibc
+import NotesCore
+import NotesStore
+
+/// Opening a cloud folder, plain or encrypted (SYNC-FORMAT rule 14): the key an encrypted
+/// container needs comes from the data directory (`folder-key.json`, 0600, written once the
+/// folder was unlocked unless `"rememberKey": false`), else from the passphrase:
+/// `$CLOUDNOTES_PASSPHRASE`, else the config's `passphraseCommand`, else a prompt without echo
+/// on the terminal.
+enum FolderAccess {
+    static let keyFileName = "folder-key.json"
+
+    /// The folder at `root` for this data directory: sealed when its container is encrypted.
+    /// A folder that cannot be read yet (unmounted) opens plain or with the remembered key; the
+    /// engine then reports it unavailable, and never writes plain files into an encrypted
+    /// container (`openContainer` refuses a plain view of one).
+    static func open(root: String, _ context: Context, _ store: NoteStore) throws -> DirectoryCloudFolder {
+        if let seal = try remembered(store) { return DirectoryCloudFolder(root: root, seal: seal) }
+        let plain = DirectoryCloudFolder(root: root)
+        guard let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
+        return DirectoryCloudFolder(root: root, seal: try unlock(plain, info, context, store))
+    }
+
+    /// Unlocks an encrypted container with the passphrase, remembering the key when the config says so.
+    static func unlock(_ folder: DirectoryCloudFolder, _ info: ContainerInfo, _ context: Context, _ store: NoteStore)
+        throws -> FolderSeal
+    {
+        let passphrase = try Passphrase.obtain(context, prompt: "Passphrase for the encrypted cloud folder: ")
+        let dataKey: SymmetricKey
+        do {
+            dataKey = try folder.unlock(passphrase: passphrase, containerID: info.containerID)
+        } catch let error as CloudError {
+            throw CLIError(error.message)
+        }
+        if context.config.rememberKey { try remember(dataKey, containerID: info.containerID, store) }
+        return FolderSeal(dataKey: dataKey, containerID: info.containerID)
+    }
+
+    // MARK: The remembered key
+
+    static func keyFile(_ store: NoteStore) -> URL { store.directory.appendingPathComponent(keyFileName) }
+
+    /// The remembered key, or nil when there is none.
+    static func remembered(_ store: NoteStore) throws -> FolderSeal? {
+        let url = keyFile(store)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard data.count < 4096, let json = try? JSONValue(parsing: data),
+            let containerID = json["containerID"]?.stringValue,
+            let key = json["key"]?.stringValue.flatMap(FolderSeal.unhex), key.count == 32
+        else {
+            throw CLIError(
+                "\(url.path) is damaged; remove it and run `cloudnotes sync` to be asked the passphrase again")
+        }
+        return FolderSeal(dataKey: SymmetricKey(data: key), containerID: containerID)
+    }
+
+    /// Writes the key file, readable by the owner only, atomically.
+    static func remember(_ dataKey: SymmetricKey, containerID: String, _ store: NoteStore) throws {
+        let json: JSONValue = .object([
+            "containerID": .string(containerID), "key": .string(FolderSeal.hex(dataKey.withUnsafeBytes { Array($0) })),
+        ])
+        let url = keyFile(store)
+        let temp = url.path + ".tmp"
+        unlink(temp)
+        let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CLIError("cannot write \(temp): \(String(cString: strerror(errno)))") }
+        let bytes = json.canonicalBytes + [0x0A]
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        Glibc.close(fd)
+        guard written == bytes.count, synced, rename(temp, url.path) == 0 else {
+            unlink(temp)
+            throw CLIError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func forget(_ store: NoteStore) { unlink(keyFile(store).path) }
+}
+
+/// Where a passphrase comes from: the environment, a command, or the terminal.
+enum Passphrase {
+    /// The passphrase: `$CLOUDNOTES_PASSPHRASE`, else `passphraseCommand`'s first line, else a
+    /// prompt on the terminal (`confirm`: asked twice, for a new one).
+    static func obtain(
+        _ context: Context, prompt: String, variable: String = "CLOUDNOTES_PASSPHRASE", confirm: Bool = false,
+        useCommand: Bool = true
+    ) throws -> String {
+        if let value = context.environment[variable] {
+            guard !value.isEmpty else { throw CLIError("$\(variable) is empty") }
+            return value
+        }
+        if useCommand, let command = context.config.passphraseCommand { return try run(command) }
+        guard let first = try ask(prompt) else {
+            throw CLIError(
+                "this encrypted cloud folder needs its passphrase: set $\(variable) or passphraseCommand in the config, "
+                    + "or run this in a terminal")
+        }
+        guard !first.isEmpty else { throw CLIError("an empty passphrase is not accepted") }
+        if confirm {
+            guard try ask("Again: ") == first else { throw CLIError("the two passphrases differ; nothing was changed") }
+        }
+        return first
+    }
+
+    /// Runs the configured command and takes its first line.
+    static func run(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let out = Pipe()
+        process.standardOutput = out
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("passphraseCommand could not start: \(error.localizedDescription)")
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("passphraseCommand failed (exit \(process.terminationStatus)): \(command)")
+        }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+        guard let line, !line.isEmpty else { throw CLIError("passphraseCommand printed no passphrase: \(command)") }
+        return String(line)
+    }
+
+    /// Reads a line from the terminal with echo off; nil when there is no terminal.
+    static func ask(_ prompt: String) throws -> String? {
+        let tty = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else { return nil }
+        defer { Glibc.close(tty) }
+        var saved = termios()
+        guard tcgetattr(tty, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        _ = prompt.withCString { Glibc.write(tty, $0, strlen($0)) }
+        tcsetattr(tty, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(tty, TCSAFLUSH, &saved)
+            _ = Glibc.write(tty, "\n", 1)
+        }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(tty, &byte, 1) == 1, byte != 0x0A, byte != 0x0D {
+            line.append(byte)
+            if line.count > 4096 { throw CLIError("the passphrase is too long") }
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
