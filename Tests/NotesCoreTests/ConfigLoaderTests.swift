@@ -201,6 +201,15 @@ private final class ConfigFixture {
         #expect(loaded.config.theme == AppConfig.defaults(environment: env).theme)
     }
 
+    @Test func passphraseCommandAndRememberKeyAreRead() throws {
+        let loaded = try ConfigFixture().load(#"{"passphraseCommand": "pass show cloudnotes", "rememberKey": false}"#)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.config.passphraseCommand == "pass show cloudnotes")
+        #expect(loaded.config.rememberKey == false)
+        #expect(throws: ConfigError.self) { try ConfigFixture().load(#"{"rememberKey": "no"}"#) }
+        #expect(throws: ConfigError.self) { try ConfigFixture().load(#"{"passphraseCommand": 3}"#) }
+    }
+
     /// `keyBindings` was read but never used (the TUI's keys are fixed): a file that still has
     /// it, even with values the old loader refused, loads with one warning saying so.
     @Test func theRetiredKeyBindingsLoadsWithAWarningThatItIsIgnored() throws {

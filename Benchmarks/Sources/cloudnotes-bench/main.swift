@@ -8,6 +8,7 @@ import NotesStore
 // Usage: cloudnotes-bench [--count N]... [--work DIR] [--corpus PY] [--phase all|import|query]
 //        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
+//        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -30,6 +31,7 @@ while let arg = args.popFirst() {
     case "--sync": phase = "sync"
     case "--editor": phase = "editor"
     case "--large-note": phase = "large-note"
+    case "--encryption": phase = "encryption"
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -46,6 +48,11 @@ if phase == "editor" {
 if phase == "large-note" {
     // One sync with a large note pending (LargeNoteBenchmark.swift): --large-note
     try await LargeNoteBenchmark(work: work).run()
+    exit(0)
+}
+if phase == "encryption" {
+    // Plain vs encrypted folders side by side (EncryptionBenchmark.swift): --encryption [--count N]
+    for count in counts { try await EncryptionBenchmark(count: count, work: work).run() }
     exit(0)
 }
 if phase == "sync" {

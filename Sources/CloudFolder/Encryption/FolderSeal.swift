@@ -50,6 +50,11 @@ public struct FolderSeal: Sendable, Equatable {
         keyID = Self.hex(Array(SHA256.hash(data: Data(derive("key id").withUnsafeBytes { Array($0) }))).prefix(8))
     }
 
+    /// A seal over a new random data key (benchmarks and tests).
+    public static func withRandomKey(containerID: String) -> FolderSeal {
+        FolderSeal(dataKey: SymmetricKey(size: .bits256), containerID: containerID)
+    }
+
     public static func == (lhs: FolderSeal, rhs: FolderSeal) -> Bool { lhs.keyID == rhs.keyID }
 
     // MARK: Files
