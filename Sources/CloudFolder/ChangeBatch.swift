@@ -19,11 +19,14 @@ public struct ChangeBatch: Sendable, Equatable {
 
     public var revisions: [Revision] { records.map(\.revision) }
 
-    /// The body as it goes into an envelope.
-    public func body() throws -> JSONValue { .array(try records.map { try $0.json() }) }
+    /// The body as it goes into an envelope; large fields go to `assets` (rule 15).
+    public func body(assets: (any AssetStore)? = nil, device: DeviceID? = nil) throws -> JSONValue {
+        .array(try records.map { try $0.json(assets: assets, device: device) })
+    }
 
-    /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet).
-    public init(body: JSONValue) throws {
+    /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet),
+    /// `AssetUnavailable` when a record's asset has not arrived.
+    public init(body: JSONValue, assets: (any AssetStore)? = nil) throws {
         guard let items = body.arrayValue else { throw CloudError(.invalidArguments, "a change batch is not a list") }
         guard items.count <= Self.maxRecords else {
             throw CloudError(.limitExceeded, "a change batch holds \(items.count) records, over \(Self.maxRecords)")
@@ -33,7 +36,7 @@ public struct ChangeBatch: Sendable, Equatable {
         records.reserveCapacity(items.count)
         for item in items {
             do {
-                records.append(try ChangeRecord(json: item))
+                records.append(try ChangeRecord(json: item, assets: assets))
             } catch let error as ChangeRecord.OutOfRange {
                 refused.append(error)
             }
@@ -49,7 +52,7 @@ public struct ChangeBatch: Sendable, Equatable {
     }
 
     /// Splits revisions, in order, into batches of at most 400 records and 2 MB of body.
-    public static func plan(_ revisions: [Revision]) -> Plan {
+    public static func plan(_ revisions: [Revision], maxRecordBytes: Int = ChangeRecord.maxFieldsBytes) -> Plan {
         var plan = Plan()
         var current: [ChangeRecord] = []
         var size = 2  // "[" and "]"
@@ -57,7 +60,7 @@ public struct ChangeBatch: Sendable, Equatable {
             let record = ChangeRecord(revision)
             let bytes: Int
             do {
-                bytes = try record.json().canonicalBytes.count
+                bytes = try record.json(estimating: true, maxBytes: maxRecordBytes).canonicalBytes.count
             } catch let error as CloudError {
                 plan.rejected.append((revision, error))
                 continue

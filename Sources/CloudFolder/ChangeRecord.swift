@@ -9,8 +9,10 @@ import NotesCore
 /// times. A decoded record's `rev` must equal the id recomputed from its content (rule 6).
 public struct ChangeRecord: Sendable, Equatable {
     public static let recordType = "Note"
-    /// A record's canonical fields may be at most this many bytes (rule 13).
-    public static let maxFieldsBytes = 1_048_576
+    /// A record's canonical fields may be at most this many bytes (rule 13): 1 GiB.
+    public static let maxFieldsBytes = AssetRef.maxChunks * AssetRef.chunkSize
+    /// Fields larger than this travel as an asset (rule 15), not inline in the log file.
+    public static let inlineFieldsBytes = 256 * 1024
 
     public var revision: Revision
     public var recordType: String
@@ -20,9 +22,14 @@ public struct ChangeRecord: Sendable, Equatable {
         self.recordType = recordType
     }
 
-    /// The record as JSON; throws `limitExceeded` when the fields are over 1 MB, `OutOfRange`
+    /// The record as JSON; throws `limitExceeded` when the fields are over the limit, `OutOfRange`
     /// when a time is outside its range (never written, as it would be refused on reading).
-    public func json() throws -> JSONValue {
+    /// Fields over `inlineFieldsBytes` go to `assets` when given (a log file); without it they
+    /// are inline (a snapshot), and `estimating` sizes them as a reference would be.
+    public func json(
+        assets: (any AssetStore)? = nil, device: DeviceID? = nil, estimating: Bool = false,
+        maxBytes: Int = ChangeRecord.maxFieldsBytes
+    ) throws -> JSONValue {
         if let reason = revision.fields?.timeOutOfRange {
             throw OutOfRange(recordID: revision.recordID.lowercasedString, reason: reason)
         }
@@ -36,18 +43,37 @@ public struct ChangeRecord: Sendable, Equatable {
         ]
         if let fields = revision.fields {
             let json = fields.json
-            let size = json.canonicalBytes.count
-            guard size <= Self.maxFieldsBytes else {
+            let bytes = json.canonicalBytes
+            guard bytes.count <= min(maxBytes, Self.maxFieldsBytes) else {
                 throw CloudError(
                     .limitExceeded,
-                    "note \(revision.recordID.lowercasedString) is \(size) bytes; a record is limited to "
-                        + "\(Self.maxFieldsBytes) bytes (1 MB), so it stays on this device")
+                    "note \(revision.recordID.lowercasedString) is \(bytes.count) bytes, over the "
+                        + "\(Self.describe(min(maxBytes, Self.maxFieldsBytes))) limit, so it stays on this device")
             }
-            object["fields"] = json
+            if bytes.count > Self.inlineFieldsBytes, let assets, let device {
+                object["fieldsAsset"] = try assets.storeAsset(bytes, device: device).json
+            } else if bytes.count > Self.inlineFieldsBytes, estimating {
+                let chunks = (bytes.count + AssetRef.chunkSize - 1) / AssetRef.chunkSize
+                object["fieldsAsset"] =
+                    AssetRef(
+                        chunks: Array(repeating: String(repeating: "0", count: 64), count: chunks), size: bytes.count
+                    )
+                    .json
+            } else {
+                object["fields"] = json
+            }
         } else {
             object["deleted"] = .bool(true)
         }
         return .object(object)
+    }
+
+    /// A byte count as people read a limit: "1 MB", "1 GB", "300 KB" (powers of 1024).
+    public static func describe(_ bytes: Int) -> String {
+        if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GB" }
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes)-byte"
     }
 
     /// A well-formed record carrying a value outside its documented range (a stamp past the HLC
@@ -59,8 +85,9 @@ public struct ChangeRecord: Sendable, Equatable {
     }
 
     /// Reads a record; throws when it is malformed or its `rev` does not match its content, and
-    /// `OutOfRange` when it is well formed but carries a value outside its range.
-    public init(json: JSONValue) throws {
+    /// `OutOfRange` when it is well formed but carries a value outside its range. Fields in an
+    /// asset are read from `assets` (`AssetUnavailable` when a chunk is missing or damaged).
+    public init(json: JSONValue, assets: (any AssetStore)? = nil) throws {
         guard let idText = json["recordID"]?.stringValue, let recordID = UUID(uuidString: idText),
             idText == idText.lowercased(),
             let recordType = json["recordType"]?.stringValue, let rev = json["rev"]?.stringValue,
@@ -78,10 +105,21 @@ public struct ChangeRecord: Sendable, Equatable {
             throw CloudError(.invalidArguments, "a parent id is not a string")
         }
         let fields: RevisionFields?
-        switch (json["fields"], json["deleted"]) {
-        case (let value?, nil): fields = try RevisionFields(json: value)
-        case (nil, .bool(true)?): fields = nil
-        default: throw CloudError(.invalidArguments, "a change record needs exactly one of fields and deleted")
+        switch (json["fields"], json["fieldsAsset"], json["deleted"]) {
+        case (let value?, nil, nil): fields = try RevisionFields(json: value)
+        case (nil, let value?, nil):
+            let ref = try AssetRef(json: value)
+            guard let assets else {
+                throw CloudError(.invalidArguments, "a record's fields are in an asset here unread")
+            }
+            let bytes = try assets.readAsset(ref)
+            guard let parsed = try? JSONValue(parsing: Data(bytes)) else {
+                throw CloudError(.invalidArguments, "record \(idText): its asset is not JSON")
+            }
+            fields = try RevisionFields(json: parsed)
+        case (nil, nil, .bool(true)?): fields = nil
+        default:
+            throw CloudError(.invalidArguments, "a change record needs exactly one of fields, fieldsAsset and deleted")
         }
         let revision = Revision(recordID: recordID, parents: parentIDs, fields: fields, hlc: hlc, device: device)
         guard revision.id == rev else {

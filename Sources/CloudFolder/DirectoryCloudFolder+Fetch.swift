@@ -167,8 +167,10 @@ extension DirectoryCloudFolder {
         case .unsupportedFormat(let format): return .notArrived("written in format \(format), newer than this build")
         case .valid(let envelope):
             do {
-                let batch = try ChangeBatch(body: envelope.body)
+                let batch = try ChangeBatch(body: envelope.body, assets: self)
                 return .batch(FetchedBatch(device: device, seq: seq, hlc: envelope.hlc, batch: batch))
+            } catch let missing as AssetUnavailable {
+                return .notArrived("waiting for a large note's data: \(missing)")
             } catch {
                 return .notArrived("batch body does not decode: \(error)")
             }

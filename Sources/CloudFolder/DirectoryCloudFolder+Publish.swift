@@ -10,11 +10,12 @@ extension DirectoryCloudFolder {
         guard batch.records.count <= ChangeBatch.maxRecords else {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxRecords) records")
         }
-        let body = try batch.body()
+        try requireContainer()
+        // Large fields go out as assets first (rule 15): written before the record that names them.
+        let body = try batch.body(assets: self, device: device)
         guard body.canonicalBytes.count <= ChangeBatch.maxBodyBytes else {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxBodyBytes) bytes")
         }
-        try requireContainer()
         guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }

@@ -24,6 +24,9 @@ public struct AppConfig: Sendable, Equatable {
     /// Whether an encrypted folder's key is kept in the data directory (0600) once unlocked, so
     /// the app starts without asking (SYNC-FORMAT rule 14).
     public var rememberKey = true
+    /// The largest note that syncs, in bytes (up to and by default 1 GB); a larger one stays
+    /// on this device, said in `status` and the app.
+    public var maxNoteBytes = 1 << 30
 
     public static let themeRoles: Set<String> = [
         "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",

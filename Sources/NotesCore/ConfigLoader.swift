@@ -153,6 +153,11 @@ public enum ConfigLoader {
                 case .string(let s) where !s.isEmpty: config.passphraseCommand = s
                 default: throw fail("a command that prints the passphrase, or null")
                 }
+            case "maxNoteBytes":
+                guard case .number(let n) = value, n >= 1024, n <= Double(1 << 30), n == n.rounded() else {
+                    throw fail("a whole number of bytes between 1024 and 1073741824 (1 GB)")
+                }
+                config.maxNoteBytes = Int(n)
             case "rememberKey":
                 guard case .bool(let b) = value else { throw fail("true or false") }
                 config.rememberKey = b

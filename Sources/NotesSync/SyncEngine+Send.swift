@@ -4,9 +4,9 @@ import NotesCore
 
 /// Sending pending record zone changes: SYNC-FORMAT rules 1–3 and 13, §4.
 extension SyncEngine {
-    /// A record over this many bytes of text may be over the 1 MB limit once JSON-escaped;
-    /// only those are measured before planning.
-    static let recordSizeCheckThreshold = ChangeRecord.maxFieldsBytes / 6
+    /// A record over this many bytes of text may be over the limit once JSON-escaped; only
+    /// those are measured before planning.
+    var recordSizeCheckThreshold: Int { configuration.maxRecordBytes / 6 }
 
     /// Publishes every pending change that can go, in batches of at most 400 records / 2 MB,
     /// one log file each. A record over 1 MB stays local (`limitExceeded`, in `status` and the
@@ -46,7 +46,7 @@ extension SyncEngine {
         var held = try sendQueued(folder, &summary)
         var superseded = false
         for (recordID, _) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-            if try store.supersedeUnpublishable(recordID, isPublishable: { Self.oversize($0) == nil }) != nil {
+            if try store.supersedeUnpublishable(recordID, isPublishable: { oversize($0) == nil }) != nil {
                 held[recordID] = nil
                 superseded = true
             }
@@ -74,7 +74,7 @@ extension SyncEngine {
             for row in rows {
                 let revision = row.revision
                 if held[revision.recordID] != nil { continue }
-                if let error = Self.oversize(revision) {
+                if let error = oversize(revision) {
                     held[revision.recordID] = error
                     continue
                 }
@@ -90,7 +90,7 @@ extension SyncEngine {
             }
             for group in groups {
                 let (revisions, seqsByRevision) = Self.unique(group.rows)
-                for batch in ChangeBatch.plan(revisions).batches {
+                for batch in ChangeBatch.plan(revisions, maxRecordBytes: configuration.maxRecordBytes).batches {
                     let seqs = batch.records.flatMap { seqsByRevision[$0.revision.id] ?? [] }
                     try publish(batch, zone: group.zone, outboxSeqs: seqs, folder, &summary)
                     setPhase(.syncing(done: summary.sent, total: max(total, summary.sent)))
@@ -100,13 +100,13 @@ extension SyncEngine {
         return held
     }
 
-    /// The limitExceeded error when a revision's record is over 1 MB, measured only for large ones.
-    static func oversize(_ revision: Revision) -> CloudError? {
+    /// The limitExceeded error when a revision's record is over the limit, measured only for large ones.
+    func oversize(_ revision: Revision) -> CloudError? {
         guard let fields = revision.fields,
             fields.body.utf8.count + fields.title.utf8.count > recordSizeCheckThreshold
         else { return nil }
         do {
-            _ = try ChangeRecord(revision).json()
+            _ = try ChangeRecord(revision).json(estimating: true, maxBytes: configuration.maxRecordBytes)
             return nil
         } catch let error as CloudError {
             return error

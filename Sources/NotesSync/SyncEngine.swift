@@ -50,6 +50,9 @@ public actor SyncEngine {
         /// How long a pass waits for another process's pass to end before it gives up with
         /// "a sync is already running"; an automatic engine does not wait (it retries later).
         public var passLockWaitSeconds: Double = 30
+        /// The largest note (canonical fields) that syncs; a larger one stays on this device
+        /// (`limitExceeded`, rule 13). Up to 1 GB; notes over 256 KB travel as assets (rule 15).
+        public var maxRecordBytes = ChangeRecord.maxFieldsBytes
 
         public init(
             folder: (any CloudFolder)?, deviceName: String = "device", conflictStrategy: ConflictStrategy = .merge,

@@ -56,6 +56,7 @@ struct ConfigCommand: ParsableCommand {
                 c.passphraseCommand ?? "null ($CLOUDNOTES_PASSPHRASE, else a prompt)"
             ),
             ("rememberKey", .bool(c.rememberKey), String(c.rememberKey)),
+            ("maxNoteBytes", .number(Double(c.maxNoteBytes)), String(c.maxNoteBytes)),
         ]
         let sourceText: String
         switch loaded.source {

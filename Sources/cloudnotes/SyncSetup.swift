@@ -47,6 +47,7 @@ enum SyncSetup {
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
         // One sync at a time per data directory, whichever process runs it (SYNC-FORMAT "One
         // sync at a time"): the lock file lives beside the database, never in the cloud folder.
+        configuration.maxRecordBytes = context.config.maxNoteBytes
         configuration.passLock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
         // Commands print the engine's warnings and errors themselves.
         configuration.logger.logLevel = .critical

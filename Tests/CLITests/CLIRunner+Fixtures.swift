@@ -28,6 +28,13 @@ extension CLIRunner {
 
     static let passphrase = "correct horse battery staple"
 
+    /// Writes this runner's config with the largest note that syncs set to `bytes`.
+    func limitNotes(to bytes: Int) throws {
+        let folder = home.appendingPathComponent("xdg-config/cloudnotes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"maxNoteBytes": \#(bytes)}"#.utf8).write(to: folder.appendingPathComponent("config.json"))
+    }
+
     /// The passphrase for a command, with scrypt made cheap (N = 2^10) so tests stay fast.
     static func passphraseEnvironment(_ passphrase: String) -> [String: String] {
         ["CLOUDNOTES_PASSPHRASE": passphrase, "CLOUDNOTES_SCRYPT_LOG_N": "10"]

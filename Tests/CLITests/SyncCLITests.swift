@@ -63,10 +63,11 @@ struct SyncCLITests {
         #expect(try runner.cn("sync").stdout.contains("sent 1 change(s)"))
     }
 
-    @Test("a note over 1 MB: sync warns and exits 0, the note stays pending, status --json lists the warning")
+    @Test("a note over maxNoteBytes (1 MB): sync warns and exits 0, the note stays pending, status --json lists it")
     func overLimitWarning() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
+        try runner.limitNotes(to: 1_048_576)
         #expect(try runner.cn("sync", "init", runner.home.appendingPathComponent("cloud").path).status == 0)
         let big = runner.home.appendingPathComponent("big.txt")
         try Data(String(repeating: "0123456789abcdef\n", count: 70_000).utf8).write(to: big)

@@ -44,10 +44,10 @@ import Testing
     }
 
     @Test func revisionsSplitIntoBatchesOfAtMost2MB() throws {
-        // 5 records of ~600 KB: three fit in 2 MB, four do not.
-        let revisions = (1...5).map { Fixtures.revision($0, bodyBytes: 600_000) }
+        // 12 records of ~250 KB (inline, under rule 15's 256 KB): eight fit in 2 MB, nine do not.
+        let revisions = (1...12).map { Fixtures.revision($0, bodyBytes: 250_000) }
         let plan = ChangeBatch.plan(revisions)
-        #expect(plan.batches.map(\.records.count) == [3, 2])
+        #expect(plan.batches.map(\.records.count) == [8, 4])
         for batch in plan.batches {
             #expect(try batch.body().canonicalBytes.count <= ChangeBatch.maxBodyBytes)
         }
@@ -55,37 +55,46 @@ import Testing
     }
 
     @Test func aBatchIsFilledUpTo2MBAndNotOneByteMore() throws {
-        // Two records that make a body one byte under 2 MB, then one byte over.
+        // Eight records that make a body one byte under 2 MB, then one byte over (each stays
+        // under the 256 KB inline size of rule 15).
         let probe = try ChangeRecord(Fixtures.revision(1, bodyBytes: 1000)).json().canonicalBytes.count
         let overhead = probe - 1000
-        let each = (ChangeBatch.maxBodyBytes - 3) / 2 - overhead  // "[" + a + "," + b + "]"
-        let exact = [Fixtures.revision(1, bodyBytes: each), Fixtures.revision(2, bodyBytes: each)]
+        let count = 8
+        let each = (ChangeBatch.maxBodyBytes - 1 - count) / count - overhead  // "[" + records + commas + "]"
+        let exact = (1...count).map { Fixtures.revision($0, bodyBytes: each) }
         let size = try ChangeBatch(records: exact.map { ChangeRecord($0) }).body().canonicalBytes.count
-        #expect(size == ChangeBatch.maxBodyBytes - ((ChangeBatch.maxBodyBytes - 3) % 2))
+        #expect(size == ChangeBatch.maxBodyBytes - ((ChangeBatch.maxBodyBytes - 1 - count) % count))
         #expect(ChangeBatch.plan(exact).batches.count == 1)
-        let over = [Fixtures.revision(1, bodyBytes: each + 1), Fixtures.revision(2, bodyBytes: each + 1)]
+        let spare = ChangeBatch.maxBodyBytes - size
+        var over = exact
+        over[0] = Fixtures.revision(1, bodyBytes: each + spare + 1)
         #expect(
             try ChangeBatch(records: over.map { ChangeRecord($0) }).body().canonicalBytes.count == ChangeBatch
                 .maxBodyBytes + 1)
         #expect(ChangeBatch.plan(over).batches.count == 2)
     }
 
-    @Test func aRecordOver1MBIsLimitExceededAndTheOthersStillGo() throws {
-        let big = Fixtures.revision(2, bodyBytes: ChangeRecord.maxFieldsBytes)
-        let plan = ChangeBatch.plan([Fixtures.revision(1), big, Fixtures.revision(3)])
+    static let limit = 1_048_576
+
+    @Test func aRecordOverTheLimitIsLimitExceededAndTheOthersStillGo() throws {
+        let big = Fixtures.revision(2, bodyBytes: Self.limit)
+        let plan = ChangeBatch.plan([Fixtures.revision(1), big, Fixtures.revision(3)], maxRecordBytes: Self.limit)
         #expect(plan.batches.flatMap(\.revisions) == [Fixtures.revision(1), Fixtures.revision(3)])
         #expect(plan.rejected.count == 1)
         #expect(plan.rejected.first?.revision == big)
         #expect(plan.rejected.first?.error.code == .limitExceeded)
-        #expect(plan.rejected.first?.error.message.contains("stays on this device") == true)
-        #expect(throws: CloudError.self) { try ChangeRecord(big).json() }
+        #expect(plan.rejected.first?.error.message.contains("over the 1 MB limit, so it stays on this device") == true)
+        #expect(throws: CloudError.self) { try ChangeRecord(big).json(maxBytes: Self.limit) }
     }
 
-    @Test func aRecordOfExactly1MBOfFieldsIsAccepted() throws {
+    @Test func aRecordOfExactlyTheLimitIsAcceptedAndTravelsAsAnAssetReference() throws {
         let probe = Fixtures.revision(1, bodyBytes: 1000).fields!.json.canonicalBytes.count
-        let exact = Fixtures.revision(1, bodyBytes: 1000 + ChangeRecord.maxFieldsBytes - probe)
-        #expect(exact.fields!.json.canonicalBytes.count == ChangeRecord.maxFieldsBytes)
-        #expect(ChangeBatch.plan([exact]).rejected.isEmpty)
+        let exact = Fixtures.revision(1, bodyBytes: 1000 + Self.limit - probe)
+        #expect(exact.fields!.json.canonicalBytes.count == Self.limit)
+        let plan = ChangeBatch.plan([exact], maxRecordBytes: Self.limit)
+        #expect(plan.rejected.isEmpty)
+        // Over the inline size the plan counts the reference, not the megabyte (rule 15).
+        #expect(try plan.batches[0].records[0].json(estimating: true).canonicalBytes.count < 2000)
     }
 
     @Test func aBodyOfMoreThan400RecordsDoesNotDecode() throws {

@@ -99,7 +99,7 @@ import Testing
             else { return }
             #expect(inRange(snapshot.covers), "\(context)")
             #expect(try ChangeToken(json: snapshot.covers.json) == snapshot.covers, "\(context)")
-            if let records = try? (snapshot.state["revisions"]?.arrayValue ?? []).map(ChangeRecord.init(json:)) {
+            if let records = try? (snapshot.state["revisions"]?.arrayValue ?? []).map({ try ChangeRecord(json: $0) }) {
                 #expect(try records.map { try ChangeRecord(json: $0.json()) } == records, "\(context)")
             }
         case .deleted:

@@ -18,9 +18,11 @@ final class TestDevice: @unchecked Sendable {
     let engine: SyncEngine
     let clock: TestClock
 
+    /// `maxRecordBytes`: the largest note that syncs; 1 MB here by default, so the limit's
+    /// scenarios stay cheap (a large-note scenario passes the engine's 1 GB).
     init(
         _ name: String, folder: any CloudFolder, strategy: ConflictStrategy = .merge, clock: TestClock = TestClock(),
-        directory: URL? = nil
+        directory: URL? = nil, maxRecordBytes: Int = 1_048_576
     ) throws {
         self.name = name
         self.clock = clock
@@ -33,6 +35,7 @@ final class TestDevice: @unchecked Sendable {
         // Warnings are asserted through `engine.warnings`; printing each sync's (the hostile
         // harness syncs thousands of times) only buried a failing run's output.
         configuration.logger.logLevel = .error
+        configuration.maxRecordBytes = maxRecordBytes
         engine = try SyncEngine(store: store, configuration: configuration)
     }
 

@@ -1,0 +1,54 @@
+import NotesCore
+
+/// A record's fields stored as content-addressed chunks under `private/assets/` (SYNC-FORMAT
+/// rule 15): `{"chunks": [name, …], "size": n}` in place of `fields`. Chunks are at most
+/// `chunkSize` bytes; each chunk's name is the hash of its bytes (keyed in an encrypted
+/// container), so equal content dedups and a damaged chunk is caught by its name.
+public struct AssetRef: Sendable, Equatable {
+    public static let chunkSize = 1_048_576
+    /// At most this many chunks (1 GiB): a reference asking for more is refused unread.
+    public static let maxChunks = 1024
+
+    public var chunks: [String]
+    public var size: Int
+
+    public init(chunks: [String], size: Int) {
+        self.chunks = chunks
+        self.size = size
+    }
+
+    public var json: JSONValue { .object(["chunks": .array(chunks.map(JSONValue.string)), "size": .int(Int64(size))]) }
+
+    public init(json: JSONValue) throws {
+        guard let items = json["chunks"]?.arrayValue, let size = json["size"]?.intValue,
+            (1...Self.maxChunks).contains(items.count),
+            (0...Int64(Self.maxChunks * Self.chunkSize)).contains(size)
+        else { throw CloudError(.invalidArguments, "an asset reference is malformed") }
+        let names = items.compactMap(\.stringValue)
+        guard names.count == items.count, names.allSatisfy(Self.isChunkName),
+            Int64((names.count - 1) * Self.chunkSize) < max(size, 1), size <= Int64(names.count * Self.chunkSize)
+        else { throw CloudError(.invalidArguments, "an asset reference is malformed") }
+        self.init(chunks: names, size: Int(size))
+    }
+
+    /// 64 lowercase hex digits.
+    public static func isChunkName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
+/// Why a record's asset could not be read: it has not arrived (the stream waits), or a chunk
+/// does not match its name.
+public struct AssetUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var chunk: String
+    public var reason: String
+    public var description: String { "asset chunk \(chunk) \(reason)" }
+}
+
+/// Where a folder keeps the chunks of records too large to travel inline.
+public protocol AssetStore {
+    /// Writes `bytes` as chunks (write-once, deduplicated) and returns the reference.
+    func storeAsset(_ bytes: [UInt8], device: DeviceID) throws -> AssetRef
+    /// Reads a reference's bytes; throws `AssetUnavailable` for a missing or damaged chunk.
+    func readAsset(_ ref: AssetRef) throws -> [UInt8]
+}

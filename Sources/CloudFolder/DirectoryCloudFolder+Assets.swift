@@ -1,0 +1,59 @@
+import Crypto
+import NotesCore
+
+/// Content-addressed chunks of records too large to travel inline (SYNC-FORMAT rule 15):
+/// `private/assets/<first two characters>/<name>`, write-once, named by the SHA-256 of the
+/// chunk's bytes (an HMAC under the container's asset key when it is encrypted, so a name
+/// reveals nothing), sealed like every file under `private/`.
+extension DirectoryCloudFolder: AssetStore {
+    /// The name of a chunk: its (keyed) hash in hex.
+    func chunkName(_ bytes: ArraySlice<UInt8>) -> String {
+        if let seal { return FolderSeal.hex(HMAC<SHA256>.authenticationCode(for: bytes, using: seal.assetKey)) }
+        return FolderSeal.hex(SHA256.hash(data: bytes))
+    }
+
+    public func assetFile(_ name: String) -> String {
+        layout.privateDirectory + "/assets/" + String(name.prefix(2)) + "/" + name
+    }
+
+    public func storeAsset(_ bytes: [UInt8], device: DeviceID) throws -> AssetRef {
+        var names: [String] = []
+        var start = 0
+        repeat {
+            let chunk = bytes[start..<min(bytes.count, start + AssetRef.chunkSize)]
+            let name = chunkName(chunk)
+            let path = assetFile(name)
+            try io.ensureDirectory(layout.privateDirectory + "/assets")
+            try io.ensureDirectory(CloudPath.parent(of: path))
+            // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
+            // attempt wrote is already there.
+            _ = try publishOnce(Array(chunk), at: path, device: device)
+            names.append(name)
+            start += AssetRef.chunkSize
+        } while start < bytes.count
+        return AssetRef(chunks: names, size: bytes.count)
+    }
+
+    public func readAsset(_ ref: AssetRef) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(ref.size)
+        for name in ref.chunks {
+            let path = assetFile(name)
+            let read: [UInt8]?
+            do {
+                read = try io.readIfPresent(path, maxBytes: readCap(AssetRef.chunkSize, at: path))
+            } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+                throw AssetUnavailable(chunk: name, reason: "is not a file of ours (\(error.message))")
+            }
+            guard let read else { throw AssetUnavailable(chunk: name, reason: "has not arrived yet") }
+            guard case .success(let chunk) = opened(read, at: path), chunkName(chunk[...]) == name else {
+                throw AssetUnavailable(chunk: name, reason: "does not match its hash (damaged or partial)")
+            }
+            bytes += chunk
+        }
+        guard bytes.count == ref.size else {
+            throw AssetUnavailable(chunk: ref.chunks.last ?? "", reason: "sizes do not add up to the reference")
+        }
+        return bytes
+    }
+}
