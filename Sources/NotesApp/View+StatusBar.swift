@@ -53,7 +53,14 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard rightRoom > 0 else { return }
     let right: String
     let style: Style
-    if let message = state.message {
+    if let prompt = purgePrompt(state) {
+        right = TextWidth.clip(prompt, to: rightRoom - 1, ellipsis: true) + " "
+        style = theme.message(.warning)
+    } else if state.focus == .editor, state.editor?.isTrashed == true, state.message?.severity != .error {
+        // Said for as long as the note is in the trash, not for a message's few seconds.
+        right = TextWidth.clip(trashedNotice, to: rightRoom - 1, ellipsis: true) + " "
+        style = theme.message(.warning)
+    } else if let message = state.message {
         right = TextWidth.clip(TerminalSafeText.sanitize(message.text), to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(message.severity)
     } else {
@@ -71,6 +78,7 @@ func hints(for state: AppState) -> [String] {
     case .editor: ["M-u undo", "^S save", "Esc back"]
     case .help: ["Esc close"]
     case .history: ["Enter restore", "Esc close"]
+    case .trash: ["r restore", "X delete forever", "Esc back"]
     case .resolver:
         state.resolver?.isEditing == true
             ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
