@@ -56,8 +56,9 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     if let prompt = purgePrompt(state) {
         right = TextWidth.clip(prompt, to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(.warning)
-    } else if state.focus == .editor, state.editor?.isTrashed == true, state.message?.severity != .error {
-        // Said for as long as the note is in the trash, not for a message's few seconds.
+    } else if state.focus == .editor, state.editor?.isTrashed == true, (state.message?.severity ?? .info) == .info {
+        // Said for as long as the note is in the trash, not for a message's few seconds (a
+        // warning or an error is shown first, then this again).
         right = TextWidth.clip(trashedNotice, to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(.warning)
     } else if let message = state.message {

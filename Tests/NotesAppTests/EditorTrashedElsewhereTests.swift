@@ -30,6 +30,7 @@ import Testing
         #expect(state.editor?.isTrashed == true)
         #expect(state.focus == .editor)
         #expect(state.message?.text == "This note was moved to the trash elsewhere: ^R restores it with your text")
+        #expect(statusBar(state).contains("This note was moved to the trash"), "\(statusBar(state))")
         // The notice outlives the message.
         state.message = nil
         #expect(statusBar(state).contains("In the trash · ^R restores it"), "\(statusBar(state))")
