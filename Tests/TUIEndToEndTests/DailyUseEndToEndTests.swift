@@ -57,9 +57,21 @@ struct DailyUseEndToEndTests {
         // The end of "shared line" (the title is line 0).
         try tmux.keys("Down", "Down", "End")
         try tmux.type(" from the app")
+        try await tmux.waitFor("the typing in the editor", seconds: Self.wait) {
+            $0.contains("shared line from the app")
+        }
         // Another process changes the same line before the app's autosave (1.5 s after the
-        // last key): the app's save finds the head moved and merges with it.
+        // last key) has stored the typing: the app is stopped meanwhile, so a loaded machine
+        // cannot let the autosave slip in first. Its save then finds the head moved and merges.
+        let pid = try #require(try tmux.appPID())
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let before = try tmux.cli("show", "Shared")
+        try #require(
+            before == "line one\nshared line\nline three",
+            "the autosave stored the typing before the app could be stopped; the test did not run")
         try tmux.cli("edit", "Shared", "--body", "line one\nshared line from the CLI\nline three")
+        kill(pid, SIGCONT)
         try await tmux.waitFor("the merge kept both and said so", seconds: Self.wait) {
             $0.contains("both versions are kept") || ($0.contains("from the app") && $0.contains("from the CLI"))
         }
