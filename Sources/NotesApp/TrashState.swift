@@ -13,10 +13,11 @@ public struct TrashState: Equatable, Sendable {
     /// The selected note, and its row among `rows`.
     public var selectedID: UUID?
     public var selection = 0
-    /// The first row drawn.
-    public var scroll = 0
     /// How many rows were asked for; grows as the selection nears the end of them.
     var limit: Int
+    /// A row past the loaded ones the selection is heading for (`G`, `PgDn`): it moves on as
+    /// the rows arrive.
+    var wanted: Int?
     /// The note `X` (or `D`) asks about: "Delete forever …? y/n". Nothing is purged without `y`.
     public var confirmingPurge: NoteRow?
 

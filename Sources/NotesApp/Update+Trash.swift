@@ -27,7 +27,11 @@ extension AppState {
         guard var view = trash else { return [] }
         view.rows = rows
         view.totalCount = max(total, rows.count)
-        if let id = view.selectedID, let index = rows.firstIndex(where: { $0.id == id }) {
+        if let wanted = view.wanted, !rows.isEmpty {
+            view.selection = min(wanted, rows.count - 1)
+            view.selectedID = rows[view.selection].id
+            if wanted < rows.count || rows.count >= view.totalCount { view.wanted = nil }
+        } else if let id = view.selectedID, let index = rows.firstIndex(where: { $0.id == id }) {
             view.selection = index
         } else {
             view.selection = max(0, min(view.selection, rows.count - 1))
@@ -81,10 +85,11 @@ extension AppState {
         guard var view = trash, let rows = view.rows, !rows.isEmpty else { return [] }
         view.selection = max(0, min(index, rows.count - 1))
         view.selectedID = rows[view.selection].id
+        view.wanted = index >= rows.count && view.hasMore ? min(index, view.totalCount - 1) : nil
         var effects: [Effect] = []
-        let wantsMore = index >= rows.count - 1 || view.selection + trashFetchLimit / 2 >= rows.count
+        let wantsMore = view.wanted != nil || view.selection + trashFetchLimit / 2 >= rows.count
         if wantsMore && view.hasMore && view.limit <= rows.count {
-            view.limit = max(view.limit * 2, index + trashFetchLimit)
+            view.limit = max(view.limit * 2, (view.wanted ?? view.selection) + trashFetchLimit)
             effects.append(.loadTrash(limit: view.limit))
         }
         trash = view
@@ -104,6 +109,8 @@ extension AppState {
     /// `y` to "Delete forever …?": the note is purged (only if it is still in the trash).
     mutating func purge(_ row: NoteRow) -> [Effect] {
         removeFromTrashView(row.id)
+        // Open in the editor still (trashed elsewhere): there is nothing left to save it into.
+        if editor?.noteID == row.id { editor = nil }
         return [.purge(row.id)] + show("Deleted “\(Self.shortTitle(row.title))” forever")
     }
 

@@ -160,4 +160,35 @@ import Testing
         #expect(state.rows.map(\.title) == ["Three", "Two", "One"])
         #expect(state.selectedRow?.title == "Two")
     }
+
+    @Test func gGoesToTheLastTrashedNotePastTheLoadedRows() {
+        var store = ModelStore()
+        for n in 0..<70 {
+            let id = store.add(title: String(format: "Old %02d", n))
+            store.trash(id)
+        }
+        var state = store.app()
+        store.send("T", to: &state)
+        let limit = state.trash?.rows?.count ?? 0
+        #expect(limit < 70)
+        #expect(state.trash?.totalCount == 70)
+        // The first trashed is the last row: G reaches it once the rows arrive.
+        store.send("G", to: &state)
+        #expect(state.trash?.selectedRow?.title == "Old 00")
+        #expect(state.trash?.selection == 69)
+        store.send("k", to: &state)
+        #expect(state.trash?.selectedRow?.title == "Old 01")
+    }
+
+    @Test func purgingANoteStillOpenInTheEditorClosesIt() {
+        var store = ModelStore()
+        let id = store.add(title: "Open", body: "text")
+        var state = store.app()
+        store.send("<Enter>", to: &state)
+        store.trash(id)
+        store.settle(&state, update(&state, .storeChanged([])))
+        store.send("<Esc>TXy", to: &state)
+        #expect(!store.notes.contains { $0.id == id })
+        #expect(state.editor == nil)
+    }
 }
