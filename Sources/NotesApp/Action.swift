@@ -13,6 +13,9 @@ public enum Action: Equatable, Sendable {
     case listLocated(id: UUID, row: Int?, window: ListWindow)
     /// Results of `Effect.search` for `query`; results for an older query are ignored.
     case searchResults(query: String, rows: [NoteRow])
+    /// Answer to `Effect.loadTrash`: the first trashed notes (most recently trashed first) and
+    /// how many the trash holds in all.
+    case trashLoaded(rows: [NoteRow], total: Int)
     /// Answer to `Effect.loadConflicts`: the notes in conflict.
     case conflictsLoaded([NoteRow])
     case syncStatusChanged(SyncStatus)

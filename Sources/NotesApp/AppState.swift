@@ -6,7 +6,7 @@ import TerminalUI
 public struct AppState: Equatable, Sendable {
     /// Which part of the screen takes keys.
     public enum Focus: Equatable, Sendable {
-        case list, search, editor, help, history, resolver
+        case list, search, editor, help, history, resolver, trash
     }
 
     /// The part of the list in memory: only the visible window plus a margin is loaded.
@@ -70,6 +70,8 @@ public struct AppState: Equatable, Sendable {
     public var history: HistoryState?
     /// The conflict resolver (`c`), while open.
     public var resolver: ResolverState?
+    /// The Trash view (`T`), while open.
+    public var trash: TrashState?
     /// The clock, for relative times; advanced by `Action.tick`.
     public var now: Date
     /// The terminal size, from `Action.resize`; `update` needs it for paging and scrolling.

@@ -22,6 +22,9 @@ public struct EditorState: Equatable, Sendable {
     var isNew = false
     /// A save with text in it was sent: the note is the user's now, even if emptied later.
     var savedWithContent = false
+    /// The note is in the trash (moved there elsewhere while open here: the CLI, sync). The
+    /// editor says so for as long as it is, and `^R` restores it with the editor's text.
+    public var isTrashed = false
 
     init(noteID: UUID) {
         self.noteID = noteID

@@ -19,6 +19,9 @@ public enum Effect: Equatable, Sendable {
     /// Search for `query` (ARCHITECTURE §5 syntax), best `limit` hits. -> `Action.searchResults`
     /// with rows carrying the title and snippet match ranges.
     case search(query: String, limit: Int)
+    /// Load the first `limit` notes of the trash, most recently trashed first (rows with
+    /// `deletedAt`), and how many it holds. -> `Action.trashLoaded(rows:, total:)`.
+    case loadTrash(limit: Int)
     /// Load the notes in conflict (sync state `conflict`), newest first. -> `Action.conflictsLoaded`.
     case loadConflicts(limit: Int)
     /// Load the whole note for the editor. -> `Action.noteLoaded(NoteContent)`.
@@ -48,8 +51,13 @@ public enum Effect: Equatable, Sendable {
     case toggleFavorite(UUID)
     /// Move the note to the trash. -> `Action.storeChanged([id])` (or effectFailed).
     case trash(UUID)
-    /// Take the note back out of the trash (the undo of `trash`). -> `Action.storeChanged([id])`.
+    /// Take the note back out of the trash (the undo of `trash`, and the Trash view's restore).
+    /// -> `Action.storeChanged([id])`.
     case undoTrash(UUID)
+    /// Delete the note for good (the Trash view, after the user answered `y`), only while it is
+    /// still in the trash: a note restored meanwhile (elsewhere, by sync) is kept, and the
+    /// answer is effectFailed saying so. -> `Action.storeChanged([id])`.
+    case purge(UUID)
     /// Suspend the TUI (`TerminalBackend.suspend`), run `$EDITOR` on the note's text in a
     /// private temporary file, store what comes back if it changed, resume and repaint.
     /// `update` puts a `saveNote` of the pane's text before it in the same batch: read the note

@@ -11,10 +11,13 @@ public struct NoteContent: Equatable, Sendable {
     /// The head revision this text is; the editor's saves go on top of it.
     public var headRevision: String?
     public var syncState: Note.SyncState
+    /// The note is in the trash (moved there elsewhere while the editor had it open, or shown
+    /// by the Trash view).
+    public var isTrashed: Bool
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
-        headRevision: String? = nil, syncState: Note.SyncState = .synced
+        headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -23,6 +26,7 @@ public struct NoteContent: Equatable, Sendable {
         self.modifiedAt = modifiedAt
         self.headRevision = headRevision
         self.syncState = syncState
+        self.isTrashed = isTrashed
     }
 
     /// The editor's text: the title as the first line, then the body.
@@ -51,13 +55,23 @@ public struct SavedNote: Equatable, Sendable {
     public var modifiedAt: Date
     /// True when the store's head had moved on and the text was merged with it.
     public var merged: Bool
+    /// The merge kept both versions (conflict markers, or two titles): the note is flagged ⚠.
+    public var conflict: Bool
+    /// The note is in the trash after the save (it was trashed elsewhere, and no edit of this
+    /// save brought it back).
+    public var isTrashed: Bool
 
-    public init(id: UUID, title: String, body: String, headRevision: String?, modifiedAt: Date, merged: Bool = false) {
+    public init(
+        id: UUID, title: String, body: String, headRevision: String?, modifiedAt: Date, merged: Bool = false,
+        conflict: Bool = false, isTrashed: Bool = false
+    ) {
         self.id = id
         self.title = title
         self.body = body
         self.headRevision = headRevision
         self.modifiedAt = modifiedAt
         self.merged = merged
+        self.conflict = conflict
+        self.isTrashed = isTrashed
     }
 }

@@ -17,10 +17,13 @@ public struct NoteRow: Equatable, Sendable, Identifiable {
     public var titleMatches: [Range<Int>]
     /// Character ranges of `snippet` that match the search.
     public var snippetMatches: [Range<Int>]
+    /// When the note went to the trash (rows of the Trash view); nil for listed notes.
+    public var deletedAt: Date?
 
     public init(
         id: UUID, title: String, snippet: String = "", modifiedAt: Date, isFavorite: Bool = false,
-        syncState: Note.SyncState = .synced, titleMatches: [Range<Int>] = [], snippetMatches: [Range<Int>] = []
+        syncState: Note.SyncState = .synced, titleMatches: [Range<Int>] = [], snippetMatches: [Range<Int>] = [],
+        deletedAt: Date? = nil
     ) {
         self.id = id
         self.title = title
@@ -30,5 +33,6 @@ public struct NoteRow: Equatable, Sendable, Identifiable {
         self.syncState = syncState
         self.titleMatches = titleMatches
         self.snippetMatches = snippetMatches
+        self.deletedAt = deletedAt
     }
 }

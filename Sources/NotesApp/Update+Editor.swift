@@ -23,22 +23,44 @@ extension AppState {
     mutating func noteLoaded(_ content: NoteContent) -> [Effect] {
         guard let open = editor, open.noteID == content.id else { return [] }
         let text = content.editorText
+        // The store's word on the trash is the latest: the notice follows it.
+        let trashedNow = content.isTrashed && !open.isTrashed
+        editor!.isTrashed = content.isTrashed
+        let notice = trashedNow ? show(trashedMessage, severity: .warning) : []
         guard open.isLoaded else {
             editor!.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
             editor!.storedText = text
             editor!.baseRevision = content.headRevision
-            return []
+            return notice
         }
-        if content.headRevision == open.baseRevision && open.baseRevision != nil { return [] }
+        if content.headRevision == open.baseRevision && open.baseRevision != nil { return notice }
         if open.hasUnsavedEdits || open.savingText != nil {
             // Never overwrite what the user typed: it is saved over its own base and merged.
-            return open.savingText == nil ? saveEditor() : []
+            return (open.savingText == nil ? saveEditor() : []) + notice
+        }
+        if text.utf8.elementsEqual(open.storedText.utf8) {
+            // Only other fields changed (the trash, a favorite): the text and cursor stay.
+            editor!.baseRevision = content.headRevision
+            return notice
         }
         editor!.editor!.replaceAll(with: text)
         editor!.storedText = text
         editor!.cleanChangeCount = editor!.editor!.changeCount
         editor!.baseRevision = content.headRevision
-        return show("Reloaded: the note changed outside this editor")
+        return notice.isEmpty ? show("Reloaded: the note changed outside this editor") : notice
+    }
+
+    /// Said once when the open note turns out to be in the trash; `trashedNotice` stays after.
+    var trashedMessage: String { "This note was moved to the trash elsewhere: ^R restores it with your text" }
+
+    /// `^R` in the editor while its note is in the trash: the text is saved, then the note
+    /// comes out of the trash (writes run in order), and the editor stays on it.
+    mutating func restoreOpenNote() -> [Effect] {
+        guard let open = editor, open.isTrashed, open.isLoaded else { return [] }
+        let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
+        // Back in the list, it is the selected note again (found by id once the store has it).
+        selectedID = open.noteID
+        return saveEditor() + [.undoTrash(open.noteID)] + show("Restored “\(title)” from the trash")
     }
 
     /// Saves the editor's text when it differs from the store's: at once, not debounced.
@@ -83,9 +105,16 @@ extension AppState {
         // base, so the merge sees both changes again instead of taking the new text as a revert.
         if !(saved.merged && typedSince) { editor!.baseRevision = saved.headRevision }
         editor!.storedText = saved.merged ? stored : sent
-        if saved.merged {
+        let trashedNow = saved.isTrashed && !open.isTrashed
+        editor!.isTrashed = saved.isTrashed
+        if saved.conflict {
+            effects += show(
+                "This note changed elsewhere too: both versions are kept in it, marked ⚠ (c resolves)",
+                severity: .warning)
+        } else if saved.merged {
             effects += show("This note changed on another device: your edits were kept and merged", severity: .warning)
         }
+        if trashedNow { effects += show(trashedMessage, severity: .warning) }
         if reload && !typedSince && quitting != .afterSave { effects.append(.loadNote(saved.id)) }
         if quitting == .afterSave {
             let again = saveEditor()
@@ -112,9 +141,16 @@ extension AppState {
                 return []
             }
             focus = .list
-            return discardIfEmpty() ?? saveEditor()
+            if let discard = discardIfEmpty() { return discard }
+            guard let open = editor, open.isTrashed else { return saveEditor() }
+            // Kept, not lost: the text is saved into the trashed note, which the Trash view shows.
+            let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
+            return saveEditor()
+                + show("“\(title)” is in the trash with your text: T shows the trash", severity: .warning)
         case (.character("s"), .control):
             return saveEditor()
+        case (.character("r"), .control):
+            return restoreOpenNote()
         case (.character("k"), .control):
             if editor?.editor?.selectedText != nil { return cut() }
             var killed = (text: "", continues: false)

@@ -43,6 +43,8 @@ extension AppState {
             return [.loadConflicts(limit: 100)]
         case .character("d"):
             return trashSelected()
+        case .character("T"):
+            return openTrash()
         case .character("u"):
             guard let id = undoableTrashes.popLast() else { return [] }
             guard !undoableTrashes.isEmpty else { return [.undoTrash(id)] + show("Restored from the trash") }

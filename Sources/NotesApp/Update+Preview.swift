@@ -12,7 +12,8 @@ extension AppState {
     /// this once its input is drained, before painting, so a held key asks only for the note
     /// the selection stops on.
     public mutating func requestPreview() -> [Effect] {
-        guard !paneShowsEditor, focus == .list || focus == .search, let row = selectedRow else { return [] }
+        let previewing = focus == .trash || (!paneShowsEditor && (focus == .list || focus == .search))
+        guard previewing, let row = previewRow else { return [] }
         let key = PreviewKey(id: row.id, modifiedAt: row.modifiedAt)
         if let preview, preview.id == row.id, preview.modifiedAt == row.modifiedAt { return [] }
         guard previewRequested != key else { return [] }
@@ -26,7 +27,11 @@ extension AppState {
             if preview?.id == id { preview = nil }
             return
         }
-        guard content.id == id, selectedRow?.id == id else { return }
+        guard content.id == id, previewRow?.id == id else { return }
         preview = content
     }
+
+    /// The note the preview pane is for: the Trash view's selected note while it is open,
+    /// else the list's.
+    var previewRow: NoteRow? { focus == .trash ? trash?.selectedRow : selectedRow }
 }

@@ -19,6 +19,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.listLocated(id: id, row: row, window: window)
     case .searchResults(let query, let rows):
         return state.searchAnswered(query: query, rows: rows)
+    case .trashLoaded(let rows, let total):
+        return state.trashLoaded(rows: rows, total: total)
     case .conflictsLoaded(let rows):
         return state.conflictsLoaded(rows)
     case .syncStatusChanged(let status):
@@ -91,6 +93,7 @@ extension AppState {
         case .help: return helpKey(key)
         case .history: return historyKey(key)
         case .resolver: return resolverKey(key, modifiers)
+        case .trash: return modifiers.isEmpty || modifiers == .shift ? trashKey(key) : []
         }
     }
 
@@ -145,7 +148,8 @@ extension AppState {
 
     /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.
     mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
-        let effects = reloadList()
+        var effects = reloadList()
+        if let view = trash { effects.append(.loadTrash(limit: view.limit)) }
         guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }
         if open.savingText != nil {
             // Maybe the echo of our own save, maybe not: look once the save is answered.

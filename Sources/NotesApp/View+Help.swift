@@ -11,7 +11,7 @@ let helpLines: [(keys: String, action: String)] = [
     ("Esc", "back / clear search"),
     ("n", "new note"),
     ("f", "toggle favorite"),
-    ("d u", "trash / undo"),
+    ("d u T", "trash / undo / view"),
     ("e", "open in $EDITOR"),
     ("s", "sync now"),
     ("c h", "conflicts / history"),
@@ -19,6 +19,7 @@ let helpLines: [(keys: String, action: String)] = [
     // The editor's own keys: shown when the terminal has the rows.
     ("M-u M-e", "editor: undo / redo"),
     ("^S", "editor: save now"),
+    ("^R", "editor: out of trash"),
     ("^← ^→", "editor: by word"),
     ("^K ^W", "editor: cut line/word"),
     ("S-← ^Space", "editor: select/mark"),

@@ -36,24 +36,46 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
     let theme = state.theme
     buffer.fill(rect, style: theme.statusBar)
-    // The counts and the editor's save state are never cut; the phase's text (an offline
-    // reason, a sync error) is, and leaves a message up to a third of the row.
-    var kept = syncCounts(state.syncStatus).map { "  " + $0 }.joined() + " "
+    // The counts (held notes' too) and the editor's save state are never cut; the phase's text
+    // (an offline reason, a sync error) and why notes are held are, and leave a message up to
+    // a third of the row.
+    let status = state.syncStatus
+    let counts =
+        syncCounts(status).map { "  " + $0 }.joined() + (status.heldCount > 0 ? " · \(status.heldCount) held" : "")
+    var save = " "
     if state.focus == .editor, let open = state.editor, open.isLoaded {
-        kept += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
+        save += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
     }
     let room = rect.width
     let messageShare = state.message.map { min(TextWidth.width(of: $0.text) + 2, room / 3) } ?? 0
-    // The phase keeps its first word or so ("offline: …") before the message gets its share.
-    let phaseRoom = max(10, room - messageShare - TextWidth.width(of: kept) - 1)
-    let phase = TextWidth.clip(syncPhase(state.syncStatus, now: state.now), to: phaseRoom, ellipsis: true)
-    let left = TextWidth.clip(" " + phase + kept, to: room, ellipsis: true)
+    let fullPhase = syncPhase(status, now: state.now)
+    let shared = room - messageShare - TextWidth.width(of: counts + save) - 1
+    // The phase keeps its first word or so ("offline: …"), then the reason takes what is left.
+    var reason = ""
+    if status.heldCount > 0, let why = status.heldReason {
+        let reasonRoom = shared - min(TextWidth.width(of: fullPhase), 10)
+        let full = ": " + TerminalSafeText.sanitize(why)
+        if reasonRoom >= min(TextWidth.width(of: full), 8) {
+            reason = TextWidth.clip(full, to: reasonRoom, ellipsis: true)
+        }
+    }
+    let phaseRoom = max(10, shared - TextWidth.width(of: reason))
+    let phase = TextWidth.clip(fullPhase, to: phaseRoom, ellipsis: true)
+    let left = TextWidth.clip(" " + phase + counts + reason + save, to: room, ellipsis: true)
     let used = buffer.write(left, at: rect.origin, style: theme.statusBar, clipTo: rect) - rect.x
     let rightRoom = room - used - 1
     guard rightRoom > 0 else { return }
     let right: String
     let style: Style
-    if let message = state.message {
+    if let prompt = purgePrompt(state) {
+        right = TextWidth.clip(prompt, to: rightRoom - 1, ellipsis: true) + " "
+        style = theme.message(.warning)
+    } else if state.focus == .editor, state.editor?.isTrashed == true, (state.message?.severity ?? .info) == .info {
+        // Said for as long as the note is in the trash, not for a message's few seconds (a
+        // warning or an error is shown first, then this again).
+        right = TextWidth.clip(trashedNotice, to: rightRoom - 1, ellipsis: true) + " "
+        style = theme.message(.warning)
+    } else if let message = state.message {
         right = TextWidth.clip(TerminalSafeText.sanitize(message.text), to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(message.severity)
     } else {
@@ -71,6 +93,7 @@ func hints(for state: AppState) -> [String] {
     case .editor: ["M-u undo", "^S save", "Esc back"]
     case .help: ["Esc close"]
     case .history: ["Enter restore", "Esc close"]
+    case .trash: ["r restore", "X delete forever", "Esc back"]
     case .resolver:
         state.resolver?.isEditing == true
             ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]

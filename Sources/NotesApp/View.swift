@@ -9,12 +9,20 @@ import TerminalUI
 public func view(_ state: AppState, _ size: Size) -> Buffer {
     var buffer = Buffer(size: size)
     let layout = Layout(size)
-    drawSearchField(state, in: layout.search, on: &buffer)
+    if state.focus == .trash {
+        buffer.write(
+            "Trash: r restore · X delete forever · Esc back", at: layout.search.origin, style: state.theme.header,
+            clipTo: layout.search)
+    } else {
+        drawSearchField(state, in: layout.search, on: &buffer)
+    }
     switch state.focus {
     case .history where state.history != nil:
         drawHistory(state.history!, state: state, in: layout.middle, on: &buffer)
     case .resolver where state.resolver != nil:
         drawResolver(state.resolver!, state: state, in: layout.middle, on: &buffer)
+    case .trash where state.trash != nil:
+        drawTrash(state.trash!, state: state, in: layout.middle, on: &buffer)
     default:
         drawList(state, in: layout.list, on: &buffer)
         drawSeparator(state, layout.separator, on: &buffer)

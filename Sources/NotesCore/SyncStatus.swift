@@ -25,11 +25,19 @@ public struct SyncStatus: Equatable, Sendable {
     public var pendingCount: Int
     /// Notes with a conflict the user has to resolve.
     public var conflictCount: Int
+    /// Notes whose pending changes stay on this device whatever the folder does (SYNC-FORMAT
+    /// rule 13: a record over the size limit), and why, in a few words ("over the 1 MB limit").
+    public var heldCount: Int
+    public var heldReason: String?
 
-    public init(phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0) {
+    public init(
+        phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0, heldCount: Int = 0, heldReason: String? = nil
+    ) {
         self.phase = phase
         self.pendingCount = pendingCount
         self.conflictCount = conflictCount
+        self.heldCount = heldCount
+        self.heldReason = heldReason
     }
 
     /// Sync is off: what the TUI shows until an engine reports.

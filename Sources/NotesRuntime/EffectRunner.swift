@@ -25,6 +25,7 @@ final class EffectRunner {
     private let listGeneration = Generation()
     private let locateGeneration = Generation()
     private let searchGeneration = Generation()
+    private let trashGeneration = Generation()
     /// Writes that failed so far; `quit` compares it before and after waiting for writes.
     let failedWrites = Counter()
 
@@ -47,6 +48,11 @@ final class EffectRunner {
         case .search(let query, let limit):
             latest(searchGeneration, on: searches) { store in
                 .searchResults(query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init))
+            }
+        case .loadTrash(let limit):
+            latest(trashGeneration, on: reads) { store in
+                let rows = try store.list(ListRequest(section: .trash, limit: limit)).map(NoteRow.init)
+                return .trashLoaded(rows: rows, total: try store.count(.trash))
             }
         case .loadConflicts(let limit):
             read { store in .conflictsLoaded(try store.conflictedNotes().prefix(limit).map(NoteRow.init(note:))) }
@@ -78,6 +84,13 @@ final class EffectRunner {
         case .undoTrash(let id):
             write { store in
                 _ = try store.restore(id)
+                return .storeChanged([id])
+            }
+        case .purge(let id):
+            write { store in
+                guard try store.purgeFromTrash(id) else {
+                    throw RuntimeError("the note is no longer in the trash (restored elsewhere); nothing was deleted")
+                }
                 return .storeChanged([id])
             }
         case .openExternalEditor(let id):
@@ -196,7 +209,8 @@ final class EffectRunner {
                     .noteSaved(
                         SavedNote(
                             id: id, title: saved.title, body: saved.body, headRevision: saved.headRev,
-                            modifiedAt: saved.modifiedAt, merged: result.merged)))
+                            modifiedAt: saved.modifiedAt, merged: result.merged, conflict: result.conflict,
+                            isTrashed: saved.deletedAt != nil)))
             } catch {
                 failed.increment()
                 let name = TextWidth.clip(TerminalSafeText.sanitize(title), to: 30, ellipsis: true)
@@ -284,7 +298,7 @@ extension NoteContent {
     init(_ note: Note) {
         self.init(
             id: note.id, title: note.title, body: note.body, isFavorite: note.isFavorite, modifiedAt: note.modifiedAt,
-            headRevision: note.headRev, syncState: note.syncState)
+            headRevision: note.headRev, syncState: note.syncState, isTrashed: note.deletedAt != nil)
     }
 }
 

@@ -6,7 +6,7 @@ extension NoteRow {
     init(_ summary: NoteSummary) {
         self.init(
             id: summary.id, title: summary.title, snippet: summary.snippet, modifiedAt: summary.modifiedAt,
-            isFavorite: summary.isFavorite, syncState: summary.syncState)
+            isFavorite: summary.isFavorite, syncState: summary.syncState, deletedAt: summary.deletedAt)
     }
 
     /// A search result row, with the match ranges to highlight.

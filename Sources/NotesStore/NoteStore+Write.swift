@@ -92,6 +92,17 @@ extension NoteStore {
         }
     }
 
+    /// Purges the note only while it is in the trash, in one transaction (a note restored
+    /// meanwhile, by another process or sync, is kept); returns whether it was purged.
+    @discardableResult
+    public func purgeFromTrash(_ id: UUID) throws -> Bool {
+        try write { db in
+            guard let current = try Self.fetchNote(db, id: id), current.deletedAt != nil else { return false }
+            try purge(current, db)
+            return true
+        }
+    }
+
     /// Purges every note in the trash; returns how many.
     @discardableResult
     public func emptyTrash() throws -> Int {

@@ -121,7 +121,8 @@ public actor SyncEngine {
         let lastSync = state.lastSync.map(Date.init(millisecondsSince1970:))
         self.status = SyncStatus(
             phase: configuration.folder == nil ? .localOnly : .idle(lastSync: lastSync),
-            pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0)
+            pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0,
+            heldCount: state.held.count, heldReason: state.held.isEmpty ? nil : Self.heldReason)
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
         (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
     }
@@ -241,11 +242,17 @@ public actor SyncEngine {
         next.phase = phase
         next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
+        next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
+        next.heldReason = next.heldCount == 0 ? nil : Self.heldReason
         guard next != status else { return }
         status = next
         configuration.onStatus?(next)
         statusSink.yield(next)
     }
+
+    /// Why a held note stays here, for the status bar: the only reason a send holds a note
+    /// back is a record over the size limit (SYNC-FORMAT rule 13).
+    static let heldReason = "over the \(ChangeRecord.maxFieldsBytes / 1_048_576) MB limit"
 
     func warn(_ message: String) {
         logger.warning("\(message)")

@@ -16,6 +16,8 @@ struct ModelStore {
         var modifiedAt: Int
         var isFavorite = false
         var trashed = false
+        /// When it went to the trash (the store's clock, ms): the Trash view's order.
+        var trashedAt = 0
     }
 
     private(set) var notes: [Note] = []
@@ -82,7 +84,25 @@ struct ModelStore {
     func row(_ note: Note) -> NoteRow {
         NoteRow(
             id: note.id, title: note.title, snippet: note.body,
-            modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), isFavorite: note.isFavorite)
+            modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), isFavorite: note.isFavorite,
+            deletedAt: note.trashed ? Date(timeIntervalSince1970: Double(note.trashedAt) / 1000) : nil)
+    }
+
+    /// The trash as the store lists it: most recently trashed first, then by id.
+    func trashed() -> [Note] {
+        notes.filter(\.trashed).sorted {
+            $0.trashedAt != $1.trashedAt ? $0.trashedAt > $1.trashedAt : $0.id.lowercasedString < $1.id.lowercasedString
+        }
+    }
+
+    /// Moves a note to the trash, as another process would.
+    mutating func trash(_ id: UUID) {
+        clock += 1
+        let now = clock
+        change(id) {
+            $0.trashed = true
+            $0.trashedAt = now
+        }
     }
 
     mutating func window(offset: Int, limit: Int) -> ListWindow {
@@ -108,8 +128,18 @@ struct ModelStore {
                 .noteLoaded(
                     NoteContent(
                         id: id, title: note.title, body: note.body, isFavorite: note.isFavorite,
-                        modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1"))
+                        modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1",
+                        isTrashed: note.trashed))
             ]
+        case .loadTrash(let limit):
+            let all = trashed()
+            return [.trashLoaded(rows: all.prefix(limit).map(row), total: all.count)]
+        case .purge(let id):
+            guard notes.contains(where: { $0.id == id && $0.trashed }) else {
+                return [.effectFailed("the note is no longer in the trash (restored elsewhere); nothing was deleted")]
+            }
+            remove(id)
+            return [.storeChanged([id])]
         case .loadPreview(let id):
             return [
                 .previewLoaded(
@@ -135,13 +165,14 @@ struct ModelStore {
                 .noteSaved(
                     SavedNote(
                         id: id, title: title, body: body, headRevision: "r\(clock)",
-                        modifiedAt: Date(timeIntervalSince1970: Double(clock) / 1000)))
+                        modifiedAt: Date(timeIntervalSince1970: Double(clock) / 1000),
+                        isTrashed: notes.first { $0.id == id }?.trashed ?? false))
             ]
         case .toggleFavorite(let id):
             change(id) { $0.isFavorite.toggle() }
             return [.storeChanged([id])]
         case .trash(let id):
-            change(id) { $0.trashed = true }
+            trash(id)
             return [.storeChanged([id])]
         case .undoTrash(let id):
             change(id) { $0.trashed = false }

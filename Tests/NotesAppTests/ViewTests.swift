@@ -140,10 +140,10 @@ import Testing
         var state = AppState.fixture()
         _ = send("?G", to: &state)
         var lines = text(view(state, Size(width: 60, height: 15))).lines
-        #expect(lines[1].contains("│ n            new note"))
+        #expect(lines[1].contains("│ f            toggle favorite"))
         #expect(lines[13].contains("│ ^X M-w ^U    editor: clipboard"))
         #expect(lines[14].contains("└─ ↑ k ─"))
-        _ = send("kkkkkk", to: &state)
+        _ = send("kkkkkkk", to: &state)
         lines = text(view(state, Size(width: 60, height: 15))).lines
         #expect(lines[1].contains("│ j k ↑ ↓      move"))
         #expect(lines[14].contains("└─ ↓ j more ─"))
@@ -171,7 +171,7 @@ import Testing
                     "  Travel   │ Esc          back / clear search   │      5m ✓ ",
                     "  Books    │ n            new note              │     40d ✓ ",
                     "───────────│ f            toggle favorite       │───────────",
-                    " Groceries │ d u          trash / undo          │           ",
+                    " Groceries │ d u T        trash / undo / view   │           ",
                     " milk, eggs│ e            open in $EDITOR       │           ",
                     " Enter: ope│ s            sync now              │           ",
                     "           │ c h          conflicts / history   │           ",

@@ -96,6 +96,25 @@ struct LargeNoteTests {
         #expect(try b.store.note(note.id) == nil)
         #expect(try b.bufferedCount() == 0)
     }
+
+    @Test("the status (what the app's status bar shows) counts a held note and says why, until it goes out")
+    func statusNamesTheHeldReason() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let note = try a.store.create(title: "big", body: Self.body(lines: 12_000, width: 100))
+        _ = try a.store.create(title: "small", body: "goes out")
+        _ = await a.engine.syncNow()
+        var status = await a.engine.status
+        #expect(status.heldCount == 1)
+        #expect(status.heldReason == "over the 1 MB limit")
+        #expect(status.pendingCount == 1)
+        _ = try a.store.update(note.id) { $0.body = "small again\n" }
+        _ = await a.engine.syncNow()
+        status = await a.engine.status
+        #expect(status.heldCount == 0)
+        #expect(status.heldReason == nil)
+        #expect(status.pendingCount == 0)
+    }
 }
 
 extension TestDevice {
