@@ -122,7 +122,7 @@ public actor SyncEngine {
         self.status = SyncStatus(
             phase: configuration.folder == nil ? .localOnly : .idle(lastSync: lastSync),
             pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0,
-            heldCount: state.held.count, heldReason: state.held.isEmpty ? nil : Self.heldReason)
+            heldCount: state.held.count, heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes))
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
         (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
     }
@@ -243,7 +243,7 @@ public actor SyncEngine {
         next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
-        next.heldReason = next.heldCount == 0 ? nil : Self.heldReason
+        next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes)
         guard next != status else { return }
         status = next
         configuration.onStatus?(next)
@@ -252,7 +252,7 @@ public actor SyncEngine {
 
     /// Why a held note stays here, for the status bar: the only reason a send holds a note
     /// back is a record over the size limit (SYNC-FORMAT rule 13).
-    static let heldReason = "over the \(ChangeRecord.maxFieldsBytes / 1_048_576) MB limit"
+    static func heldReason(_ limit: Int) -> String { "over the \(ChangeRecord.describe(limit)) limit" }
 
     func warn(_ message: String) {
         logger.warning("\(message)")

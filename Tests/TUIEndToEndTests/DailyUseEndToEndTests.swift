@@ -30,7 +30,10 @@ struct DailyUseEndToEndTests {
 
     @Test func aNoteOverTheSizeLimitIsNamedInTheStatusBarBesideThePendingCount() async throws {
         let tmux = try TmuxSession()
-        // 1.2 MB of text: over the 1 MB a record may hold (SYNC-FORMAT rule 13).
+        // The config's limit at 1 MB, and 1.2 MB of text: over it (SYNC-FORMAT rule 13).
+        let config = tmux.home.appendingPathComponent("xdg-config/cloudnotes")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data(#"{"maxNoteBytes": 1048576}"#.utf8).write(to: config.appendingPathComponent("config.json"))
         let line = String(repeating: "a line of a very long note, ", count: 3) + "\n"
         let body = String(repeating: line, count: 1_200_000 / line.utf8.count + 1)
         let file = tmux.home.appendingPathComponent("big.txt")
