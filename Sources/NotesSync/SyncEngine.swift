@@ -122,7 +122,8 @@ public actor SyncEngine {
         self.status = SyncStatus(
             phase: configuration.folder == nil ? .localOnly : .idle(lastSync: lastSync),
             pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0,
-            heldCount: state.held.count, heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes))
+            heldCount: state.held.count,
+            heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes))
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
         (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
     }
