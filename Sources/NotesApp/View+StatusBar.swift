@@ -28,6 +28,9 @@ func syncCounts(_ status: SyncStatus) -> [String] {
         parts.append("⚠ \(status.conflictCount) conflict\(status.conflictCount == 1 ? "" : "s")")
     }
     if status.pendingCount > 0 { parts.append("↑ \(status.pendingCount) pending") }
+    if status.waitingCount > 0 {
+        parts.append("\(status.waitingCount) file\(status.waitingCount == 1 ? "" : "s") waiting")
+    }
     return parts
 }
 

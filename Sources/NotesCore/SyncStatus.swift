@@ -29,15 +29,20 @@ public struct SyncStatus: Equatable, Sendable {
     /// rule 13: a record over the size limit), and why, in a few words ("over the 1 MB limit").
     public var heldCount: Int
     public var heldReason: String?
+    /// Files in the cloud folder the last fetch waited at: not arrived yet, or not checking out
+    /// (torn, damaged, a seal that does not verify); `cloudnotes status` names them.
+    public var waitingCount: Int
 
     public init(
-        phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0, heldCount: Int = 0, heldReason: String? = nil
+        phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0, heldCount: Int = 0, heldReason: String? = nil,
+        waitingCount: Int = 0
     ) {
         self.phase = phase
         self.pendingCount = pendingCount
         self.conflictCount = conflictCount
         self.heldCount = heldCount
         self.heldReason = heldReason
+        self.waitingCount = waitingCount
     }
 
     /// Sync is off: what the TUI shows until an engine reports.

@@ -36,6 +36,7 @@ extension SyncEngine {
         where !listing.items.contains(zone) && (known.published > 0 || !known.token.seqByDevice.isEmpty) {
             try recreate(zone, folder)
         }
+        waitingFiles = summary.notArrived
         return summary
     }
 

@@ -87,6 +87,8 @@ public actor SyncEngine {
     public internal(set) var warnings: [String] = []
     /// Notes that stay local because a revision is over the 1 MB record limit, with the message.
     public internal(set) var limitExceeded: [UUID: String] = [:]
+    /// Files the last fetch waited at (`SyncStatus.waitingCount`).
+    var waitingFiles = 0
 
     /// Events for the delegate, as CKSyncEngine hands them to `handleEvent`.
     public nonisolated let events: AsyncStream<SyncEvent>
@@ -245,6 +247,7 @@ public actor SyncEngine {
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
         next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes)
+        next.waitingCount = waitingFiles
         guard next != status else { return }
         status = next
         configuration.onStatus?(next)

@@ -24,6 +24,14 @@ import Testing
         )
     }
 
+    /// A file in the cloud folder that does not check out (a seal that does not verify, a torn
+    /// file) is counted beside the pending changes, as `cloudnotes status` names it.
+    @Test func filesTheFetchWaitsAtAreCounted() {
+        let status = SyncStatus(phase: .idle(lastSync: testNow), pendingCount: 1, waitingCount: 2)
+        #expect(statusBar(status, width: 100).hasPrefix(" ✓ Synced just now  ↑ 1 pending  2 files waiting "))
+        #expect(statusBar(status, width: 60).contains("↑ 1 pending  2 files waiting"))
+    }
+
     @Test func nothingIsSaidWhileNothingIsHeld() {
         let bar = statusBar(SyncStatus(phase: .idle(lastSync: testNow), pendingCount: 2), width: 100)
         #expect(!bar.contains("held"))

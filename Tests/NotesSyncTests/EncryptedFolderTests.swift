@@ -88,11 +88,13 @@ struct EncryptedFolderTests {
             #expect(summary.fetched.notArrived >= 1, "\(label)")
             let warnings = await c.engine.warnings
             #expect(warnings.contains { $0.contains(target) && $0.contains("seal") }, "\(label): \(warnings)")
+            #expect(await c.engine.status.waitingCount == 1, "\(label)")
             // Nothing of the stream past the bad file is applied.
             #expect(try c.store.list(ListRequest(section: .all, limit: 10)).count < 3, "\(label)")
             io.plantFile(target, good)
             _ = await c.sync()
             #expect(try c.store.list(ListRequest(section: .all, limit: 10)).count == 3, "\(label)")
+            #expect(await c.engine.status.waitingCount == 0, "\(label)")
         }
     }
 
