@@ -86,9 +86,23 @@ extension HostileFolderHarness {
         run.outcome.planted += 1
         // A path planted again (the same copy name) is judged by its newest bytes.
         for index in run.unreported.indices { run.unreported[index].remove(path) }
-        if let expectation, Envelope.verify(bytes, expecting: expectation).isRefused {
+        if let expectation, Self.isRefused(run, bytes, expectation) {
             for index in run.unreported.indices { run.unreported[index].insert(path) }
         }
+    }
+
+    /// Whether a reader refuses these bytes planted where `expectation` says: in an encrypted
+    /// folder they must first open as the log file they claim to be (rule 14), then check out.
+    static func isRefused(_ run: Run, _ bytes: [UInt8], _ expectation: Envelope.Expectation) -> Bool {
+        var plain = bytes
+        if let seal = run.folder.seal, let device = expectation.device.flatMap(DeviceID.init), let seq = expectation.seq
+        {
+            let path = run.folder.layout.logFile(zone, device: device, seq: seq)
+            guard let opened = try? seal.open(bytes, name: String(path.dropFirst(run.folder.layout.root.count + 1)))
+            else { return true }
+            plain = opened
+        }
+        return Envelope.verify(plain, expecting: expectation).isRefused
     }
 
     func attack(_ run: Run, _ attack: Attack, syncing index: Int) async throws {

@@ -26,6 +26,9 @@ struct HostileFolderHarness {
     /// An unfair attacker for the harness's own test: withheld and torn files never come back
     /// (a replicator that loses published files), so published writes must go missing.
     var unfair = false
+    /// A plain or an encrypted container (the attacker has no key: every byte it forges is unsealed
+    /// or a sealed file moved or damaged).
+    var kind = FolderKind.plain
 
     static let zone = ZoneID("notes")!
     static let conflictNames = [
@@ -41,7 +44,7 @@ struct HostileFolderHarness {
     }
 
     var label: String {
-        "hostile folder seed \(seed), \(deviceCount) devices, \(actions) actions "
+        "hostile folder seed \(seed), \(deviceCount) devices, \(kind), \(actions) actions "
             + "(replay: CLOUDNOTES_SEED=\(seed) CLOUDNOTES_HOSTILE_ITERATIONS=\(actions))"
     }
 
@@ -62,9 +65,9 @@ struct HostileFolderHarness {
         /// Every device id a device has used (ids rotate), with the device's index.
         var writers: [String: Int] = [:]
 
-        init(seed: UInt64, deviceCount: Int) throws {
+        init(seed: UInt64, deviceCount: Int, kind: FolderKind) throws {
             var random = SeededRandom(seed: seed)
-            let (folder, io) = TestFolder.memory()
+            let (folder, io) = TestFolder.memory(encrypted: kind == .encrypted)
             devices = try (0..<deviceCount).map {
                 try TestDevice(
                     "d\($0)", folder: folder, clock: TestClock(1_700_000_000_000 + Int64(random.below(5000))))
@@ -78,7 +81,7 @@ struct HostileFolderHarness {
     }
 
     func run() async throws -> Outcome {
-        let run = try Run(seed: seed, deviceCount: deviceCount)
+        let run = try Run(seed: seed, deviceCount: deviceCount, kind: kind)
         for device in run.devices.indices { await step(run, device, .sync) }
         for iteration in 0..<actions {
             try await act(run, iteration: iteration)

@@ -16,18 +16,19 @@ struct HostileFolderHarnessTests {
 
     @Test(
         "two and three devices: no crash, no hang, acknowledged writes everywhere, refused files reported",
-        arguments: [2, 3])
-    func devices(count: Int) async throws {
+        arguments: [2, 3], FolderKind.allCases)
+    func devices(count: Int, kind: FolderKind) async throws {
         let first = SeededRandom.seed(default: UInt64(count) * 1_000_000)
         let total = Self.iterations
-        print("hostile folder, \(count) devices: \(total) actions from CLOUDNOTES_SEED=\(first)")
+        print("hostile folder, \(count) devices, \(kind): \(total) actions from CLOUDNOTES_SEED=\(first)")
         var done = 0
         var seed = first
         var acknowledged = 0
         var planted = 0
         while done < total {
             let actions = min(Self.actionsPerRun, total - done)
-            let harness = HostileFolderHarness(seed: seed, deviceCount: count, actions: actions)
+            var harness = HostileFolderHarness(seed: seed, deviceCount: count, actions: actions)
+            harness.kind = kind
             let outcome = try await harness.run()
             for failure in outcome.failures { Issue.record(Comment(rawValue: failure)) }
             if !outcome.failures.isEmpty { return }
