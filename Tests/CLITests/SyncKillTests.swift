@@ -62,4 +62,57 @@ struct SyncKillTests {
         let history = try runner.cn(at: b, "history", "00000000-0000-4000-8000-000000000777", "--json")
         #expect((try JSONSerialization.jsonObject(with: history.stdoutData) as? [Any])?.count == 1)
     }
+
+    /// Starts `cloudnotes sync` on `directory` and kills it with SIGKILL after `delay` µs;
+    /// returns whether the kill (not the end of the sync) ended it.
+    static func killedSync(_ runner: CLIRunner, _ directory: URL, after delay: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["sync", "--data-dir", directory.path]
+        process.environment = [
+            "HOME": runner.home.path, "XDG_DATA_HOME": runner.home.appendingPathComponent("xdg-data").path,
+            "XDG_CONFIG_HOME": runner.home.appendingPathComponent("xdg-config").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(delay))
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    }
+
+    @Test(
+        "kill -9 during the upload and the download of a 12 MB note (rule 15's chunks) loses nothing",
+        arguments: [false, true])
+    func killDuringLargeNote(encrypted: Bool) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (_, a, b) = try runner.devicesSharingACloudFolder(encrypted: encrypted)
+        let seed = SeededRandom.seed(default: 15)
+        var random = SeededRandom(seed: seed)
+        var body = ""
+        while body.utf8.count < 12 * 1_048_576 { body += "line \(random.below(1 << 30)) of a large note\n" }
+        let file = runner.home.appendingPathComponent("big.txt")
+        try Data(body.utf8).write(to: file)
+        #expect(try runner.cn(at: a, "add", "large", "--file", file.path).status == 0)
+        var killed = 0
+        for round in 0..<4 {
+            if try Self.killedSync(runner, a, after: 30_000 + random.below(round < 2 ? 100_000 : 600_000)) {
+                killed += 1
+            }
+            if try Self.killedSync(runner, b, after: 30_000 + random.below(round < 2 ? 100_000 : 600_000)) {
+                killed += 1
+            }
+        }
+        #expect(killed > 0, "seed \(seed): no sync was killed")
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        let final = try runner.cn(at: b, "sync")
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(try runner.cn(at: b, "show", "large").stdoutData == Data(body.utf8), "seed \(seed), \(killed) kills")
+        let status = try #require(
+            try JSONSerialization.jsonObject(with: try runner.cn(at: a, "status", "--json").stdoutData)
+                as? [String: Any])
+        #expect(status["pending"] as? Int == 0)
+    }
 }
