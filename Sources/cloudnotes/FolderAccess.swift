@@ -17,10 +17,14 @@ enum FolderAccess {
     /// A folder that cannot be read yet (unmounted) opens plain or with the remembered key; the
     /// engine then reports it unavailable, and never writes plain files into an encrypted
     /// container (`openContainer` refuses a plain view of one).
-    static func open(root: String, _ context: Context, _ store: NoteStore) throws -> DirectoryCloudFolder {
+    /// `asking: false` (`status`) never asks: without a key the engine reports the folder as
+    /// needing its passphrase.
+    static func open(root: String, _ context: Context, _ store: NoteStore, asking: Bool = true) throws
+        -> DirectoryCloudFolder
+    {
         if let seal = try remembered(store) { return DirectoryCloudFolder(root: root, seal: seal) }
         let plain = DirectoryCloudFolder(root: root)
-        guard let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
+        guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
         return DirectoryCloudFolder(root: root, seal: try unlock(plain, info, context, store))
     }
 

@@ -28,6 +28,8 @@ struct Status: ParsableCommand {
         var accountStatus: String
         var reason: String?
         var cloudFolder: String?
+        /// Whether this device reads the folder as an encrypted container (SYNC-FORMAT rule 14).
+        var encrypted: Bool
         var containerID: String?
         var device: String
         var lastSync: String?
@@ -57,10 +59,14 @@ struct Status: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let status: StatusJSON
-        if let (engine, folder) = try SyncSetup.engine(context, store, createsContainer: false) {
+        if let (engine, folder) = try SyncSetup.engine(
+            context, store, createsContainer: false, asksPassphrase: false)
+        {
             let report = Blocking.value { await engine.report() }
+            let encrypted = Blocking.value { await (engine.configuration.folder as? DirectoryCloudFolder)?.seal != nil }
             status = StatusJSON(
                 accountStatus: report.accountStatus.name, reason: report.accountStatus.reason, cloudFolder: folder,
+                encrypted: encrypted,
                 containerID: report.containerID, device: report.device.rawValue,
                 lastSync: report.lastSync.map(Format.iso), pending: report.pending, conflicts: report.conflicts,
                 devices: report.devices.map {
@@ -88,14 +94,17 @@ struct Status: ParsableCommand {
         } else {
             status = StatusJSON(
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
-                containerID: nil, device: store.deviceID, lastSync: nil, pending: try store.pendingCount(),
+                encrypted: false, containerID: nil, device: store.deviceID, lastSync: nil,
+                pending: try store.pendingCount(),
                 conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [], lastError: nil, held: [])
         }
         if json { return try Output.json(status) }
         let account = status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
         Output.line("account    \(TerminalSafeText.sanitize(account))")
         Output.line("folder     \(TerminalSafeText.sanitize(status.cloudFolder ?? "none (local only)"))")
-        if let containerID = status.containerID { Output.line("container  \(containerID)") }
+        if let containerID = status.containerID {
+            Output.line("container  \(containerID)\(status.encrypted ? " (encrypted)" : "")")
+        }
         Output.line("device     \(status.device)")
         Output.line("last sync  \(status.lastSync ?? "never")")
         if let failed = status.lastError {

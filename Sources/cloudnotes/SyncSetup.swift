@@ -29,7 +29,7 @@ enum SyncSetup {
     /// never creates anything: a missing folder is `temporarilyUnavailable`.
     static func engine(
         _ context: Context, _ store: NoteStore, path: String? = nil, automatic: Bool = false, debounce: Double? = nil,
-        createsContainer: Bool = true, progress: SyncProgress? = nil
+        createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -41,7 +41,8 @@ enum SyncSetup {
         }
         let poll = context.config.pollIntervalSeconds
         var configuration = SyncEngine.Configuration(
-            folder: try FolderAccess.open(root: absolute, context, store), deviceName: context.config.deviceName,
+            folder: try FolderAccess.open(root: absolute, context, store, asking: asksPassphrase),
+            deviceName: context.config.deviceName,
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
             makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })

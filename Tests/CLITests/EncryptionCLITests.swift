@@ -31,6 +31,10 @@ struct EncryptionCLITests {
                 #expect(!path.contains(word) && data.range(of: Data(word.utf8)) == nil, "\(path) holds \(word)")
             }
         }
+        let status = try #require(
+            try JSONSerialization.jsonObject(with: runner.cn(at: b, "status", "--json").stdoutData) as? [String: Any])
+        #expect(status["encrypted"] as? Bool == true)
+        #expect(try runner.cn(at: b, "status").stdout.contains("(encrypted)"))
         // The key is remembered in the data directory, readable by its owner only.
         let attributes = try FileManager.default.attributesOfItem(
             atPath: b.appendingPathComponent("folder-key.json").path)
@@ -56,8 +60,10 @@ struct EncryptionCLITests {
         #expect(none.status == 1)
         #expect(none.stderr.contains("CLOUDNOTES_PASSPHRASE"), "\(none.stderr)")
         #expect(Self.files(cloud) == before)
-        // A folder made for another build: a plain device never writes into it.
-        #expect(try runner.cn(at: c, "status").status == 0)
+        // status never asks: it says the folder needs its passphrase, and writes nothing.
+        let status = try runner.cn(at: c, "status")
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(Self.files(cloud) == before)
     }
 
     @Test("a passphrase change: other devices keep syncing, a new device needs the new passphrase")
