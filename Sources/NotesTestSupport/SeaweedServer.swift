@@ -127,8 +127,9 @@ public actor SeaweedServer {
         // A shell in a new session (its own process group) runs weed and kills it once this
         // process is gone, so a crashed test run leaves no server behind.
         let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let groupFile = dir.appendingPathComponent("group").path
         let script =
-            "\(quoted) >'\(dir.path)/weed.log' 2>&1 & w=$!; "
+            "echo $$ >'\(groupFile)'; \(quoted) >'\(dir.path)/weed.log' 2>&1 </dev/null & w=$!; "
             + "while kill -0 \(getpid()) 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 1; done; kill -9 $w"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
@@ -138,8 +139,21 @@ public actor SeaweedServer {
         environment["AWS_ACCESS_KEY_ID"] = endpoint.accessKey
         environment["AWS_SECRET_ACCESS_KEY"] = endpoint.secretKey
         process.environment = environment
+        // No pipe of ours goes to the server: `swift test` waits for its pipes to close.
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
-        let group = process.processIdentifier
+        // setsid may fork: the group is the shell's own pid, which it writes first.
+        var group: Int32 = 0
+        for _ in 0..<100 where group == 0 {
+            group =
+                (try? String(contentsOfFile: groupFile, encoding: .utf8)).flatMap {
+                    Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                } ?? 0
+            if group == 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        guard group > 0 else { throw SeaweedError(message: "the SeaweedFS shell did not start") }
         seaweedProcessGroup = group
         atexit { if seaweedProcessGroup > 0 { kill(-seaweedProcessGroup, SIGKILL) } }
         // Ready once the filer shows the bucket and the S3 port answers.

@@ -93,19 +93,19 @@ public final class S3Client: @unchecked Sendable {
     /// A transport failure as a `CloudError`: no connection → networkUnavailable, anything
     /// cut or timed out → networkFailure (both retried, ARCHITECTURE §4).
     static func classify(_ error: any Error, endpoint: S3Endpoint, key: String) -> CloudError {
-        let where_ = endpoint.url.absoluteString
+        let place = endpoint.url.absoluteString
         if let urlError = error as? URLError {
             switch urlError.code {
             case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed:
-                return CloudError(.networkUnavailable, "the S3 endpoint \(where_) is not reachable", path: key)
+                return CloudError(.networkUnavailable, "the S3 endpoint \(place) is not reachable", path: key)
             case .timedOut:
-                return CloudError(.networkFailure, "the S3 endpoint \(where_) did not answer in time", path: key)
+                return CloudError(.networkFailure, "the S3 endpoint \(place) did not answer in time", path: key)
             default:
                 return CloudError(
-                    .networkFailure, "the request to \(where_) failed (\(urlError.code.rawValue))", path: key)
+                    .networkFailure, "the request to \(place) failed (\(urlError.code.rawValue))", path: key)
             }
         }
-        return CloudError(.networkFailure, "the request to \(where_) failed: \(error.localizedDescription)", path: key)
+        return CloudError(.networkFailure, "the request to \(place) failed: \(error.localizedDescription)", path: key)
     }
 
     private final class ResultBox: @unchecked Sendable {
