@@ -17,11 +17,11 @@ enum FolderAccess {
     /// A folder that cannot be read yet (unmounted) opens plain or with the remembered key; the
     /// engine then reports it unavailable, and never writes plain files into an encrypted
     /// container (`openContainer` refuses a plain view of one).
-    static func open(root: String, _ context: Context, _ store: NoteStore) throws -> DirectoryCloudFolder {
-        if let seal = try remembered(store) { return DirectoryCloudFolder(root: root, seal: seal) }
-        let plain = DirectoryCloudFolder(root: root)
+    static func open(_ location: CloudLocation, _ context: Context, _ store: NoteStore) throws -> DirectoryCloudFolder {
+        if let seal = try remembered(store) { return location.folder(seal: seal) }
+        let plain = location.folder()
         guard let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
-        return DirectoryCloudFolder(root: root, seal: try unlock(plain, info, context, store))
+        return location.folder(seal: try unlock(plain, info, context, store))
     }
 
     /// Unlocks an encrypted container with the passphrase, remembering the key when the config says so.
