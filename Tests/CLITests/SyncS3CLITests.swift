@@ -6,8 +6,10 @@ import Testing
 /// on loopback; the AWS variables say where it is.
 @Suite("sync over S3 from the command line")
 struct SyncS3CLITests {
-    @Test("sync init s3://bucket/prefix on two data directories: a note added on A shows on B")
-    func twoDevicesOverABucket() async throws {
+    @Test(
+        "sync init s3://bucket/prefix on two data directories: a note added on A shows on B (plain, --encrypt)",
+        arguments: [false, true])
+    func twoDevicesOverABucket(encrypted: Bool) async throws {
         let server = try await SeaweedServer.shared.endpoint()
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
@@ -15,10 +17,13 @@ struct SyncS3CLITests {
         let (a, b) = (runner.device("a"), runner.device("b"))
         func cn(_ device: URL, _ arguments: String...) throws -> CLIRunner.Result {
             try runner.run(
-                arguments + ["--data-dir", device.path], environment: server.environment,
+                arguments + ["--data-dir", device.path],
+                environment: server.environment.merging(
+                    encrypted ? CLIRunner.passphraseEnvironment(CLIRunner.passphrase) : [:]
+                ) { $1 },
                 currentDirectory: runner.home)
         }
-        let initA = try cn(a, "sync", "init", url)
+        let initA = encrypted ? try cn(a, "sync", "init", url, "--encrypt") : try cn(a, "sync", "init", url)
         #expect(initA.status == 0, "\(initA.stderr)")
         #expect(initA.stdout.contains("bound to cloud folder \(url)"), "\(initA.stdout)")
         #expect(try cn(a, "add", "Groceries", "--body", "milk and eggs").status == 0)
