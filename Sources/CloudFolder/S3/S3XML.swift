@@ -44,6 +44,8 @@ public enum S3XML {
         let paths: Set<String>
         var values: [String: [String]] = [:]
         var root: String?
+        /// Whether the root element was closed: a cut document is not a document.
+        private var complete = false
         private var stack: [String] = []
         private var text = ""
 
@@ -53,7 +55,7 @@ public enum S3XML {
             let parser = XMLParser(data: Data(body))
             parser.delegate = self
             parser.shouldResolveExternalEntities = false
-            return parser.parse() && root != nil
+            return parser.parse() && root != nil && complete
         }
 
         func parser(
@@ -73,6 +75,7 @@ public enum S3XML {
             let path = stack.joined(separator: "/")
             if paths.contains(path) { values[path, default: []].append(text) }
             if !stack.isEmpty { stack.removeLast() }
+            if stack.isEmpty { complete = true }
             text = ""
         }
     }
