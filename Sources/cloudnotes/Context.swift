@@ -22,7 +22,7 @@ struct Context {
     /// WAL does not survive being replicated or shared (ARCHITECTURE §7).
     func openStore() throws -> NoteStore {
         let directory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
-        if let cloudFolder = config.cloudFolder,
+        if let cloudFolder = config.cloudFolder, !CloudLocation.isURL(cloudFolder),
             Self.path(directory, isInside: URL(fileURLWithPath: cloudFolder, isDirectory: true))
         {
             throw CLIError(

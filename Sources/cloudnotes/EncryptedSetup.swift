@@ -13,10 +13,11 @@ enum EncryptedSetup {
     ///
     /// A new container's key is remembered in the data directory before anything is written, so
     /// an init interrupted between `container.json` and its keys file finishes on the next run.
-    static func folder(at root: String, encrypt: Bool, _ context: Context, _ store: NoteStore) throws
+    static func folder(at location: CloudLocation, encrypt: Bool, _ context: Context, _ store: NoteStore) throws
         -> DirectoryCloudFolder
     {
-        let plain = DirectoryCloudFolder(root: root)
+        let root = location.name
+        let plain = location.folder()
         let existing: ContainerInfo?
         do {
             existing = try plain.readContainer(boundTo: nil)
@@ -25,7 +26,7 @@ enum EncryptedSetup {
         }
         guard let existing else {
             guard encrypt else { return plain }
-            return try create(at: root, context, store)
+            return try create(at: location, context, store)
         }
         guard existing.encrypted else {
             if encrypt {
@@ -39,21 +40,23 @@ enum EncryptedSetup {
         if let seal = try FolderAccess.remembered(store), seal.containerID == existing.containerID,
             try plain.keysFiles().files.isEmpty
         {
-            let folder = DirectoryCloudFolder(root: root, seal: seal)
+            let folder = location.folder(seal: seal)
             try publishKeys(folder, dataKey: nil, seal: seal, context, store)
             return folder
         }
-        return DirectoryCloudFolder(root: root, seal: try FolderAccess.unlock(plain, existing, context, store))
+        return location.folder(seal: try FolderAccess.unlock(plain, existing, context, store))
     }
 
     /// A new encrypted container: key, container.json, keys file 1.
-    static func create(at root: String, _ context: Context, _ store: NoteStore) throws -> DirectoryCloudFolder {
+    static func create(at location: CloudLocation, _ context: Context, _ store: NoteStore) throws
+        -> DirectoryCloudFolder
+    {
         let passphrase = try Passphrase.obtain(context, prompt: "New passphrase: ", confirm: true, useCommand: true)
         let dataKey = SymmetricKey(size: .bits256)
         let containerID = UUID().uuidString.lowercased()
         try FolderAccess.remember(dataKey, containerID: containerID, store)
         let seal = FolderSeal(dataKey: dataKey, containerID: containerID)
-        let folder = DirectoryCloudFolder(root: root, seal: seal)
+        let folder = location.folder(seal: seal)
         guard let device = DeviceID(store.deviceID) else {
             throw CLIError("this data directory has no valid device id")
         }
@@ -107,8 +110,9 @@ struct SyncPassphrase: ParsableCommand {
         guard let path = try SyncSetup.folderPath(context, store) else {
             throw CLIError("no cloud folder is configured for this data directory")
         }
-        let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        let plain = DirectoryCloudFolder(root: root)
+        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let root = location.name
+        let plain = location.folder()
         let info: ContainerInfo
         do {
             info = try plain.readContainer(boundTo: try store.boundCloudFolder())
@@ -130,7 +134,7 @@ struct SyncPassphrase: ParsableCommand {
             }
             seal = FolderSeal(dataKey: dataKey, containerID: info.containerID)
         }
-        let folder = DirectoryCloudFolder(root: root, seal: seal)
+        let folder = location.folder(seal: seal)
         do {
             try EncryptedSetup.publishKeys(
                 folder, dataKey: dataKey, seal: seal, context, store, variable: "CLOUDNOTES_NEW_PASSPHRASE")

@@ -19,13 +19,13 @@ enum FolderAccess {
     /// container (`openContainer` refuses a plain view of one).
     /// `asking: false` (`status`) never asks: without a key the engine reports the folder as
     /// needing its passphrase.
-    static func open(root: String, _ context: Context, _ store: NoteStore, asking: Bool = true) throws
+    static func open(_ location: CloudLocation, _ context: Context, _ store: NoteStore, asking: Bool = true) throws
         -> DirectoryCloudFolder
     {
-        if let seal = try remembered(store) { return DirectoryCloudFolder(root: root, seal: seal) }
-        let plain = DirectoryCloudFolder(root: root)
+        if let seal = try remembered(store) { return location.folder(seal: seal) }
+        let plain = location.folder()
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
-        return DirectoryCloudFolder(root: root, seal: try unlock(plain, info, context, store))
+        return location.folder(seal: try unlock(plain, info, context, store))
     }
 
     /// Unlocks an encrypted container with the passphrase, remembering the key when the config says so.

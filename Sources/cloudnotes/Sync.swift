@@ -110,7 +110,10 @@ struct SyncInit: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The cloud folder (a plain directory; Dropbox, Syncthing and the like may replicate it).")
+    @Argument(
+        help:
+            "The cloud folder: a plain directory (Dropbox, Syncthing and the like may replicate it) or s3://BUCKET/PREFIX."
+    )
     var path: String
     @Flag(
         help:
@@ -121,15 +124,16 @@ struct SyncInit: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let absolute = location.name
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
         if let bound = state?.containerID, let current = try store.boundCloudFolder(), current != absolute {
             throw CLIError(
                 "this data directory is already bound to container \(bound) in \(current); use another --data-dir for another account"
             )
         }
-        try SyncSetup.checkOutside(store, cloudFolder: absolute)
-        if state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
+        if !location.isRemote { try SyncSetup.checkOutside(store, cloudFolder: absolute) }
+        if !location.isRemote, state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
             try FileManager.default.createDirectory(
                 atPath: absolute, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
@@ -137,7 +141,7 @@ struct SyncInit: ParsableCommand {
         // failed init leaves the data directory as it was (SYNC-FORMAT rule 12, "Joining").
         let containerID: String
         do {
-            let folder = try EncryptedSetup.folder(at: absolute, encrypt: encrypt, context, store)
+            let folder = try EncryptedSetup.folder(at: location, encrypt: encrypt, context, store)
             containerID = try SyncEngine.join(folder, store: store, path: absolute)
             if folder.seal != nil && !context.config.rememberKey { FolderAccess.forget(store) }
         } catch let error as CloudError {

@@ -32,20 +32,28 @@ enum SyncSetup {
         createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        try checkOutside(store, cloudFolder: absolute)
+        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let absolute = location.name
+        if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
-        if createsContainer, state?.containerID == nil, !FileManager.default.fileExists(atPath: absolute) {
+        if !location.isRemote, createsContainer, state?.containerID == nil,
+            !FileManager.default.fileExists(atPath: absolute)
+        {
             try FileManager.default.createDirectory(
                 atPath: absolute, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let poll = context.config.pollIntervalSeconds
         var configuration = SyncEngine.Configuration(
-            folder: try FolderAccess.open(root: absolute, context, store, asking: asksPassphrase),
+            folder: try FolderAccess.open(location, context, store, asking: asksPassphrase),
             deviceName: context.config.deviceName,
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,
-            makeWatcher: { onChange in try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange) })
+            makeWatcher: { onChange in
+                // A bucket has no inotify: a watcher that only polls (ARCHITECTURE §4).
+                location.isRemote
+                    ? try FolderWatcher.pollingOnly(pollInterval: poll, onChange: onChange)
+                    : try FolderWatcher(root: absolute, pollInterval: poll, onChange: onChange)
+            })
         // One sync at a time per data directory, whichever process runs it (SYNC-FORMAT "One
         // sync at a time"): the lock file lives beside the database, never in the cloud folder.
         configuration.maxRecordBytes = context.config.maxNoteBytes

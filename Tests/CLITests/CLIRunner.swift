@@ -30,15 +30,21 @@ struct CLIRunner {
     static var binary: URL { BuiltProduct.url("cloudnotes") }
 
     @discardableResult
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        try runProgram(Self.binary.path, arguments, stdin: stdin, environment: extra)
+    func run(
+        _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+        currentDirectory: URL? = nil
+    ) throws -> Result {
+        try runProgram(
+            Self.binary.path, arguments, stdin: stdin, environment: extra, currentDirectory: currentDirectory)
     }
 
     /// Runs any program with this runner's private environment.
     func runProgram(
-        _ path: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]
+        _ path: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+        currentDirectory: URL? = nil
     ) throws -> Result {
         let process = Process()
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = [

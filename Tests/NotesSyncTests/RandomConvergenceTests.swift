@@ -28,11 +28,22 @@ struct RandomConvergenceTests {
         #expect(merged > 20, "only \(merged) of 80 seeds made a merge")
     }
 
+    /// The same oracle over S3 (SeaweedFS on loopback): fewer seeds, each costs real requests.
+    @Test("two devices over S3, 10 seeds", arguments: FolderKind.allCases)
+    func twoDevicesOverS3(_ kind: FolderKind) async throws {
+        var merged = 0
+        for seed in 0..<10 where try await run(seed: UInt64(seed), deviceCount: 2, kind, overS3: true) { merged += 1 }
+        #expect(merged > 1, "only \(merged) of 10 seeds made a merge")
+    }
+
     /// Runs one seed; returns whether the note's history holds a merge.
     @discardableResult
-    func run(seed: UInt64, deviceCount: Int, _ kind: FolderKind = .plain) async throws -> Bool {
+    func run(seed: UInt64, deviceCount: Int, _ kind: FolderKind = .plain, overS3: Bool = false) async throws -> Bool {
         var random = SeededRandom(seed: seed)
-        let (folder, _) = TestFolder.memory(encrypted: kind == .encrypted)
+        let folder =
+            overS3
+            ? try await TestFolder.s3(encrypted: kind == .encrypted)
+            : TestFolder.memory(encrypted: kind == .encrypted).0
         let devices = try (0..<deviceCount).map {
             try TestDevice("d\($0)", folder: folder, clock: TestClock(1_700_000_000_000 + Int64(random.next() % 5000)))
         }

@@ -134,6 +134,18 @@ enum TestFolder {
         return (folder, io, a, b)
     }
 
+    /// A folder in the loopback SeaweedFS bucket under a fresh prefix (S3FileIO, SYNC-FORMAT
+    /// "On S3"): the same format over object storage.
+    static func s3(encrypted: Bool = false) async throws -> DirectoryCloudFolder {
+        let server = try await SeaweedServer.shared.endpoint()
+        let endpoint = S3Endpoint(
+            url: URL(string: server.url)!, bucket: server.bucket, region: "us-east-1",
+            credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 20)
+        return DirectoryCloudFolder(
+            root: "/sync-\(UUID().uuidString.lowercased())", io: S3FileIO(client: S3Client(endpoint: endpoint)),
+            seal: encrypted ? testSeal() : nil)
+    }
+
     static func disk(encrypted: Bool = false) throws -> DirectoryCloudFolder {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloud-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

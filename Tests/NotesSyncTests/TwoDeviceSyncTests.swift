@@ -8,9 +8,13 @@ import Testing
 
 @Suite("Two devices over one cloud folder")
 struct TwoDeviceSyncTests {
-    @Test("a note added on A arrives on B with the same revision, in memory and on disk")
+    @Test("a note added on A arrives on B with the same revision, in memory, on disk and over S3")
     func addOnAArrivesOnB() async throws {
-        for folder in [TestFolder.memory().0, try TestFolder.disk()] {
+        let folders = [
+            TestFolder.memory().0, try TestFolder.disk(), try await TestFolder.s3(),
+            try await TestFolder.s3(encrypted: true),
+        ]
+        for folder in folders {
             let a = try TestDevice("a", folder: folder)
             let b = try TestDevice("b", folder: folder)
             let note = try a.store.create(title: "Groceries", body: "milk\neggs\n", tags: ["home"])
@@ -31,7 +35,41 @@ struct TwoDeviceSyncTests {
 
     @Test("edits, trash and purge go both ways and a quiet round moves nothing")
     func editsBothWays() async throws {
-        let (folder, _) = TestFolder.memory()
+        try await editsBothWays(over: TestFolder.memory().0)
+    }
+
+    @Test(
+        "over S3: edits, trash and purge go both ways and a quiet round moves nothing", arguments: FolderKind.allCases)
+    func editsBothWaysOverS3(_ kind: FolderKind) async throws {
+        try await editsBothWays(over: TestFolder.s3(encrypted: kind == .encrypted))
+    }
+
+    @Test("over S3, an encrypted bucket holds no note text and no zone name in any key or object")
+    func encryptedBucketHidesText() async throws {
+        let folder = try await TestFolder.s3(encrypted: true)
+        let a = try TestDevice("a", folder: folder)
+        _ = try a.store.create(title: "Zanzibar", body: "marmalade recipe\n")
+        _ = await a.sync()
+        let io = try #require(folder.io as? S3FileIO)
+        var seen: [String] = []
+        func walk(_ path: String) throws {
+            for name in try io.list(path) {
+                let child = path + "/" + name
+                seen.append(child)
+                if try io.kind(child) == .directory {
+                    try walk(child)
+                } else {
+                    let text = String(decoding: try io.read(child, maxBytes: 4 << 20), as: UTF8.self)
+                    #expect(!text.contains("marmalade") && !text.contains("Zanzibar"), "plain text in \(child)")
+                }
+            }
+        }
+        try walk(folder.layout.root)
+        #expect(seen.count > 4)
+        #expect(!seen.contains { $0.contains("marmalade") || $0.contains("/\(Note.defaultZone)") })
+    }
+
+    func editsBothWays(over folder: DirectoryCloudFolder) async throws {
         let a = try TestDevice("a", folder: folder)
         let b = try TestDevice("b", folder: folder)
         let kept = try a.store.create(title: "kept", body: "one\n")

@@ -9,6 +9,7 @@ import NotesStore
 //        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
+//        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -18,6 +19,7 @@ var phase = "all"
 /// Imports per corpus size (the machine is noisy: the median of several is printed).
 var importRuns = 3
 var cloudnotesBinary: String?
+var bucket = "cloudnotes-bench"
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -32,6 +34,8 @@ while let arg = args.popFirst() {
     case "--editor": phase = "editor"
     case "--large-note": phase = "large-note"
     case "--encryption": phase = "encryption"
+    case "--s3": phase = "s3"
+    case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -53,6 +57,11 @@ if phase == "large-note" {
 if phase == "encryption" {
     // Plain vs encrypted folders side by side (EncryptionBenchmark.swift): --encryption [--count N]
     for count in counts { try await EncryptionBenchmark(count: count, work: work).run() }
+    exit(0)
+}
+if phase == "s3" {
+    // S3 vs directory (S3Benchmark.swift): --s3 [--bucket NAME] [--count N], AWS_* variables set
+    for count in counts { try await S3Benchmark(count: count, work: work, bucket: bucket).run() }
     exit(0)
 }
 if phase == "sync" {

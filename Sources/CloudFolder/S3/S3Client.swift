@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Signed, synchronous S3 requests over URLSession (ARCHITECTURE §4). `FileIO` is synchronous
+/// and the engine calls it off the UI, so each request waits for its answer; URLSession runs
+/// the request on its own threads, never on the caller's.
+public final class S3Client: @unchecked Sendable {
+    public let endpoint: S3Endpoint
+    private let signer: SigV4Signer
+    private let session: URLSession
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    public init(endpoint: S3Endpoint) {
+        self.endpoint = endpoint
+        self.signer = SigV4Signer(credentials: endpoint.credentials, region: endpoint.region)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = endpoint.timeout
+        configuration.timeoutIntervalForResource = endpoint.timeout * 4
+        configuration.httpMaximumConnectionsPerHost = 8
+        configuration.urlCache = nil
+        self.session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// Requests sent so far, by method (`GET`, `PUT`, `HEAD`, `DELETE`, and `LIST` for listings).
+    public var requestCounts: [String: Int] { lock.withLock { counts } }
+
+    /// Sends one request for `key` (empty: the bucket itself) and returns the answer, whatever
+    /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`.
+    public func send(
+        _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+        body: [UInt8] = [], countAs: String? = nil
+    ) throws -> S3Response {
+        lock.withLock { counts[countAs ?? method, default: 0] += 1 }
+        let path = endpoint.basePath + "/" + endpoint.bucket + (key.isEmpty ? "" : "/" + key)
+        let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
+        var signed = headers
+        signed.append(("host", endpoint.hostHeader))
+        signed.append(("x-amz-content-sha256", payloadHash))
+        let request = SigV4Signer.Request(
+            method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
+        let authorization = signer.sign(request, at: Date())
+        var text = endpoint.url.scheme! + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
+        if !query.isEmpty {
+            text +=
+                "?"
+                + query.map {
+                    SigV4Signer.encode($0.0, keepSlash: false) + "=" + SigV4Signer.encode($0.1, keepSlash: false)
+                }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else {
+            throw CloudError(.invalidArguments, "not a valid S3 request URL", path: key)
+        }
+        var urlRequest = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: endpoint.timeout)
+        urlRequest.httpMethod = method
+        for (name, value) in headers + [("x-amz-content-sha256", payloadHash)] + authorization {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        if method == "PUT" || !body.isEmpty { urlRequest.httpBody = Data(body) }
+        return try perform(urlRequest, key: key)
+    }
+
+    private func perform(_ request: URLRequest, key: String) throws -> S3Response {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        let task = session.dataTask(with: request) { data, response, error in
+            box.set(data, response, error)
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        let (data, response, error) = box.get()
+        if let error {
+            throw Self.classify(error, endpoint: endpoint, key: key)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw CloudError(.networkFailure, "the S3 server gave no HTTP answer", path: key)
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return S3Response(status: http.statusCode, headers: headers, body: data.map { Array($0) } ?? [])
+    }
+
+    /// A transport failure as a `CloudError`: no connection → networkUnavailable, anything
+    /// cut or timed out → networkFailure (both retried, ARCHITECTURE §4).
+    static func classify(_ error: any Error, endpoint: S3Endpoint, key: String) -> CloudError {
+        let place = endpoint.url.absoluteString
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed:
+                return CloudError(.networkUnavailable, "the S3 endpoint \(place) is not reachable", path: key)
+            case .timedOut:
+                return CloudError(.networkFailure, "the S3 endpoint \(place) did not answer in time", path: key)
+            default:
+                return CloudError(
+                    .networkFailure, "the request to \(place) failed (\(urlError.code.rawValue))", path: key)
+            }
+        }
+        return CloudError(.networkFailure, "the request to \(place) failed: \(error.localizedDescription)", path: key)
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (Data?, URLResponse?, (any Error)?) = (nil, nil, nil)
+        func set(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+            lock.withLock { value = (data, response, error) }
+        }
+        func get() -> (Data?, URLResponse?, (any Error)?) { lock.withLock { value } }
+    }
+}

