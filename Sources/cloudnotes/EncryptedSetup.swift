@@ -61,7 +61,14 @@ enum EncryptedSetup {
             throw CLIError("this data directory has no valid device id")
         }
         let hlc = HLC(millis: Date().millisecondsSince1970)
-        _ = try folder.createContainer(device: device, hlc: hlc)
+        do {
+            _ = try folder.createContainer(device: device, hlc: hlc)
+        } catch {
+            // No container was made (a folder that is not empty, an unreachable bucket): the key
+            // of a container that does not exist must not stay, or later syncs would use it.
+            FolderAccess.forget(store)
+            throw error
+        }
         let keys = try KeysFile.wrap(dataKey, passphrase: passphrase, generation: 1, containerID: containerID)
         try folder.publishKeys(keys, device: device, hlc: hlc)
         return folder

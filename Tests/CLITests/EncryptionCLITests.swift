@@ -87,4 +87,24 @@ struct EncryptionCLITests {
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(try runner.cn(at: c, "show", "after the change").stdout == "still here")
     }
+
+    @Test("--encrypt on a folder that is not empty fails and leaves no key behind: a plain folder then syncs")
+    func encryptRefusedLeavesNoKey() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let busy = runner.home.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: busy.appendingPathComponent("something.txt"))
+        let a = runner.device("a")
+        let refused = try runner.run(
+            ["sync", "init", busy.path, "--encrypt", "--data-dir", a.path],
+            environment: CLIRunner.passphraseEnvironment(CLIRunner.passphrase))
+        #expect(refused.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: a.appendingPathComponent("folder-key.json").path))
+        let plain = runner.home.appendingPathComponent("plain").path
+        #expect(try runner.cn(at: a, "sync", "init", plain).status == 0)
+        #expect(try runner.cn(at: a, "add", "n", "--body", "x").status == 0)
+        let synced = try runner.cn(at: a, "sync")
+        #expect(synced.status == 0, "\(synced.stderr)")
+    }
 }
