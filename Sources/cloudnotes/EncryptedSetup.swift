@@ -92,11 +92,10 @@ enum EncryptedSetup {
     }
 
     static func rememberedKey(_ store: NoteStore) throws -> SymmetricKey {
-        let url = FolderAccess.keyFile(store)
-        guard let data = FileManager.default.contents(atPath: url.path), let json = try? JSONValue(parsing: data),
-            let key = json["key"]?.stringValue.flatMap(FolderSeal.unhex), key.count == 32
-        else { throw CLIError("no key for the encrypted cloud folder in this data directory") }
-        return SymmetricKey(data: key)
+        guard let remembered = try FolderAccess.rememberedKey(store) else {
+            throw CLIError("no key for the encrypted cloud folder in this data directory")
+        }
+        return remembered.key
     }
 }
 
@@ -129,9 +128,9 @@ struct SyncPassphrase: ParsableCommand {
         guard info.encrypted else { throw CLIError("the cloud folder \(root) is not encrypted") }
         let seal: FolderSeal
         let dataKey: SymmetricKey
-        if let remembered = try FolderAccess.remembered(store), remembered.containerID == info.containerID {
-            seal = remembered
-            dataKey = try EncryptedSetup.rememberedKey(store)
+        if let remembered = try FolderAccess.rememberedKey(store), remembered.containerID == info.containerID {
+            dataKey = remembered.key
+            seal = FolderSeal(dataKey: remembered.key, containerID: remembered.containerID)
         } else {
             let passphrase = try Passphrase.obtain(context, prompt: "Current passphrase: ")
             do {

@@ -49,6 +49,11 @@ enum FolderAccess {
 
     /// The remembered key, or nil when there is none.
     static func remembered(_ store: NoteStore) throws -> FolderSeal? {
+        try rememberedKey(store).map { FolderSeal(dataKey: $0.key, containerID: $0.containerID) }
+    }
+
+    /// The remembered data key and its container, or nil when there is none.
+    static func rememberedKey(_ store: NoteStore) throws -> (key: SymmetricKey, containerID: String)? {
         let url = keyFile(store)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         guard data.count < 4096, let json = try? JSONValue(parsing: data),
@@ -58,7 +63,7 @@ enum FolderAccess {
             throw CLIError(
                 "\(url.path) is damaged; remove it and run `cloudnotes sync` to be asked the passphrase again")
         }
-        return FolderSeal(dataKey: SymmetricKey(data: key), containerID: containerID)
+        return (SymmetricKey(data: key), containerID)
     }
 
     /// Writes the key file, readable by the owner only, atomically.

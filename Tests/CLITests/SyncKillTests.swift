@@ -26,21 +26,8 @@ struct SyncKillTests {
         for round in 0..<8 {
             // The first rounds kill early, while the sync certainly runs; later ones anywhere.
             let delay = 10_000 + random.below(round < 3 ? 60_000 : 400_000)
-            let process = Process()
-            process.executableURL = CLIRunner.binary
-            process.arguments = ["sync", "--data-dir", a.path]
-            process.environment = [
-                "HOME": runner.home.path, "XDG_DATA_HOME": runner.home.appendingPathComponent("xdg-data").path,
-                "XDG_CONFIG_HOME": runner.home.appendingPathComponent("xdg-config").path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(delay))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
             // Counted only when the signal, not a finished sync, ended the process.
-            if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL { killed += 1 }
+            if try Self.killedSync(runner, a, after: delay) { killed += 1 }
         }
         #expect(killed > 0, "seed \(seed): no sync was killed, so nothing was tested")
         let finalA = try runner.cn(at: a, "sync")

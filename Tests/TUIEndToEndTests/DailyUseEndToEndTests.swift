@@ -9,23 +9,13 @@ import Testing
 struct DailyUseEndToEndTests {
     static let wait: Double = 20
 
-    /// Polls `cloudnotes <arguments>` (another process reading the store) until `done` says yes.
+    /// Polls `cloudnotes <arguments>` until `done` says yes (`TmuxSession.waitForCLI`).
     @discardableResult
     private func waitForCLI(
         _ tmux: TmuxSession, _ arguments: [String], _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ done: (String) -> Bool
     ) async throws -> String {
-        let deadline = Date().addingTimeInterval(Self.wait)
-        var output = ""
-        while true {
-            output = (try? tmux.cli(dataDirectory: tmux.dataDirectory, arguments)) ?? ""
-            if done(output) || Date() >= deadline { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(
-            done(output), "\(what); `cloudnotes \(arguments.joined(separator: " "))` printed:\n\(output)",
-            sourceLocation: sourceLocation)
-        return output
+        try await tmux.waitForCLI(arguments, what, seconds: Self.wait, sourceLocation: sourceLocation, done)
     }
 
     @Test func aNoteOverTheSizeLimitIsNamedInTheStatusBarBesideThePendingCount() async throws {

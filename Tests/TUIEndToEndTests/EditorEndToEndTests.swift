@@ -5,23 +5,13 @@ import Testing
 /// and a new note left empty.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed; the TUI end-to-end tests need it"))
 struct EditorEndToEndTests {
-    /// Polls `cloudnotes <arguments>` (another process reading the store) until `done` says yes.
+    /// Polls `cloudnotes <arguments>` until `done` says yes (`TmuxSession.waitForCLI`, 15 s here).
     @discardableResult
     private func waitForCLI(
         _ tmux: TmuxSession, _ arguments: [String], _ what: String, seconds: Double = 15,
         sourceLocation: SourceLocation = #_sourceLocation, _ done: (String) -> Bool
     ) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var output = ""
-        while true {
-            output = try tmux.cli(dataDirectory: tmux.dataDirectory, arguments)
-            if done(output) || Date() >= deadline { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(
-            done(output), "\(what); `cloudnotes \(arguments.joined(separator: " "))` printed:\n\(output)",
-            sourceLocation: sourceLocation)
-        return output
+        try await tmux.waitForCLI(arguments, what, seconds: seconds, sourceLocation: sourceLocation, done)
     }
 
     @Test func threeThousandPastedLinesArriveAsOneEditAndOneUndoTakesThemBack() async throws {

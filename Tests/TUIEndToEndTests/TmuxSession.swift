@@ -220,3 +220,25 @@ final class TmuxSession {
         return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
     }
 }
+
+extension TmuxSession {
+    /// Polls `cloudnotes <arguments>` on this session's data directory (another process reading
+    /// the store) until `done` says yes or `seconds` pass; a failed run is polled again.
+    @discardableResult
+    func waitForCLI(
+        _ arguments: [String], _ what: String, seconds: Double, sourceLocation: SourceLocation = #_sourceLocation,
+        _ done: (String) -> Bool
+    ) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var output = ""
+        while true {
+            output = (try? cli(dataDirectory: dataDirectory, arguments)) ?? ""
+            if done(output) || Date() >= deadline { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(
+            done(output), "\(what); `cloudnotes \(arguments.joined(separator: " "))` printed:\n\(output)",
+            sourceLocation: sourceLocation)
+        return output
+    }
+}
