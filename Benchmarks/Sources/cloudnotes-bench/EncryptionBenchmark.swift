@@ -16,18 +16,8 @@ struct EncryptionBenchmark {
         var results: [(String, Double, Double, Int, Int)] = []
         for encrypted in [false, true] {
             let label = encrypted ? "encrypted" : "plain"
-            let directory = "\(work)/encryption-\(count)-\(label)"
-            try? FileManager.default.removeItem(atPath: directory)
-            let cloud = directory + "/cloud"
-            try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-            let seal = encrypted ? FolderSeal.withRandomKey(containerID: UUID().uuidString.lowercased()) : nil
-            func device(_ name: String) throws -> (NoteStore, SyncEngine) {
-                let store = try NoteStore(directory: URL(fileURLWithPath: directory + "/" + name))
-                let folder = DirectoryCloudFolder(root: cloud, seal: seal)
-                let engine = try SyncEngine(
-                    store: store, configuration: SyncEngine.Configuration(folder: folder, deviceName: name))
-                return (store, engine)
-            }
+            let folder = try BenchFolder(directory: "\(work)/encryption-\(count)-\(label)", encrypted: encrypted)
+            let device = folder.device
             let (storeA, engineA) = try device("a")
             let notes = (0..<count).map(SyncBenchmark.note)
             _ = try storeA.importNotes(notes)
@@ -37,10 +27,10 @@ struct EncryptionBenchmark {
             let (_, engineB) = try device("b")
             let initialMs = await Stats.timeAsync { summary = await engineB.syncNow() }
             precondition(summary.fetched.changed.count == count, "\(label): B got \(summary.fetched.changed.count)")
-            let before = SyncBenchmark.folderBytes(cloud)
+            let before = SyncBenchmark.folderBytes(folder.cloud)
             _ = try storeA.update(notes[0].id) { $0.body += "one more line\n" }
             _ = await engineA.syncNow()
-            let perEdit = SyncBenchmark.folderBytes(cloud) - before
+            let perEdit = SyncBenchmark.folderBytes(folder.cloud) - before
             results.append((label, publishMs, initialMs, before, perEdit))
             print(
                 "\(label): publish \(Stats.f(publishMs / 1000, 2)) s, initial sync into an empty device "

@@ -44,18 +44,9 @@ struct LargeNoteBenchmark {
             var send: [Double] = []
             var receive: [Double] = []
             for run in 0..<3 {
-                let directory = "\(work)/large-20mb-\(encrypted ? "encrypted" : "plain")-\(run)"
-                try? FileManager.default.removeItem(atPath: directory)
-                let cloud = directory + "/cloud"
-                try FileManager.default.createDirectory(atPath: cloud, withIntermediateDirectories: true)
-                let seal = encrypted ? FolderSeal.withRandomKey(containerID: UUID().uuidString.lowercased()) : nil
-                func device(_ name: String) throws -> (NoteStore, SyncEngine) {
-                    let store = try NoteStore(directory: URL(fileURLWithPath: directory + "/" + name))
-                    var configuration = SyncEngine.Configuration(
-                        folder: DirectoryCloudFolder(root: cloud, seal: seal), deviceName: name)
-                    configuration.logger.logLevel = .critical
-                    return (store, try SyncEngine(store: store, configuration: configuration))
-                }
+                let folder = try BenchFolder(
+                    directory: "\(work)/large-20mb-\(encrypted ? "encrypted" : "plain")-\(run)", encrypted: encrypted)
+                let device = folder.device
                 let (a, engineA) = try device("a")
                 let (b, engineB) = try device("b")
                 _ = await engineA.syncNow()
