@@ -7,7 +7,15 @@ public struct ResolverState: Equatable, Sendable {
     public var noteID: UUID
     public var title: String
     /// nil while loading.
-    public var versions: ConflictVersions?
+    public var versions: ConflictVersions? {
+        didSet {
+            let lines = versions.map { LineDiff.differingLines($0.mine.text, $0.theirs.text) } ?? (a: [], b: [])
+            (differingMine, differingTheirs) = (lines.a, lines.b)
+        }
+    }
+    /// The lines of each side that the other does not have (highlighted), computed once per load.
+    var differingMine: Set<Int> = []
+    var differingTheirs: Set<Int> = []
     /// Rows both versions are scrolled down by.
     public var scroll = 0
     /// The text being edited after `e`: a merge of both sides with conflict markers to fix.

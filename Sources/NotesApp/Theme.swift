@@ -80,6 +80,8 @@ public struct Theme: Equatable, Sendable {
     var hint: Style { placeholder }
     /// Search matches in titles and snippets: bold and underlined, so they show without colour too.
     var highlight: Style { Style().foreground(match).bold().underline() }
+    /// A line one side of a conflict has and the other does not (the resolver).
+    var changedLine: Style { Style().foreground(conflict).bold() }
     var cursor: Style { Style().reverse() }
 
     func mark(_ state: Note.SyncState) -> Style {

@@ -60,7 +60,9 @@ func separatorBetween(_ first: Rect, _ second: Rect, in rect: Rect) -> Rect {
 /// Untrusted multi-line text, made safe (block mode) and soft-wrapped into `rect`, from
 /// visual row `scroll`; the first line bold. Only what fills the rect is split and wrapped, so
 /// a 10 MB revision draws as fast as a short one.
-func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on buffer: inout Buffer) {
+func drawText(
+    _ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, highlighting: Set<Int> = [], on buffer: inout Buffer
+) {
     guard !rect.isEmpty else { return }
     let utf8 = text.utf8
     var start = utf8.startIndex
@@ -87,7 +89,8 @@ func drawText(_ text: String, in rect: Rect, theme: Theme, scroll: Int = 0, on b
                 continue
             }
             guard y < rect.maxY else { return }
-            buffer.write(row, at: Point(x: rect.x, y: y), style: number == 0 ? theme.header : .plain, clipTo: rect)
+            let style = highlighting.contains(number) ? theme.changedLine : number == 0 ? theme.header : .plain
+            buffer.write(row, at: Point(x: rect.x, y: y), style: style, clipTo: rect)
             y += 1
         }
         guard let found else { return }

@@ -2,7 +2,8 @@ import NotesCore
 import TerminalUI
 
 /// The conflict resolver: both versions under their labels, side by side from 80 columns
-/// and stacked below, or the merged text being edited after `e`.
+/// and stacked below, the lines where they differ highlighted; or the merged text being
+/// edited after `e`.
 func drawResolver(_ resolver: ResolverState, state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
     let theme = state.theme
@@ -20,12 +21,15 @@ func drawResolver(_ resolver: ResolverState, state: AppState, in rect: Rect, on 
         return
     }
     let (mineRect, theirsRect) = splitPanes(body)
-    for (side, pane) in [(versions.mine, mineRect), (versions.theirs, theirsRect)] {
+    let sides = [
+        (versions.mine, mineRect, resolver.differingMine), (versions.theirs, theirsRect, resolver.differingTheirs),
+    ]
+    for (side, pane, differing) in sides {
         guard !pane.isEmpty else { continue }
         let label = Rect(x: pane.x, y: pane.y, width: pane.width, height: 1)
         buffer.write(display(side.label, pane.width), at: label.origin, style: theme.header.underline(), clipTo: label)
         let text = Rect(x: pane.x, y: pane.y + 1, width: pane.width, height: max(0, pane.height - 1))
-        drawText(side.text, in: text, theme: theme, scroll: resolver.scroll, on: &buffer)
+        drawText(side.text, in: text, theme: theme, scroll: resolver.scroll, highlighting: differing, on: &buffer)
     }
     drawSeparator(state, separatorBetween(mineRect, theirsRect, in: body), on: &buffer)
 }

@@ -76,6 +76,30 @@ public enum LineDiff {
         return result
     }
 
+    /// The lines (0-based, as `lines(_:)` numbers them) of `a` and of `b` that a shortest edit
+    /// script does not match: what the conflict resolver highlights on each side.
+    public static func differingLines(_ a: String, _ b: String) -> (a: Set<Int>, b: Set<Int>) {
+        var table = LineTable()
+        // A line without its terminator compares equal to the same line with one.
+        func trimmed(_ text: String) -> [[UInt8]] {
+            lines(text).map { line in
+                var line = line
+                if line.last == UInt8(ascii: "\n") { line.removeLast() }
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return line
+            }
+        }
+        let idsA = table.ids(trimmed(a))
+        let idsB = table.ids(trimmed(b))
+        var differA = Set(idsA.indices)
+        var differB = Set(idsB.indices)
+        for (i, j) in matches(idsA, idsB) {
+            differA.remove(i)
+            differB.remove(j)
+        }
+        return (differA, differB)
+    }
+
     /// Interns lines so they compare as integers; equal ids mean equal bytes.
     struct LineTable {
         private var ids: [[UInt8]: Int] = [:]

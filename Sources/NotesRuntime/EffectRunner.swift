@@ -29,6 +29,9 @@ final class EffectRunner {
     /// Writes that failed so far; `quit` compares it before and after waiting for writes.
     let failedWrites = Counter()
 
+    /// The device names as sync last knew them (read at each load: sync learns new ones).
+    private func deviceLabels() -> DeviceLabels { options.deviceLabels?() ?? DeviceLabels() }
+
     init(store: NoteStore, inbox: Inbox, backend: TerminalBackend, options: RuntimeOptions) {
         self.store = store
         self.inbox = inbox
@@ -62,7 +65,18 @@ final class EffectRunner {
                 return .noteLoaded(NoteContent(note))
             }
         case .loadPreview(let id):
-            read { store in .previewLoaded(id, try store.note(id).map(NoteContent.init)) }
+            let labels = deviceLabels()
+            read { store in
+                // Marker lines name devices as people know them (display only; the editor
+                // loads the note as stored).
+                .previewLoaded(
+                    id,
+                    try store.note(id).map { note in
+                        var content = NoteContent(note)
+                        content.body = labels.relabelingMarkers(in: content.body)
+                        return content
+                    })
+            }
         case .createNote:
             write { store in .noteCreated(try store.create(title: "", body: "").id) }
         case .saveNote(let id, let title, let body, let baseRevision):
@@ -96,14 +110,18 @@ final class EffectRunner {
         case .openExternalEditor(let id):
             openExternalEditor(id)
         case .loadHistory(let id):
-            read { store in .historyLoaded(id, try store.history(id).map(HistoryEntry.init(revision:))) }
+            let labels = deviceLabels()
+            read { store in
+                .historyLoaded(id, try store.history(id).map { HistoryEntry(revision: $0, labels: labels) })
+            }
         case .restoreRevision(let noteID, let revision):
             write { store in
                 try Self.restore(store, noteID: noteID, revision: revision)
                 return .revisionRestored(noteID)
             }
         case .loadConflict(let id):
-            read { store in .conflictLoaded(try Self.conflictVersions(store, id)) }
+            let labels = deviceLabels()
+            read { store in .conflictLoaded(try Self.conflictVersions(store, id, labels: labels)) }
         case .resolveConflict(let id, let resolution):
             write { store in
                 try Self.resolve(store, id, resolution)
@@ -233,16 +251,19 @@ final class EffectRunner {
     }
 
     /// Both sides of a conflict: this device's latest side is "mine".
-    static func conflictVersions(_ store: NoteStore, _ id: UUID) throws -> ConflictVersions {
+    static func conflictVersions(_ store: NoteStore, _ id: UUID, labels: DeviceLabels = DeviceLabels()) throws
+        -> ConflictVersions
+    {
         let sides = try store.conflictSides(id)
         guard sides.count > 1 else { throw RuntimeError("this note has no conflict to resolve") }
         let mine = sides.last { $0.device == store.deviceID } ?? sides[0]
         let theirs = sides.last { $0.id != mine.id } ?? sides[1]
         func side(_ revision: Revision, _ label: String) -> ConflictVersions.Side {
             ConflictVersions.Side(
-                label: label, title: revision.fields?.title ?? "(deleted)", body: revision.fields?.body ?? "")
+                label: label, title: revision.fields?.title ?? "(deleted)",
+                body: labels.relabelingMarkers(in: revision.fields?.body ?? ""))
         }
-        let theirLabel = theirs.device == store.deviceID ? "this device (earlier)" : "device \(theirs.device.prefix(6))"
+        let theirLabel = theirs.device == store.deviceID ? "this device (earlier)" : labels.label(theirs.device)
         return ConflictVersions(noteID: id, mine: side(mine, "this device"), theirs: side(theirs, theirLabel))
     }
 
@@ -315,10 +336,11 @@ extension NoteRow {
 }
 
 extension HistoryEntry {
-    init(revision: Revision) {
+    init(revision: Revision, labels: DeviceLabels) {
         self.init(
             id: revision.id,
             date: Date(millisecondsSince1970: revision.fields?.modifiedAt ?? revision.hlc.millis),
-            device: revision.device, title: revision.fields?.title ?? "", body: revision.fields?.body)
+            device: labels.label(revision.device), title: revision.fields?.title ?? "",
+            body: revision.fields.map { labels.relabelingMarkers(in: $0.body) })
     }
 }

@@ -29,6 +29,9 @@ public struct RuntimeOptions: Sendable {
     /// the note. Nil (tests without sync): no merge, both versions stay and the note is flagged.
     public var resolveHeads:
         (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))?
+    /// The names devices go by (from sync's state), read when history, a conflict or a preview
+    /// is loaded; nil: devices are shown by id prefix.
+    public var deviceLabels: (@Sendable () -> DeviceLabels)?
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),

@@ -159,6 +159,7 @@ extension SyncEngine {
     func deviceFiles(_ folder: any CloudFolder) throws -> [DeviceID: DeviceInfo?] {
         var files: [DeviceID: DeviceInfo?] = [:]
         for id in try folder.devices().items { files[id] = try? folder.readDevice(id) }
+        remember(files.compactMapValues { $0?.name })
         return files
     }
 }

@@ -37,6 +37,7 @@ extension SyncEngine {
             try recreate(zone, folder)
         }
         waitingFiles = summary.notArrived
+        learnDeviceNames(folder)
         return summary
     }
 

@@ -107,6 +107,10 @@ public struct SyncEngineState: Sendable, Equatable {
     public var lastError: LastError?
     /// Notes held back by the record size limit after the last send: record id → reason.
     public var held: [String: String] = [:]
+    /// The names other devices gave themselves in their device files (`deviceName`), by id, as
+    /// last read: history, conflicts and the resolver name devices by them (`DeviceLabels`).
+    /// Untrusted text, sanitized where it is shown.
+    public var deviceNames: [DeviceID: String] = [:]
 
     /// A failed sync, in the user's words and as a code.
     public struct LastError: Sendable, Equatable {
@@ -151,6 +155,10 @@ public struct SyncEngineState: Sendable, Equatable {
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
         if let lastError { object["lastError"] = lastError.json }
         if !held.isEmpty { object["held"] = .object(held.mapValues(JSONValue.string)) }
+        if !deviceNames.isEmpty {
+            object["deviceNames"] = .object(
+                Dictionary(uniqueKeysWithValues: deviceNames.map { ($0.key.rawValue, JSONValue.string($0.value)) }))
+        }
         if !deletedZones.isEmpty { object["deletedZones"] = .array(deletedZones.sorted().map { .string($0.rawValue) }) }
         if let inFlight {
             object["inFlight"] = .object([
@@ -181,6 +189,11 @@ public struct SyncEngineState: Sendable, Equatable {
         warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         lastError = LastError(json: json["lastError"])
         if case .object(let held)? = json["held"] { self.held = held.compactMapValues(\.stringValue) }
+        if case .object(let names)? = json["deviceNames"] {
+            for (id, name) in names {
+                if let id = DeviceID(id), let name = name.stringValue { deviceNames[id] = name }
+            }
+        }
         deletedZones = Set((json["deletedZones"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneID.init) })
         for (name, value) in zoneObjects {
             guard let zone = ZoneID(name) else {

@@ -18,21 +18,26 @@ struct Conflicts: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let context = try Context(global)
+        let store = try context.openStore()
+        let labels = DeviceLabels(store: store, deviceName: context.config.deviceName)
         let notes = try store.conflictedNotes()
         let conflicts = try notes.map { note in
             ConflictJSON(
                 id: note.idString, title: note.title,
-                versions: try store.conflictSides(note.id).map { History.encode($0, includeBody: false) })
+                versions: try store.conflictSides(note.id).map {
+                    History.encode($0, includeBody: false, labels: labels)
+                })
         }
         if json { return try Output.json(conflicts) }
         if conflicts.isEmpty { return Output.line("no conflicts") }
         for conflict in conflicts {
             Output.line("\(conflict.id)  \(Output.display(conflict.title))")
             for version in conflict.versions {
-                // Device ids and titles come from other devices: untrusted like note text.
+                // Titles come from other devices: untrusted like note text (DeviceLabels makes
+                // device names safe).
                 Output.line(
-                    "    \(version.id.prefix(12))  \(version.date)  device \(TerminalSafeText.sanitize(version.device))  "
+                    "    \(version.id.prefix(12))  \(version.date)  \(labels.describe(version.device))  "
                         + (version.deleted ? "(deleted)" : TerminalSafeText.sanitize(version.title ?? "")))
             }
         }

@@ -17,6 +17,8 @@ struct History: ParsableCommand {
         var id: String
         var parents: [String]
         var device: String
+        /// The device's name as sync last read it (`deviceName`), when known.
+        var deviceName: String?
         var hlc: String
         var date: String
         var deleted: Bool
@@ -28,7 +30,9 @@ struct History: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let context = try Context(global)
+        let store = try context.openStore()
+        let labels = DeviceLabels(store: store, deviceName: context.config.deviceName)
         let note = try store.resolve(self.note)
         let revisions = try store.history(note.id)
         if let show {
@@ -38,19 +42,19 @@ struct History: ParsableCommand {
                     matches.isEmpty
                         ? "no revision \(show) in this note's history" : "revision prefix \(show) is ambiguous")
             }
-            if json { return try Output.json(Self.encode(revision, includeBody: true)) }
+            if json { return try Output.json(Self.encode(revision, includeBody: true, labels: labels)) }
             guard let fields = revision.fields else { return Output.line("(deleted)") }
             guard Output.stdoutIsTerminal else { return Output.raw(fields.body) }
             Output.line(Output.style(TerminalSafeText.sanitize(fields.title), "1"))
             Output.line(
                 Output.style(
-                    "revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(TerminalSafeText.sanitize(revision.device))",
+                    "revision \(revision.id)  \(Format.iso(Date(millisecondsSince1970: revision.hlc.millis)))  device \(labels.describe(revision.device))",
                     "2"))
             Output.line()
-            Output.line(TerminalSafeText.sanitize(fields.body, mode: .block))
+            Output.line(TerminalSafeText.sanitize(labels.relabelingMarkers(in: fields.body), mode: .block))
             return
         }
-        if json { return try Output.json(revisions.map { Self.encode($0, includeBody: false) }) }
+        if json { return try Output.json(revisions.map { Self.encode($0, includeBody: false, labels: labels) }) }
         for revision in revisions {
             let date = Date(millisecondsSince1970: revision.hlc.millis)
             let head = revision.id == note.headRev ? "*" : " "
@@ -63,16 +67,16 @@ struct History: ParsableCommand {
             } else {
                 summary = "(deleted)"
             }
-            // The device id comes from another device's revision: untrusted like note text.
-            Output.line(
-                "\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(TerminalSafeText.sanitize(revision.device))  \(summary)"
-            )
+            // Devices by name (DeviceLabels makes other devices' text safe to print).
+            let device = TextWidth.pad(TextWidth.clip(labels.label(revision.device), to: 16, ellipsis: true), to: 16)
+            Output.line("\(head) \(revision.id.prefix(12))  \(Format.iso(date))  \(device)  \(summary)")
         }
     }
 
-    static func encode(_ revision: Revision, includeBody: Bool) -> RevisionJSON {
+    static func encode(_ revision: Revision, includeBody: Bool, labels: DeviceLabels) -> RevisionJSON {
         RevisionJSON(
-            id: revision.id, parents: revision.parents, device: revision.device, hlc: revision.hlc.description,
+            id: revision.id, parents: revision.parents, device: revision.device,
+            deviceName: labels.names[revision.device], hlc: revision.hlc.description,
             date: Format.iso(Date(millisecondsSince1970: revision.hlc.millis)), deleted: revision.isTombstone,
             title: revision.fields?.title, body: includeBody ? revision.fields?.body : nil,
             tags: revision.fields?.tags, isFavorite: revision.fields?.isFavorite,

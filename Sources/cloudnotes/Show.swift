@@ -15,7 +15,8 @@ struct Show: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let context = try Context(global)
+        let store = try context.openStore()
         let note = try store.resolve(self.note)
         if json { return try Output.json(NoteJSON(note)) }
         guard Output.stdoutIsTerminal else { return Output.raw(note.body) }
@@ -32,6 +33,8 @@ struct Show: ParsableCommand {
         }
         Output.line(Output.style("created \(Format.iso(note.createdAt))  modified \(Format.iso(note.modifiedAt))", "2"))
         Output.line()
-        Output.line(TerminalSafeText.sanitize(note.body, mode: .block))
+        // Marker lines name devices as people know them (on a terminal only; piped, the bytes).
+        let labels = DeviceLabels(store: store, deviceName: context.config.deviceName)
+        Output.line(TerminalSafeText.sanitize(labels.relabelingMarkers(in: note.body), mode: .block))
     }
 }

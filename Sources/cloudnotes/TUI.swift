@@ -38,6 +38,8 @@ struct TUI: ParsableCommand {
         options.theme = Theme(roles: context.config.theme, noColor: !(context.environment["NO_COLOR"] ?? "").isEmpty)
         // The editor's save-merge is sync's merge, so it flags conflicts as sync does.
         options.resolveHeads = ConflictResolver(strategy: context.config.conflictStrategy).resolve
+        let deviceName = context.config.deviceName
+        options.deviceLabels = { DeviceLabels(store: store, deviceName: deviceName) }
         let sync = BackgroundSync(context, store)
         options.syncStatus = sync.status
         options.syncNow = sync.syncNow

@@ -50,6 +50,19 @@ import Testing
         #expect(state.focus == .list)
     }
 
+    @Test func theLinesWhereTheVersionsDifferAreHighlightedOnBothSides() {
+        let screen = view(resolving(size: Size(width: 60, height: 15)), Size(width: 60, height: 15))
+        let rows = text(screen).lines
+        let changed = Style().foreground(.red).bold()
+        func styleOf(_ needle: String) -> Style? {
+            guard let y = rows.firstIndex(where: { $0.hasPrefix(needle) }) else { return nil }
+            return screen[0, y].style
+        }
+        #expect(styleOf("Agenda: budget   ") == changed, "mine's changed line")
+        #expect(styleOf("Agenda: budget, hiring") == changed, "theirs' changed line")
+        #expect(styleOf("Room 4") == .plain, "a line both have")
+    }
+
     @Test func theResolverStacksBothVersionsOnANarrowScreen() {
         let screen = view(resolving(), Size(width: 60, height: 15))
         #expect(

@@ -53,6 +53,30 @@ import Testing
         #expect(try store.conflictSides(note.id).count == 2)
     }
 
+    @Test func thePreviewAndHistoryNameTheDevicesTheMarkersAndRevisionsCameFrom() throws {
+        let note = try store.create(title: "Plan", body: "one\ntwo\nthree\n")
+        try store.update(note.id) { $0.body = "one\ntwo, said the other\nthree\n" }
+        _ = answer(
+            to: .saveNote(id: note.id, title: "Plan", body: "one\ntwo and more\nthree\n", baseRevision: note.headRev))
+        var options = RuntimeOptions(handlesSignals: false)
+        let deviceID = store.deviceID
+        options.deviceLabels = { DeviceLabels(names: [deviceID: "laptop"], thisDevice: deviceID) }
+        let named = EffectRunner(
+            store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)), options: options)
+        guard case .previewLoaded(_, let content?) = named.answer(to: .loadPreview(note.id), in: inbox) else {
+            Issue.record("no preview")
+            return
+        }
+        #expect(
+            content.body.contains("<<<<<<< laptop\n") && content.body.contains(">>>>>>> laptop\n"), "\(content.body)")
+        #expect(try store.note(note.id)?.body.contains("<<<<<<< \(deviceID)") == true, "the stored text keeps the ids")
+        guard case .historyLoaded(_, let entries) = named.answer(to: .loadHistory(note.id), in: inbox) else {
+            Issue.record("no history")
+            return
+        }
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.device == "laptop" })
+    }
+
     @Test func aCleanSaveMergeIsNotFlagged() throws {
         let note = try store.create(title: "Plan", body: "one\ntwo\nthree\n")
         let base = note.headRev
