@@ -50,6 +50,10 @@ public enum Action: Equatable, Sendable {
     case terminate
     /// An effect failed; the message is for the status bar.
     case effectFailed(String)
+    /// The cloud folder is encrypted and its key is not remembered: ask for the passphrase.
+    case unlockNeeded
+    /// The answer to `Effect.unlock`: nil when sync runs now, else why not ("wrong passphrase").
+    case unlockFinished(error: String?)
 
     /// A plain character key, as in `.key("j")`.
     public static func key(_ character: Character) -> Action { .input(.char(character)) }

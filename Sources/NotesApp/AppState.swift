@@ -35,6 +35,10 @@ public struct AppState: Equatable, Sendable {
     /// First list line (section headers count as lines) drawn at the top of the list pane.
     public var scrollOffset = 0
     public var focus: Focus = .list
+    /// The passphrase dialog, over whatever is focused, while it is open.
+    public var unlock: UnlockPrompt?
+    /// Sync waits for the passphrase of an encrypted cloud folder (`s` opens the dialog).
+    public var syncLocked = false
     /// The first line of the `?` help shown (it scrolls when the terminal is short).
     public var helpScroll = 0
     public var searchText = ""

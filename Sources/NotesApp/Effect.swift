@@ -82,6 +82,9 @@ public enum Effect: Equatable, Sendable {
     case discardIfEmpty(UUID)
     /// Sync now (send, then fetch), whatever the debounce.
     case syncNow
+    /// Unlock the encrypted cloud folder with this passphrase and start sync.
+    /// -> `Action.unlockFinished(error:)`.
+    case unlock(passphrase: String)
     /// Leave: restore the terminal and exit 0. Always the last effect of its batch.
     case quit
 }

@@ -25,6 +25,7 @@ extension AppState {
         case .character("n"):
             return [.createNote]
         case .character("s"):
+            if syncLocked { return unlockNeeded() }
             return [.syncNow] + show("Syncing…")
         case .character("q"):
             return quit()

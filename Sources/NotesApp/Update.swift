@@ -58,6 +58,10 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.saveEditor(force: true) + [.quit]
     case .effectFailed(let message):
         return state.show(message, severity: .error)
+    case .unlockNeeded:
+        return state.unlockNeeded()
+    case .unlockFinished(let error):
+        return state.unlockFinished(error: error)
     }
 }
 
@@ -84,6 +88,7 @@ extension AppState {
     mutating func key(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
         // Ctrl-C (when the runtime passes it on) and Ctrl-Q quit from anywhere, saving first.
         if (key == .character("c") || key == .character("q")) && modifiers == .control { return quit() }
+        if unlock != nil { return unlockKey(key, modifiers) }
         switch focus {
         case .list: return modifiers.isEmpty || modifiers == .shift ? listKey(key) : []
         case .search:
@@ -98,6 +103,7 @@ extension AppState {
     }
 
     mutating func paste(_ text: String) -> [Effect] {
+        if unlock != nil { return unlockPaste(text) }
         switch focus {
         case .search:
             // A search is one line: a pasted line break ends it.

@@ -34,6 +34,7 @@ public func view(_ state: AppState, _ size: Size) -> Buffer {
     }
     drawStatusBar(state, in: layout.status, on: &buffer)
     if state.focus == .help { drawHelp(state, in: Rect(origin: .zero, size: size), on: &buffer) }
+    if let unlock = state.unlock { drawUnlock(unlock, state: state, in: Rect(origin: .zero, size: size), on: &buffer) }
     if state.asciiOnly { asciiFallback(&buffer) }
     return buffer
 }

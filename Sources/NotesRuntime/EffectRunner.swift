@@ -140,6 +140,14 @@ final class EffectRunner {
             } else {
                 inbox.post(.effectFailed("sync is not set up: notes stay on this device (local only)"))
             }
+        case .unlock(let passphrase):
+            // Deriving the key takes about half a second: never on the loop.
+            let (unlock, inbox) = (options.unlock, inbox)
+            reads.async {
+                // `unlock` answers nil when it unlocked; without one there is nothing to unlock with.
+                let error = unlock.map { $0(passphrase) } ?? "this cloud folder cannot be unlocked here"
+                inbox.post(.unlockFinished(error: error))
+            }
         case .quit:
             break
         }

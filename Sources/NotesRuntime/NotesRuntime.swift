@@ -228,6 +228,7 @@ public final class NotesRuntime {
                 inbox.post(.effectFailed("\(error); SIGTERM will not save first"))
             }
         }
+        if options.startsLocked { inbox.post(.unlockNeeded) }
         if let statuses = options.syncStatus {
             // On the runtime's own executor: the status bar must not wait for a busy pool.
             watchers.sync = Task(executorPreference: TimerExecutor.shared) {

@@ -32,6 +32,11 @@ public struct RuntimeOptions: Sendable {
     /// The names devices go by (from sync's state), read when history, a conflict or a preview
     /// is loaded; nil: devices are shown by id prefix.
     public var deviceLabels: (@Sendable () -> DeviceLabels)?
+    /// The cloud folder is encrypted and its key is not remembered: the app opens with the
+    /// passphrase dialog, and `unlock` tries a passphrase (nil: unlocked and sync started; else
+    /// why not, in one line).
+    public var startsLocked = false
+    public var unlock: (@Sendable (_ passphrase: String) -> String?)?
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),

@@ -19,20 +19,36 @@ enum FolderAccess {
     /// container (`openContainer` refuses a plain view of one).
     /// `asking: false` (`status`) never asks: without a key the engine reports the folder as
     /// needing its passphrase.
-    static func open(_ location: CloudLocation, _ context: Context, _ store: NoteStore, asking: Bool = true) throws
-        -> DirectoryCloudFolder
-    {
+    /// `unlocked`: the key the app's passphrase dialog derived (not remembered).
+    static func open(
+        _ location: CloudLocation, _ context: Context, _ store: NoteStore, asking: Bool = true,
+        unlocked: FolderSeal? = nil
+    ) throws -> DirectoryCloudFolder {
+        if let seal = unlocked { return location.folder(seal: seal) }
         if let seal = try remembered(store) { return location.folder(seal: seal) }
         let plain = location.folder()
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
         return location.folder(seal: try unlock(plain, info, context, store))
     }
 
-    /// Unlocks an encrypted container with the passphrase, remembering the key when the config says so.
-    static func unlock(_ folder: DirectoryCloudFolder, _ info: ContainerInfo, _ context: Context, _ store: NoteStore)
-        throws -> FolderSeal
-    {
-        let passphrase = try Passphrase.obtain(context, prompt: "Passphrase for the encrypted cloud folder: ")
+    /// The encrypted container at `location` when opening it would need a passphrase typed by
+    /// the user (no remembered key, no `$CLOUDNOTES_PASSPHRASE`, no `passphraseCommand`): the
+    /// app then asks in its dialog instead of on the terminal before its screen.
+    static func lockedContainer(_ location: CloudLocation, _ context: Context, _ store: NoteStore) -> ContainerInfo? {
+        guard (try? remembered(store)) == .some(nil), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
+            context.config.passphraseCommand == nil,
+            let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
+        else { return nil }
+        return info
+    }
+
+    /// Unlocks an encrypted container with the passphrase (`passphrase`, else asked as
+    /// `Passphrase.obtain` does), remembering the key when the config says so.
+    static func unlock(
+        _ folder: DirectoryCloudFolder, _ info: ContainerInfo, _ context: Context, _ store: NoteStore,
+        passphrase given: String? = nil
+    ) throws -> FolderSeal {
+        let passphrase = try given ?? Passphrase.obtain(context, prompt: "Passphrase for the encrypted cloud folder: ")
         let dataKey: SymmetricKey
         do {
             dataKey = try folder.unlock(passphrase: passphrase, containerID: info.containerID)

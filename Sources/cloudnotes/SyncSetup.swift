@@ -29,7 +29,8 @@ enum SyncSetup {
     /// never creates anything: a missing folder is `temporarilyUnavailable`.
     static func engine(
         _ context: Context, _ store: NoteStore, path: String? = nil, automatic: Bool = false, debounce: Double? = nil,
-        createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true
+        createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true,
+        unlocked: FolderSeal? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
         let location = try CloudLocation.resolve(path, environment: context.environment)
@@ -44,7 +45,7 @@ enum SyncSetup {
         }
         let poll = context.config.pollIntervalSeconds
         var configuration = SyncEngine.Configuration(
-            folder: try FolderAccess.open(location, context, store, asking: asksPassphrase),
+            folder: try FolderAccess.open(location, context, store, asking: asksPassphrase, unlocked: unlocked),
             deviceName: context.config.deviceName,
             conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
             debounceSeconds: debounce ?? context.config.syncDebounceSeconds, createsContainer: createsContainer,

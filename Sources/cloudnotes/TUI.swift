@@ -42,7 +42,10 @@ struct TUI: ParsableCommand {
         options.deviceLabels = { DeviceLabels(store: store, deviceName: deviceName) }
         let sync = BackgroundSync(context, store)
         options.syncStatus = sync.status
-        options.syncNow = sync.syncNow
+        if sync.status != nil { options.syncNow = { sync.syncNow() } }
+        // An encrypted folder whose key is not remembered: the app asks in its dialog.
+        options.startsLocked = sync.isLocked
+        options.unlock = { sync.unlock(passphrase: $0) }
         let exit: NotesRuntime.Exit
         do {
             exit = try TerminalSession.run(store: store, options: options)
@@ -63,39 +66,88 @@ struct TUI: ParsableCommand {
 
 /// The sync engine behind the TUI: automatic sync over the cloud folder in force, local writes
 /// (the app's and other processes') noticed through the data directory, and the engine's
-/// status for the status bar. Without a cloud folder the status bar says "local only".
-private struct BackgroundSync {
+/// status for the status bar. Without a cloud folder the status bar says "local only". An
+/// encrypted folder whose key is not remembered waits, locked, for the app's passphrase dialog.
+private final class BackgroundSync: @unchecked Sendable {
+    /// nil: local only.
     let status: AsyncStream<SyncStatus>?
-    let syncNow: (@Sendable () -> Void)?
-    private let engine: SyncEngine?
-    private let localWrites: FolderWatcher?
+    private let continuation: AsyncStream<SyncStatus>.Continuation?
+    private let context: Context
+    private let store: NoteStore
+    // Guarded by `lock`: the dialog's unlock runs on the runtime's read queue.
+    private let lock = NSLock()
+    private var engine: SyncEngine?
+    private var localWrites: FolderWatcher?
+    private var locked: (location: CloudLocation, info: ContainerInfo)?
 
     init(_ context: Context, _ store: NoteStore) {
-        let engine: SyncEngine
-        do {
-            guard let made = try SyncSetup.engine(context, store, automatic: true) else {
-                (status, syncNow, self.engine, localWrites) = (nil, nil, nil, nil)
-                return
-            }
-            engine = made.engine
-        } catch {
-            // The app still opens on the local store; the status bar says why sync is off.
-            let message = (error as? CLIError)?.message ?? "\(error)"
-            status = AsyncStream { $0.yield(SyncStatus(phase: .error(message: "sync is off: \(message)"))) }
-            (syncNow, self.engine, localWrites) = (nil, nil, nil)
+        self.context = context
+        self.store = store
+        let path: String?
+        do { path = try SyncSetup.folderPath(context, store) } catch { path = "" }
+        guard let path else {
+            (status, continuation) = (nil, nil)
             return
         }
-        self.engine = engine
-        status = engine.statusUpdates
-        syncNow = { Task { _ = await engine.syncNow() } }
-        localWrites = try? SyncSetup.watchLocalWrites(of: store, for: engine)
-        Task { await engine.start() }
+        let (stream, continuation) = AsyncStream<SyncStatus>.makeStream()
+        (status, self.continuation) = (stream, continuation)
+        // (A path that cannot be read or resolved fails in `start`, which says why.)
+        if let location = try? CloudLocation.resolve(path, environment: context.environment),
+            let info = FolderAccess.lockedContainer(location, context, store)
+        {
+            locked = (location, info)
+            continuation.yield(SyncStatus(phase: .error(message: "sync is locked: s to type the passphrase")))
+            return
+        }
+        start(unlocked: nil)
+    }
+
+    var isLocked: Bool { lock.withLock { locked != nil } }
+
+    /// Starts the engine; a failure shows in the status bar (the app runs on the local store).
+    private func start(unlocked: FolderSeal?) {
+        do {
+            guard let made = try SyncSetup.engine(context, store, automatic: true, unlocked: unlocked) else { return }
+            let engine = made.engine
+            let continuation = continuation
+            lock.withLock {
+                self.engine = engine
+                localWrites = try? SyncSetup.watchLocalWrites(of: store, for: engine)
+            }
+            Task {
+                for await status in engine.statusUpdates { continuation?.yield(status) }
+            }
+            Task { await engine.start() }
+        } catch {
+            let message = (error as? CLIError)?.message ?? "\(error)"
+            continuation?.yield(SyncStatus(phase: .error(message: "sync is off: \(message)")))
+        }
+    }
+
+    /// The dialog's passphrase: nil when it unlocked the folder and sync started, else why not.
+    func unlock(passphrase: String) -> String? {
+        guard let (location, info) = lock.withLock({ locked }) else { return nil }
+        do {
+            let seal = try FolderAccess.unlock(location.folder(), info, context, store, passphrase: passphrase)
+            lock.withLock { locked = nil }
+            start(unlocked: seal)
+            return nil
+        } catch {
+            return (error as? CLIError)?.message ?? "\(error)"
+        }
+    }
+
+    func syncNow() {
+        guard let engine = lock.withLock({ engine }) else { return }
+        Task { _ = await engine.syncNow() }
     }
 
     /// Stops the engine after one last bounded send, so a note saved on quit usually reaches
     /// the cloud folder now rather than at the next start (it stays pending otherwise).
     func stop() {
-        localWrites?.stop()
+        let (engine, watcher) = lock.withLock { (self.engine, localWrites) }
+        watcher?.stop()
+        continuation?.finish()
         guard let engine else { return }
         let done = DispatchSemaphore(value: 0)
         Task {

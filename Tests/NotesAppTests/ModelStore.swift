@@ -186,7 +186,7 @@ struct ModelStore {
             return [.storeChanged([id])]
         case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .loadHistory,
             .restoreRevision,
-            .loadConflict, .resolveConflict:
+            .loadConflict, .resolveConflict, .unlock:
             return []
         }
     }
