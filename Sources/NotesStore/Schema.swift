@@ -25,8 +25,25 @@ enum Schema {
                 for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
             }
         }
+        migrator.registerMigration("notebooks-1") { db in try db.execute(sql: notebooks1) }
         return migrator
     }()
+
+    /// Frozen (ARCHITECTURE §2): notebooks' display names and their sync state (SYNC-FORMAT
+    /// rule 16). `nameHLC`/`nameDevice` stamp the name this device holds (0 and '' for a name
+    /// never set); `namePending` says it waits to be published; `deletionPending` that the
+    /// notebook was deleted here and its zone's deletion marker waits to be written (rule 12).
+    static let notebooks1 = """
+        CREATE TABLE notebook (
+            zone TEXT PRIMARY KEY NOT NULL,
+            displayName TEXT NOT NULL,
+            nameHLC INTEGER NOT NULL DEFAULT 0,
+            nameDevice TEXT NOT NULL DEFAULT '',
+            namePending INTEGER NOT NULL DEFAULT 0,
+            deletedAt INTEGER,
+            deletionPending INTEGER NOT NULL DEFAULT 0
+        );
+        """
 
     /// Whether the database needs neither a migration nor a rebuild of derived data (a read).
     static func isCurrent(_ db: Database) throws -> Bool {

@@ -16,7 +16,8 @@ struct Add: ParsableCommand {
     @Option(name: .shortAndLong, help: "Read the body from a file (- for stdin).") var file: String?
     @Flag(help: "Mark as favorite.") var fav = false
     @Option(name: .shortAndLong, help: "A tag (repeatable).") var tag: [String] = []
-    @Option(help: "The notebook (lowercase letters, digits, -).") var notebook: String = Note.defaultZone
+    @Option(help: "The notebook: its name, or an id (lowercase letters, digits, -).") var notebook: String = Note
+        .defaultZone
     @Flag(help: "Print the note as JSON.") var json = false
 
     func run() throws {
@@ -26,7 +27,8 @@ struct Add: ParsableCommand {
             throw CLIError("nothing to add: give a title or a body")
         }
         let store = try context.openStore()
-        let note = try store.create(title: title, body: text, tags: tag, isFavorite: fav, zone: notebook)
+        let note = try store.create(
+            title: title, body: text, tags: tag, isFavorite: fav, zone: store.notebookZone(notebook))
         if json {
             try Output.json(NoteJSON(note))
         } else {
