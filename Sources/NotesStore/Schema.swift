@@ -26,6 +26,7 @@ enum Schema {
             }
         }
         migrator.registerMigration("notebooks-1") { db in try db.execute(sql: notebooks1) }
+        migrator.registerMigration("links-1") { db in try db.execute(sql: links1) }
         return migrator
     }()
 
@@ -33,6 +34,25 @@ enum Schema {
     /// rule 16). `nameHLC`/`nameDevice` stamp the name this device holds (0 and '' for a name
     /// never set); `namePending` says it waits to be published; `deletionPending` that the
     /// notebook was deleted here and its zone's deletion marker waits to be written (rule 12).
+    /// Frozen: the links of each note's body (`LinkIndex`, derived data: filled by
+    /// `DerivedData.rebuild` for notes written before it, kept by every write after).
+    /// `targetKey` is the folded target (a note's `sortTitle` when it names it by title);
+    /// `folderZone` the notebook a link's path names.
+    static let links1 = """
+        CREATE TABLE note_link (
+            noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            target TEXT NOT NULL,
+            targetKey TEXT NOT NULL,
+            folderZone TEXT,
+            heading TEXT,
+            shown TEXT,
+            PRIMARY KEY (noteID, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX note_link_by_target ON note_link(targetKey);
+        """
+
     static let notebooks1 = """
         CREATE TABLE notebook (
             zone TEXT PRIMARY KEY NOT NULL,

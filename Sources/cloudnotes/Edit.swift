@@ -28,12 +28,18 @@ struct Edit: ParsableCommand {
         if title != nil || body != nil || file != nil || notebook != nil {
             let newBody = try body ?? file.map(Input.read)
             let zone = try notebook.map { try store.notebookZone($0) }
+            let linking = title == nil ? 0 : try store.backlinks(of: current.id).count
             let updated = try store.update(current.id) { note in
                 if let title { note.title = title }
                 if let newBody { note.body = newBody }
                 if let zone { note.zone = zone }
             }
             if Output.stdoutIsTerminal { Output.line(updated.headRev == current.headRev ? "no changes" : "saved") }
+            if linking > 0, updated.title != current.title {
+                Output.warn(
+                    "\(linking) note(s) link to the old title; 'cloudnotes rename NOTE TITLE --update-links' rewrites links"
+                )
+            }
             return
         }
         try editInteractively(current, store: store, context: context)

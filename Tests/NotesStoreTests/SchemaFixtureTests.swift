@@ -83,7 +83,7 @@ import Testing
         let freshSchema = try fresh.read(Self.schema)
         #expect(!freshSchema.isEmpty)
         // Later migrations (notebooks-1, …) add tables of their own on top of v8.
-        let laterTables = [" on notebook:"]
+        let laterTables = [" on notebook:", " on note_link:"]
         #expect(
             freshSchema.filter { row in !laterTables.contains { row.contains($0) } } == (try stepped.read(Self.schema)))
         #expect(!freshSchema.contains { $0.contains("fts5") })
@@ -93,7 +93,10 @@ import Testing
         #expect(try !stepped.read(Schema.isCurrent))
         try Schema.migrate(stepped)
         #expect(try stepped.read(Schema.isCurrent))
-        #expect(try stepped.read { try Schema.migrator.appliedIdentifiers($0) } == ["notebooks-1", "v8-baseline"])
+        #expect(
+            try stepped.read { try Schema.migrator.appliedIdentifiers($0) } == [
+                "links-1", "notebooks-1", "v8-baseline",
+            ])
         #expect(try stepped.read(Self.schema) == freshSchema)
     }
 }

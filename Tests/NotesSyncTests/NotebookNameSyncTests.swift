@@ -79,4 +79,18 @@ struct NotebookNameSyncTests {
         _ = await a.sync()
         #expect(try a.store.note(note.id)?.isTrashed == false)
     }
+
+    @Test("links are indexed when notes arrive by sync: backlinks answer on the other device")
+    func linksOfSyncedNotesAreIndexed() async throws {
+        let (_, _, a, b) = try await TestFolder.memoryPair()
+        let target = try a.store.create(title: "Hub", body: "")
+        let source = try a.store.create(title: "Spoke", body: "to [[Hub]]\n")
+        _ = await a.sync()
+        _ = await b.sync()
+        #expect(try b.store.backlinks(of: target.id).map(\.id) == [source.id])
+        try a.store.update(source.id) { $0.body = "no more link\n" }
+        _ = await a.sync()
+        _ = await b.sync()
+        #expect(try b.store.backlinks(of: target.id).isEmpty)
+    }
 }
