@@ -46,6 +46,11 @@ public protocol CloudFolder: Sendable {
     func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo
     /// Writes `deleted/<dev>-<hlc>.json`: the zone was deleted on purpose (rule 12).
     func markZoneDeleted(_ zone: ZoneID, device: DeviceID, hlc: HLC) throws
+    /// Writes `names/<dev>-<hlc>.json`: the zone's display name as of a rename (rule 16).
+    func publishNotebookName(_ name: NotebookName, zone: ZoneID, device: DeviceID) throws
+    /// The newest display name of the zone, by `(hlc, device)`, among the name files that check
+    /// out and are newer than `after`; nil when there is none (rule 16).
+    func latestNotebookName(zone: ZoneID, after: NotebookName?) throws -> NotebookName?
 
     func devices() throws -> Listing<DeviceID>
     /// A device's file, or nil when it is missing or has not fully arrived.

@@ -7,6 +7,7 @@ import NotesCore
 /// private/devices/<dev>.json
 /// private/zones/<zone>/zone.json
 /// private/zones/<zone>/deleted/<dev>-<hlc>.json
+/// private/zones/<zone>/names/<dev>-<hlc>.json
 /// private/zones/<zone>/log/<dev>/<seg>/<seq>.json      seg = seq / 1024
 /// private/zones/<zone>/snapshots/<dev>-<seq>.json
 /// ```
@@ -53,6 +54,10 @@ public struct CloudLayout: Sendable, Equatable {
     public func deletedDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/deleted" }
     public func deletedMarker(_ zone: ZoneID, device: DeviceID, hlc: HLC) -> String {
         deletedDirectory(zone) + "/\(device)-\(hlc).json"
+    }
+    public func namesDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/names" }
+    public func nameFile(_ zone: ZoneID, device: DeviceID, hlc: HLC) -> String {
+        namesDirectory(zone) + "/\(device)-\(hlc).json"
     }
     public func logDirectory(_ zone: ZoneID) -> String { zoneDirectory(zone) + "/log" }
     public func deviceLogDirectory(_ zone: ZoneID, device: DeviceID) -> String { logDirectory(zone) + "/\(device)" }

@@ -13,6 +13,8 @@ public struct Envelope: Sendable, Equatable {
     /// What a file is; also the `kind` field.
     public enum Kind: String, Sendable, CaseIterable {
         case container, device, zone, deleted, changes, snapshot, keys
+        /// `names/<dev>-<hlc>.json`: a notebook's display name (SYNC-FORMAT rule 16).
+        case name
     }
 
     /// The format of a plain container's files, and of the envelopes inside sealed files.

@@ -27,6 +27,8 @@ public struct AppConfig: Sendable, Equatable {
     /// The largest note that syncs, in bytes (up to and by default 1 GB); a larger one stays
     /// on this device, said in `status` and the app.
     public var maxNoteBytes = 1 << 30
+    /// Whether `#word`s in a note's body count as its tags in `tags` (off by default).
+    public var bodyHashtags = false
 
     public static let themeRoles: Set<String> = [
         "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",

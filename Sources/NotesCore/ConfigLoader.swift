@@ -158,6 +158,9 @@ public enum ConfigLoader {
                     throw fail("a whole number of bytes between 1024 and 1073741824 (1 GB)")
                 }
                 config.maxNoteBytes = Int(n)
+            case "bodyHashtags":
+                guard case .bool(let b) = value else { throw fail("true or false") }
+                config.bodyHashtags = b
             case "rememberKey":
                 guard case .bool(let b) = value else { throw fail("true or false") }
                 config.rememberKey = b

@@ -11,7 +11,8 @@ enum DerivedData {
     /// 1: folding that drops only diacritics and variation selectors, 4096 rowids per
     /// millisecond, trigram index segments (varint posting lists).
     /// 0 (no number yet): made by a build of schema v8 or earlier.
-    static let version: Int32 = 1
+    /// 2: the link index (`note_link`, migration links-1) of every note.
+    static let version: Int32 = 2
 
     static func isCurrent(_ db: Database) throws -> Bool {
         try Int32.fetchOne(db, sql: "PRAGMA user_version") == version
@@ -29,14 +30,18 @@ enum DerivedData {
     /// store opens in under a second instead of rebuilding for several).
     static func rebuild(_ db: Database) throws {
         let from = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        try SearchIndex.refold(db)
-        let indexed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_segment)") ?? false
-        if from == 0 && indexed {
-            if try SearchIndex.hasTextFoldedDifferentlySinceV7(db) { try SearchIndex.rebuild(db) }
-        } else {
-            try SearchIndex.renumber(db)
-            try SearchIndex.rebuild(db)
+        // A database of 1 has today's folding and search index: only the links are new.
+        if from < 1 {
+            try SearchIndex.refold(db)
+            let indexed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_segment)") ?? false
+            if from == 0 && indexed {
+                if try SearchIndex.hasTextFoldedDifferentlySinceV7(db) { try SearchIndex.rebuild(db) }
+            } else {
+                try SearchIndex.renumber(db)
+                try SearchIndex.rebuild(db)
+            }
         }
+        try LinkIndex.rebuild(db)
         try markCurrent(db)
     }
 }

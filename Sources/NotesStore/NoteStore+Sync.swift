@@ -144,8 +144,9 @@ extension NoteStore {
         }
     }
 
-    /// Moves every note of `zone` that is not in the trash to the trash (a local edit each):
-    /// the zone was deleted on purpose on another device (a deletion marker, rule 12).
+    /// Moves every note of `zone` that is not in the trash to the trash (a local edit each) and
+    /// marks its notebook deleted: the zone was deleted on purpose, here or on another device (a
+    /// deletion marker, rule 12).
     /// Returns how many notes moved.
     @discardableResult
     public func trashZone(_ zone: String) throws -> Int {
@@ -153,6 +154,12 @@ extension NoteStore {
             try String.fetchAll(db, sql: "SELECT id FROM note WHERE zone = ? AND deletedAt IS NULL", arguments: [zone])
         }
         for id in ids.compactMap(UUID.init(uuidString:)) { _ = try trash(id) }
+        // The notebook is gone with its zone (a note restored later brings its zone back to the list).
+        try write { db in
+            try db.run(
+                "UPDATE notebook SET deletedAt = ? WHERE zone = ? AND deletedAt IS NULL",
+                [clock().millisecondsSince1970, zone])
+        }
         return ids.count
     }
 }

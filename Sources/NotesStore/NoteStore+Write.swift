@@ -237,6 +237,7 @@ extension NoteStore {
                 note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
                 sortTitle ?? TextFolding.fold(note.title), searchRowid,
             ])
+        try LinkIndex.update(note, isNew: isNew, db)
         if !isNew { try db.run("DELETE FROM note_tag WHERE noteID = ?", [note.idString]) }
         for tag in note.tags {
             try db.run(

@@ -25,8 +25,45 @@ enum Schema {
                 for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
             }
         }
+        migrator.registerMigration("notebooks-1") { db in try db.execute(sql: notebooks1) }
+        migrator.registerMigration("links-1") { db in try db.execute(sql: links1) }
         return migrator
     }()
+
+    /// Frozen (ARCHITECTURE §2): notebooks' display names and their sync state (SYNC-FORMAT
+    /// rule 16). `nameHLC`/`nameDevice` stamp the name this device holds (0 and '' for a name
+    /// never set); `namePending` says it waits to be published; `deletionPending` that the
+    /// notebook was deleted here and its zone's deletion marker waits to be written (rule 12).
+    /// Frozen: the links of each note's body (`LinkIndex`, derived data: filled by
+    /// `DerivedData.rebuild` for notes written before it, kept by every write after).
+    /// `targetKey` is the folded target (a note's `sortTitle` when it names it by title);
+    /// `folderZone` the notebook a link's path names.
+    static let links1 = """
+        CREATE TABLE note_link (
+            noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            target TEXT NOT NULL,
+            targetKey TEXT NOT NULL,
+            folderZone TEXT,
+            heading TEXT,
+            shown TEXT,
+            PRIMARY KEY (noteID, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX note_link_by_target ON note_link(targetKey);
+        """
+
+    static let notebooks1 = """
+        CREATE TABLE notebook (
+            zone TEXT PRIMARY KEY NOT NULL,
+            displayName TEXT NOT NULL,
+            nameHLC INTEGER NOT NULL DEFAULT 0,
+            nameDevice TEXT NOT NULL DEFAULT '',
+            namePending INTEGER NOT NULL DEFAULT 0,
+            deletedAt INTEGER,
+            deletionPending INTEGER NOT NULL DEFAULT 0
+        );
+        """
 
     /// Whether the database needs neither a migration nor a rebuild of derived data (a read).
     static func isCurrent(_ db: Database) throws -> Bool {

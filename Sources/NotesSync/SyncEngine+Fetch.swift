@@ -31,6 +31,7 @@ extension SyncEngine {
             try actOnDeletionMarker(zone, folder)
             try forgetRewoundLogs(zone, folder)
             try fetch(zone, folder, &summary)
+            try fetchNotebookName(zone, folder)
         }
         for (zone, known) in state.zones.sorted(by: { $0.key < $1.key })
         where !listing.items.contains(zone) && (known.published > 0 || !known.token.seqByDevice.isEmpty) {

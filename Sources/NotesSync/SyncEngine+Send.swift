@@ -32,6 +32,7 @@ extension SyncEngine {
                     + "bytes (\(taken.message))")
             try sendPending(folder, &summary)
         }
+        try sendNotebookChanges(folder)
         if !summary.failed.isEmpty {
             emit(.sentRecordZoneChanges(zone: ZoneID(Note.defaultZone)!, saved: [], failed: summary.failed))
         }

@@ -61,4 +61,28 @@ public protocol SyncStore: Sendable {
     /// transaction. Returns how many revisions were queued.
     @discardableResult
     func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int
+
+    /// Notebook display names set on this device and not yet published (SYNC-FORMAT rule 16).
+    func pendingNotebookNames() throws -> [NotebookName]
+    /// The name was published as `name` (its device the engine's id).
+    func markNotebookNamePublished(_ name: NotebookName) throws
+    /// The stamped display name held for a zone; nil when none was set or received.
+    func notebookName(zone: String) throws -> NotebookName?
+    /// Takes a name read from the folder when it is newer by `(hlc, device)`; whether it changed.
+    @discardableResult
+    func applyNotebookName(_ name: NotebookName) throws -> Bool
+    /// Zones of notebooks deleted on this device whose deletion marker waits (rule 12).
+    func pendingZoneDeletions() throws -> [String]
+    func markZoneDeletionPublished(_ zone: String) throws
+}
+
+/// Stores without notebooks (test doubles) have no names to publish or take.
+extension SyncStore {
+    public func pendingNotebookNames() throws -> [NotebookName] { [] }
+    public func markNotebookNamePublished(_ name: NotebookName) throws {}
+    public func notebookName(zone: String) throws -> NotebookName? { nil }
+    @discardableResult
+    public func applyNotebookName(_ name: NotebookName) throws -> Bool { false }
+    public func pendingZoneDeletions() throws -> [String] { [] }
+    public func markZoneDeletionPublished(_ zone: String) throws {}
 }

@@ -16,17 +16,29 @@ struct Add: ParsableCommand {
     @Option(name: .shortAndLong, help: "Read the body from a file (- for stdin).") var file: String?
     @Flag(help: "Mark as favorite.") var fav = false
     @Option(name: .shortAndLong, help: "A tag (repeatable).") var tag: [String] = []
-    @Option(help: "The notebook (lowercase letters, digits, -).") var notebook: String = Note.defaultZone
+    @Option(help: "The notebook: its name, or an id (lowercase letters, digits, -).") var notebook: String = Note
+        .defaultZone
+    @Option(help: "Make the note from this template (a note in the templates notebook; see today).")
+    var template: String?
     @Flag(help: "Print the note as JSON.") var json = false
 
     func run() throws {
         let context = try Context(global)
         let text = try Input.body(option: body, file: file) ?? ""
-        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !text.isEmpty else {
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !text.isEmpty || template != nil else {
             throw CLIError("nothing to add: give a title or a body")
         }
         let store = try context.openStore()
-        let note = try store.create(title: title, body: text, tags: tag, isFavorite: fav, zone: notebook)
+        var note: Note
+        if let template {
+            note = try store.create(
+                fromTemplate: template, title: title, body: text, tags: tag, zone: store.notebookZone(notebook),
+                date: context.now, timeZone: .current)
+            if fav { note = try store.setFavorite(note.id, true) }
+        } else {
+            note = try store.create(
+                title: title, body: text, tags: tag, isFavorite: fav, zone: store.notebookZone(notebook))
+        }
         if json {
             try Output.json(NoteJSON(note))
         } else {

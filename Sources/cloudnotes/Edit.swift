@@ -19,7 +19,7 @@ struct Edit: ParsableCommand {
     @Option(parsing: .unconditional, help: "Set the title (may start with -).") var title: String?
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Set the body (may start with -).") var body: String?
     @Option(name: .shortAndLong, help: "Set the body from a file (- for stdin).") var file: String?
-    @Option(help: "Move to this notebook.") var notebook: String?
+    @Option(help: "Move to this notebook (its name or id).") var notebook: String?
 
     func run() throws {
         let context = try Context(global)
@@ -27,12 +27,19 @@ struct Edit: ParsableCommand {
         let current = try store.resolve(note)
         if title != nil || body != nil || file != nil || notebook != nil {
             let newBody = try body ?? file.map(Input.read)
+            let zone = try notebook.map { try store.notebookZone($0) }
+            let linking = title == nil ? 0 : try store.backlinks(of: current.id).count
             let updated = try store.update(current.id) { note in
                 if let title { note.title = title }
                 if let newBody { note.body = newBody }
-                if let notebook { note.zone = notebook }
+                if let zone { note.zone = zone }
             }
             if Output.stdoutIsTerminal { Output.line(updated.headRev == current.headRev ? "no changes" : "saved") }
+            if linking > 0, updated.title != current.title {
+                Output.warn(
+                    "\(linking) note(s) link to the old title; 'cloudnotes rename NOTE TITLE --update-links' rewrites links"
+                )
+            }
             return
         }
         try editInteractively(current, store: store, context: context)

@@ -82,6 +82,9 @@ import Testing
         case .zone:
             guard let info = try? ZoneInfo(json: envelope.body) else { return }
             #expect(try ZoneInfo(json: info.json) == info, "\(context)")
+        case .name:
+            guard let name = DirectoryCloudFolder.notebookName(in: envelope) else { return }
+            #expect(NotebookName.cleaned(name.displayName) == name.displayName, "\(context)")
         case .keys:
             guard let keys = try? KeysFile(json: envelope.body, generation: envelope.seq) else { return }
             #expect(try KeysFile(json: keys.json, generation: envelope.seq) == keys, "\(context)")

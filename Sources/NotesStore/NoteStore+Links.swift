@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// Links between notes (ARCHITECTURE §2, links). A link names a note by title or by file name
+/// (folded, as `sortTitle`); when several notes outside the trash carry that title, the one
+/// nearest the linking note wins, as Obsidian resolves a name to the nearest file: the notebook
+/// the link's path names, then the linking note's own notebook, then the default notebook (the
+/// vault's root), then the oldest note (by creation, then id). Links are resolved when read, so
+/// creating, renaming or trashing a note changes where links lead without rewriting the index.
+extension NoteStore {
+    /// The links of a note's body, in order, each with the note it leads to.
+    public func links(of id: UUID) throws -> [ResolvedLink] {
+        try read { db in
+            guard let source = try Self.fetchNote(db, id: id) else {
+                throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, target, targetKey, folderZone, heading, shown FROM note_link
+                    WHERE noteID = ? ORDER BY position
+                    """, arguments: [id.lowercasedString])
+            var cache: [String: [Candidate]] = [:]
+            var summaries: [String: NoteSummary] = [:]
+            return try rows.map { row in
+                let key: String = row["targetKey"]
+                if cache[key] == nil { cache[key] = try Self.candidates(key, db) }
+                let chosen = Self.pick(cache[key] ?? [], folderZone: row["folderZone"], sourceZone: source.zone)
+                if let chosen, summaries[chosen] == nil { summaries[chosen] = try Self.summaries([chosen], db).first }
+                return ResolvedLink(
+                    kind: NoteLink.Kind(rawValue: row["kind"]) ?? .wiki, target: row["target"],
+                    heading: row["heading"], shown: row["shown"], note: chosen.flatMap { summaries[$0] })
+            }
+        }
+    }
+
+    /// The notes outside the trash whose links lead to this note, by title.
+    public func backlinks(of id: UUID) throws -> [NoteSummary] {
+        try read { db in
+            guard let note = try Self.fetchNote(db, id: id) else {
+                throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
+            }
+            return try Self.summaries(Self.backlinkSources(note, db).sorted(), db)
+        }
+    }
+
+    /// Renames a note; with `updateLinks`, every link that leads to it is rewritten to the new
+    /// title (`[[Old#h|x]]` → `[[New#h|x]]`, `[x](Old%20Title.md)` → `[x](New%20Title.md)`), each
+    /// linking note a normal edit, all in one transaction. Returns the note and how many notes
+    /// were rewritten (with `updateLinks` false: how many link to it and were left as they are).
+    public func rename(_ id: UUID, to title: String, updateLinks: Bool) throws -> (note: Note, linking: Int) {
+        try write { db in
+            guard let current = try Self.fetchNote(db, id: id) else {
+                throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
+            }
+            let sources = try Self.backlinkSources(current, db)
+            let renamed =
+                try edited(current) { $0.title = title }.map { try save($0, previous: current, db) } ?? current
+            guard updateLinks, renamed.title != current.title else { return (renamed, sources.count) }
+            let oldKey = TextFolding.fold(current.title)
+            var rewritten = 0
+            for source in sources.sorted() {
+                guard let sourceID = UUID(uuidString: source), let note = try Self.fetchNote(db, id: sourceID) else {
+                    continue
+                }
+                var bytes = Array(note.body.utf8)
+                // Only links that led to the renamed note: with the old title gone, resolve as before.
+                var candidates = try Self.candidates(oldKey, db)
+                candidates.append(Candidate(id: current.idString, zone: current.zone, createdAt: Self.millis(current)))
+                let links = LinkParser.links(in: note.body).filter {
+                    TextFolding.fold($0.target) == oldKey
+                        && Self.pick(
+                            candidates, folderZone: $0.folder.map(NotebookSlug.slug(ofFolderPath:)),
+                            sourceZone: note.zone)
+                            == current.idString
+                }
+                for link in links.reversed() {
+                    let replacement = link.kind == .wiki ? renamed.title : LinkParser.encodedFileStem(renamed.title)
+                    bytes.replaceSubrange(link.targetRange, with: Array(replacement.utf8))
+                }
+                let body = String(decoding: bytes, as: UTF8.self)
+                if let next = try edited(note, { $0.body = body }) {
+                    _ = try save(next, previous: note, db)
+                    rewritten += 1
+                }
+            }
+            return (try Self.fetchNote(db, id: id) ?? renamed, rewritten)
+        }
+    }
+
+    struct Candidate {
+        var id: String
+        var zone: String
+        var createdAt: Int64
+    }
+
+    static func millis(_ note: Note) -> Int64 { note.createdAt.millisecondsSince1970 }
+
+    /// Notes outside the trash whose folded title is `key`.
+    static func candidates(_ key: String, _ db: Database) throws -> [Candidate] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, zone, createdAt FROM note
+                    WHERE isFavorite IN (0, 1) AND sortTitle = ? AND deletedAt IS NULL
+                    """), arguments: [key]
+        ).map { Candidate(id: $0["id"], zone: $0["zone"], createdAt: $0["createdAt"]) }
+    }
+
+    /// The nearest candidate (see the type's comment); nil when there is none.
+    static func pick(_ candidates: [Candidate], folderZone: String?, sourceZone: String) -> String? {
+        if candidates.count <= 1 { return candidates.first?.id }
+        return candidates.min { a, b in
+            func rank(_ c: Candidate) -> (Int, Int, Int, Int64, String) {
+                (
+                    c.zone == folderZone ? 0 : 1, c.zone == sourceZone ? 0 : 1, c.zone == Note.defaultZone ? 0 : 1,
+                    c.createdAt, c.id
+                )
+            }
+            return rank(a) < rank(b)
+        }?.id
+    }
+
+    /// Ids of the notes outside the trash with a link that resolves to `note`: one indexed
+    /// lookup of the links that name its title.
+    static func backlinkSources(_ note: Note, _ db: Database) throws -> Set<String> {
+        guard note.deletedAt == nil else { return [] }
+        let key = TextFolding.fold(note.title)
+        let candidates = try candidates(key, db)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT l.noteID, l.folderZone, n.zone FROM note_link l JOIN note n ON n.id = l.noteID
+                WHERE l.targetKey = ? AND n.deletedAt IS NULL
+                """, arguments: [key])
+        var sources: Set<String> = []
+        for row in rows {
+            let source: String = row["noteID"]
+            if sources.contains(source) { continue }
+            if pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString {
+                sources.insert(source)
+            }
+        }
+        return sources
+    }
+
+    /// Summaries of notes by id, by title.
+    static func summaries(_ ids: [String], _ db: Database) throws -> [NoteSummary] {
+        var result: [NoteSummary] = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            result += try Row.fetchAll(
+                db, sql: "SELECT \(summaryColumns) FROM note WHERE id IN (\(marks))",
+                arguments: StatementArguments(chunk)
+            ).map { try summary(from: $0) }
+        }
+        return result.sorted { (TextFolding.fold($0.title), $0.idString) < (TextFolding.fold($1.title), $1.idString) }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@Suite struct LinksTests {
+    struct Linked: Decodable, Equatable {
+        var id: String
+        var title: String
+        var notebook: String
+    }
+
+    struct LinkRow: Decodable, Equatable {
+        var kind: String
+        var target: String
+        var heading: String?
+        var shown: String?
+        var note: Linked?
+    }
+
+    @Test func linksBacklinksAndRenameWithUpdateLinks() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let target = try cli.add("Reading List", body: "books")
+        let source = try cli.add("Today", body: "see [[Reading List#Fiction|books]] and [x](Missing%20Note.md)")
+        let links = try JSONDecoder().decode([LinkRow].self, from: cli.cn("links", source, "--json").stdoutData)
+        #expect(
+            links == [
+                LinkRow(
+                    kind: "wiki", target: "Reading List", heading: "Fiction", shown: "books",
+                    note: Linked(id: target, title: "Reading List", notebook: "notes")),
+                LinkRow(kind: "markdown", target: "Missing Note", heading: nil, shown: "x", note: nil),
+            ])
+        let plain = try cli.cn("links", source)
+        #expect(
+            plain.stdout
+                == "Reading List#Fiction  →  \(target.prefix(8))  Reading List\nMissing Note  →  (no such note)\n")
+        let back = try JSONDecoder().decode(
+            [Linked].self, from: cli.cn("backlinks", "Reading List", "--json").stdoutData)
+        #expect(back == [Linked(id: source, title: "Today", notebook: "notes")])
+        // Piped (no terminal to ask), rename keeps links unless told.
+        let kept = try cli.cn("rename", target, "Books")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(
+            kept.stdout == "renamed to Books\n1 note(s) still link to the old title (--update-links rewrites them)\n")
+        #expect(try cli.cn("backlinks", target).stdout == "")
+        #expect(try cli.cn("rename", target, "Reading List", "--keep-links").status == 0)
+        let updated = try cli.cn("rename", target, "To Read", "--update-links")
+        #expect(updated.stdout == "renamed to To Read\nupdated links in 1 note(s)\n")
+        #expect(try cli.note(source)["body"] as? String == "see [[To Read#Fiction|books]] and [x](Missing%20Note.md)")
+        #expect(try cli.cn("backlinks", target).stdout == "\(source.prefix(8))  Today\n")
+        let both = try cli.cn("rename", target, "x", "--update-links", "--keep-links")
+        #expect(both.status == 1)
+    }
+}
