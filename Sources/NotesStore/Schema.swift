@@ -25,6 +25,9 @@ enum Schema {
                 for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
             }
         }
+        for step in laterSteps {
+            migrator.registerMigration(step.id) { db in try db.execute(sql: step.sql) }
+        }
         return migrator
     }()
 
@@ -51,6 +54,13 @@ enum Schema {
         }
         return migrator
     }
+
+    /// The frozen steps after `v8-baseline`, in order.
+    static let laterSteps: [(id: String, sql: String)] = [
+        // Front matter keys of imported Markdown that CloudNotes does not use, kept for export
+        // (`Note.frontMatter`: canonical JSON text of an object, NULL when none).
+        ("frontmatter-1", "ALTER TABLE note ADD COLUMN frontMatter TEXT")
+    ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data
     /// (index builds, refolds, renumbering: `DerivedData` does that now).

@@ -113,7 +113,8 @@ struct Import: ParsableCommand {
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
         do {
-            return [try MarkdownNote.parse(text, fileDate: modified, notebook: notebook)]
+            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            return [try MarkdownNote.parse(text, fileDate: modified, notebook: notebook, fileName: stem)]
         } catch let error as MarkdownNote.FormatError {
             throw CLIError("broken front matter, \(error)")
         }
