@@ -16,8 +16,9 @@ import Foundation
 ///
 /// body…
 /// ```
-/// Title and tags are JSON strings so any text round-trips; the `# title` heading is for
-/// readers and is dropped on import. The body is followed by one newline, which import strips.
+/// The front matter is YAML (`FrontMatter`); title and tags are double-quoted with escapes so
+/// any text round-trips, and keys kept from an imported file (`Note.frontMatter`) follow the
+/// ones above. The `# title` heading is for readers and is dropped on import. The body is followed by one newline, which import strips.
 /// This is also the shape `shared/bench/corpus.py --markdown` writes.
 public enum MarkdownNote {
     public struct FormatError: Error, Equatable, CustomStringConvertible {
@@ -30,16 +31,60 @@ public enum MarkdownNote {
         var lines = [
             "---",
             "id: \(note.idString)",
-            "title: \(JSONValue.string(note.title).canonicalString)",
-            "tags: \(JSONValue.array(note.tags.map(JSONValue.string)).canonicalString)",
+            "title: \(FrontMatter.quoted(note.title))",
+            "tags: [\(note.tags.map(FrontMatter.quoted).joined(separator: ","))]",
             "favorite: \(note.isFavorite)",
-            "notebook: \(note.zone)",
+            "notebook: \(plainNotebook(note.zone) ? note.zone : FrontMatter.quoted(note.zone))",
             "created: \(ISODate.string(note.createdAt))",
             "modified: \(ISODate.string(note.modifiedAt))",
         ]
         if let deletedAt = note.deletedAt { lines.append("deleted: \(ISODate.string(deletedAt))") }
+        for (key, value) in keptKeys(note) { lines.append(FrontMatter.key(key) + ": " + FrontMatter.flow(value)) }
         lines.append("---")
         return lines.joined(separator: "\n") + "\n" + heading(note.title) + "\n\n" + note.body + "\n"
+    }
+
+    /// A notebook id written without quotes reads back as the same text.
+    private static func plainNotebook(_ zone: String) -> Bool {
+        !zone.isEmpty && zone != "null"
+            && zone.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+    }
+
+    /// The note's kept front matter keys (`Note.frontMatter`) in key order, minus any that
+    /// would be read as one of the fields written above.
+    static func keptKeys(_ note: Note) -> [(String, JSONValue)] {
+        guard let text = note.frontMatter, let value = try? JSONValue(parsing: Data(text.utf8)),
+            case .object(let object) = value
+        else { return [] }
+        return object.keys.sorted().filter { Key(rawValue: $0.lowercased()) == nil }.map { ($0, object[$0]!) }
+    }
+
+    /// The aliases in a note's kept front matter (`aliases:` as a list or one text), for links.
+    public static func aliases(of note: Note) -> [String] {
+        for (key, value) in keptKeys(note) where key.lowercased() == "aliases" || key.lowercased() == "alias" {
+            switch value {
+            case .string(let s): return [s]
+            case .array(let items): return items.compactMap { $0.stringValue ?? $0.intValue.map(String.init) }
+            default: return []
+            }
+        }
+        return []
+    }
+
+    /// The front matter keys CloudNotes reads (lowercased), with the forms other apps write.
+    enum Key: String {
+        case id, title, tags, tag, favorite, notebook, created, modified, deleted, pinned, starred, updated
+        case isFavorite = "isfavorite"
+        case createdAt = "createdat"
+        case createdUnderscore = "created_at"
+        case dateCreated = "date created"
+        case creationDate = "creation date"
+        case modifiedAt = "modifiedat"
+        case updatedAt = "updatedat"
+        case updatedUnderscore = "updated_at"
+        case dateModified = "date modified"
+        case lastModified = "last modified"
+        case deletedAt = "deletedat"
     }
 
     /// The `# title` line: the title on one line (CR and LF become spaces).
@@ -78,16 +123,18 @@ public enum MarkdownNote {
         var text: String { items.joined(separator: "\n") }
     }
 
-    /// Parses a file. Without front matter the note gets a new id, the first `# ` heading (or
-    /// line) as its title and `fileDate` as its dates; broken front matter is an error.
-    /// Files with CRLF line ends and a leading byte order mark are read too. A note whose front
-    /// matter names no notebook goes to `notebook` (an import gives each subfolder its own).
-    public static func parse(_ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil) throws
-        -> Note
-    {
+    /// Parses a file. Without front matter the note gets a new id, the first `# ` heading as its
+    /// title (else `fileName`, else its first line) and `fileDate` as its dates; front matter
+    /// is YAML (`FrontMatter`), and broken front matter is an error naming its line. Keys that
+    /// CloudNotes does not read are kept in `frontMatter`. Files with CRLF line ends and a
+    /// leading byte order mark are read too. A note whose front matter names no notebook goes
+    /// to `notebook` (an import gives each subfolder its own).
+    public static func parse(
+        _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
+    ) throws -> Note {
         var lines = Lines(text)
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
-            var note = plainNote(lines, fileDate: fileDate)
+            var note = plainNote(lines, fileDate: fileDate, fileName: fileName)
             note.zone = defaultNotebook ?? Note.defaultZone
             return note
         }
@@ -98,6 +145,13 @@ public enum MarkdownNote {
         else {
             throw FormatError(line: 1, message: "the front matter block has no closing ---")
         }
+        let entries: [FrontMatter.Entry]
+        do {
+            entries = try FrontMatter.entries(
+                (1..<close).map { lines.content($0) }.joined(separator: "\n"), firstLine: 2)
+        } catch let failure as FrontMatter.Failure {
+            throw FormatError(line: failure.line, message: failure.message)
+        }
         var id = UUID()
         var title: String?
         var tags: [String] = []
@@ -106,74 +160,117 @@ public enum MarkdownNote {
         var created: Date?
         var modified: Date?
         var deleted: Date?
-        for index in 1..<close {
-            let line = lines.content(index)
-            if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
-            guard let colon = line.firstIndex(of: ":") else {
-                throw FormatError(line: index + 1, message: "expected `key: value`")
-            }
-            let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        var kept: [String: JSONValue] = [:]
+        // Tags are kept verbatim in files CloudNotes wrote (they carry an `id`); elsewhere a
+        // leading `#` is the tag mark other apps write, not part of the tag.
+        let ours = entries.contains { $0.key == "id" }
+        for entry in entries {
             func fail(_ what: String) -> FormatError {
-                FormatError(line: index + 1, message: "\(key): expected \(what)")
+                FormatError(line: entry.line, message: "\(entry.key): expected \(what)")
+            }
+            func date() throws -> Date? {
+                guard entry.value != .null else { return nil }
+                guard let text = entry.text, let date = FrontMatter.date(text) else { throw fail("a date") }
+                return date
+            }
+            guard let key = Key(rawValue: entry.key.lowercased()) else {
+                kept[entry.key] = entry.value
+                continue
             }
             switch key {
-            case "id":
-                guard let uuid = UUID(uuidString: value) else { throw fail("a UUID") }
+            case .id:
+                guard let text = entry.text, let uuid = UUID(uuidString: text) else { throw fail("a UUID") }
                 id = uuid
-            case "title":
-                title = try jsonOrPlainString(value) ?? { throw fail("a JSON string") }()
-            case "tags":
-                if value.hasPrefix("[") {
-                    guard let parsed = try? JSONValue(parsing: Data(value.utf8)), let items = parsed.arrayValue,
-                        items.allSatisfy({ $0.stringValue != nil })
-                    else { throw fail("a JSON array of strings") }
-                    tags = items.compactMap(\.stringValue)
-                } else {
-                    tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .title:
+                guard entry.value != .null else { continue }
+                guard let text = entry.text else { throw fail("text") }
+                title = text
+            case .tags, .tag:
+                guard let list = tagList(entry.value, dropMarks: !ours) else { throw fail("a list of tags or text") }
+                tags += list
+            case .favorite, .isFavorite, .pinned, .starred:
+                switch entry.value {
+                case .bool(let b): favorite = b
+                case .null: favorite = false
+                default:
+                    guard let b = Bool(entry.text?.lowercased() ?? "") else { throw fail("true or false") }
+                    favorite = b
                 }
-            case "favorite", "isfavorite", "pinned":
-                guard let b = Bool(value.lowercased()) else { throw fail("true or false") }
-                favorite = b
-            case "notebook":
-                notebook = value
-            case "created", "createdat":
-                guard let d = ISODate.parse(value) else { throw fail("an ISO 8601 date") }
-                created = d
-            case "modified", "modifiedat", "updated":
-                guard let d = ISODate.parse(value) else { throw fail("an ISO 8601 date") }
-                modified = d
-            case "deleted", "deletedat":
-                guard let d = ISODate.parse(value) else { throw fail("an ISO 8601 date") }
-                deleted = d
-            default:
-                continue
+            case .notebook:
+                guard entry.value != .null else { continue }
+                guard let text = entry.text else { throw fail("text") }
+                notebook = text
+            case .created, .createdAt, .createdUnderscore, .dateCreated, .creationDate:
+                created = try date() ?? created
+            case .modified, .modifiedAt, .updated, .updatedAt, .updatedUnderscore, .dateModified, .lastModified:
+                modified = try date() ?? modified
+            case .deleted, .deletedAt:
+                deleted = try date() ?? deleted
             }
         }
         lines.items.removeSubrange(0...close)
-        if let title, !lines.items.isEmpty, lines.content(0) == heading(title) {
-            lines.items.removeFirst()
-            if lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
-        } else if lines.items.count > 1, lines.content(0).isEmpty {
-            lines.items.removeFirst()
+        func dropBlank() { if lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() } }
+        if let title {
+            if !lines.items.isEmpty, lines.content(0) == heading(title) {
+                lines.items.removeFirst()
+                dropBlank()
+            } else if lines.items.count > 2, lines.content(0).isEmpty, lines.content(1) == heading(title) {
+                // Joplin writes a blank line, then the title as a heading.
+                lines.items.removeFirst(2)
+                dropBlank()
+            } else {
+                dropBlank()
+            }
+        } else {
+            dropBlank()
+            if !lines.items.isEmpty, lines.content(0).hasPrefix("# ") {
+                title = String(lines.content(0).dropFirst(2)).trimmingCharacters(in: .whitespaces)
+                lines.items.removeFirst()
+                while lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
+            }
         }
         lines.dropFinalLineEnd()
         let body = lines.text
         let createdAt = created ?? modified ?? fileDate
         return Note(
-            id: id, zone: notebook, title: title ?? Note.derivedTitle(fromBody: body), body: body, tags: tags,
-            isFavorite: favorite, createdAt: createdAt, modifiedAt: modified ?? createdAt, deletedAt: deleted)
+            id: id, zone: notebook, title: title ?? fileName ?? Note.derivedTitle(fromBody: body), body: body,
+            tags: tags, isFavorite: favorite, createdAt: createdAt, modifiedAt: modified ?? createdAt,
+            deletedAt: deleted, frontMatter: kept.isEmpty ? nil : JSONValue.object(kept).canonicalString)
     }
 
-    private static func jsonOrPlainString(_ value: String) throws -> String? {
-        // By scalar: a title starting with a combining mark joins the quote into one Character.
-        if value.unicodeScalars.first == "\"" {
-            return (try? JSONValue(parsing: Data(value.utf8)))?.stringValue
+    /// Tags as a list or as text (`a, b` or `a b`), with `dropMarks` each without a leading
+    /// `#`; nil for a map.
+    static func tagList(_ value: JSONValue, dropMarks: Bool) -> [String]? {
+        func clean(_ tag: String) -> String {
+            guard dropMarks else { return tag }
+            var tag = tag.trimmingCharacters(in: .whitespaces)
+            while tag.hasPrefix("#") { tag.removeFirst() }
+            return tag
         }
-        return value
+        switch value {
+        case .null: return []
+        case .string(let s):
+            let parts = s.contains(",") ? s.split(separator: ",") : s.split(whereSeparator: \.isWhitespace)
+            return parts.map { clean(String($0)) }
+        case .int(let i): return [String(i)]
+        case .bool(let b): return [String(b)]
+        case .array(let items):
+            var tags: [String] = []
+            for item in items {
+                switch item {
+                case .string(let s): tags.append(clean(s))
+                case .int(let i): tags.append(String(i))
+                case .bool(let b): tags.append(String(b))
+                case .null: continue
+                default: return nil
+                }
+            }
+            return tags
+        case .object: return nil
+        }
     }
 
-    private static func plainNote(_ file: Lines, fileDate: Date) -> Note {
+    private static func plainNote(_ file: Lines, fileDate: Date, fileName: String?) -> Note {
         var lines = file
         var title = ""
         if lines.content(0).hasPrefix("# ") {
@@ -184,7 +281,8 @@ public enum MarkdownNote {
         lines.dropFinalLineEnd()
         let body = lines.text
         return Note(
-            title: title.isEmpty ? Note.derivedTitle(fromBody: body) : title, body: body, createdAt: fileDate,
+            title: title.isEmpty ? fileName ?? Note.derivedTitle(fromBody: body) : title, body: body,
+            createdAt: fileDate,
             modifiedAt: fileDate)
     }
 }

@@ -23,12 +23,16 @@ public struct Note: Sendable, Equatable, Identifiable {
     public var deletedAt: Date?
     public var headRev: String?
     public var syncState: SyncState
+    /// Front matter keys of an imported Markdown file that CloudNotes does not use (`aliases`,
+    /// `source`, …), kept to be written back on export: the canonical JSON text of an object, nil
+    /// when there are none (SYNC-FORMAT "Bodies", `frontMatter`).
+    public var frontMatter: String?
 
     public init(
         id: UUID = UUID(), zone: String = Note.defaultZone, title: String, body: String,
         tags: [String] = [], isFavorite: Bool = false, createdAt: Date = Date(),
         modifiedAt: Date? = nil, deletedAt: Date? = nil, headRev: String? = nil,
-        syncState: SyncState = .pending
+        syncState: SyncState = .pending, frontMatter: String? = nil
     ) {
         self.id = id
         self.zone = zone
@@ -41,6 +45,7 @@ public struct Note: Sendable, Equatable, Identifiable {
         self.deletedAt = deletedAt?.roundedToMilliseconds
         self.headRev = headRev
         self.syncState = syncState
+        self.frontMatter = frontMatter
     }
 
     /// The id as it is stored and printed: lowercase, hyphenated.

@@ -11,6 +11,7 @@ public struct RevisionFields: Sendable, Equatable {
             && a.tags.count == b.tags.count && zip(a.tags, b.tags).allSatisfy(same)
             && a.isFavorite == b.isFavorite && a.createdAt == b.createdAt && a.modifiedAt == b.modifiedAt
             && a.deletedAt == b.deletedAt
+            && a.frontMatter.map { Array($0.utf8) } == b.frontMatter.map { Array($0.utf8) }
     }
 
     /// The times a note may carry, in ms since 1970: 0001-01-01 through 9999-12-31 (SYNC-FORMAT
@@ -34,6 +35,8 @@ public struct RevisionFields: Sendable, Equatable {
     public var createdAt: Int64
     public var modifiedAt: Int64
     public var deletedAt: Int64?
+    /// `Note.frontMatter`: absent from the JSON when nil, so notes without it keep their ids.
+    public var frontMatter: String?
 
     public init(note: Note) {
         zone = note.zone
@@ -44,6 +47,7 @@ public struct RevisionFields: Sendable, Equatable {
         createdAt = note.createdAt.millisecondsSince1970
         modifiedAt = note.modifiedAt.millisecondsSince1970
         deletedAt = note.deletedAt?.millisecondsSince1970
+        frontMatter = note.frontMatter
     }
 
     public var json: JSONValue {
@@ -53,6 +57,7 @@ public struct RevisionFields: Sendable, Equatable {
             "createdAt": .int(createdAt), "modifiedAt": .int(modifiedAt),
         ]
         if let deletedAt { d["deletedAt"] = .int(deletedAt) }
+        if let frontMatter { d["frontMatter"] = .string(frontMatter) }
         return .object(d)
     }
 
@@ -70,6 +75,7 @@ public struct RevisionFields: Sendable, Equatable {
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
         self.deletedAt = json["deletedAt"]?.intValue
+        self.frontMatter = json["frontMatter"]?.stringValue
     }
 
     /// The note these fields describe.
@@ -79,7 +85,7 @@ public struct RevisionFields: Sendable, Equatable {
             createdAt: Date(millisecondsSince1970: createdAt),
             modifiedAt: Date(millisecondsSince1970: modifiedAt),
             deletedAt: deletedAt.map(Date.init(millisecondsSince1970:)), headRev: headRev,
-            syncState: syncState)
+            syncState: syncState, frontMatter: frontMatter)
     }
 }
 

@@ -102,6 +102,36 @@ extension NoteStore {
         return counts
     }
 
+    /// What `importNotes` would do with `notes`, without writing anything (`import --dry-run`):
+    /// the same checks (throws where it would), and per note new, updated or unchanged.
+    public func importPreview(_ notes: [Note]) throws -> (created: Int, updated: Int, unchanged: Int) {
+        for note in notes { try Self.checkImportable(note) }
+        return try read { db in
+            var counts = (created: 0, updated: 0, unchanged: 0)
+            let known = try Self.existingIDs(notes.map(\.idString), db)
+            // A note given twice is compared with the earlier one, as the import writes it.
+            var seen: [UUID: RevisionFields] = [:]
+            for note in notes.sorted(by: { $0.modifiedAt < $1.modifiedAt }) {
+                var note = note
+                note.title = Self.effectiveTitle(note.title, body: note.body)
+                let fields = RevisionFields(note: note)
+                var existing = seen[note.id]
+                if existing == nil, known.contains(note.idString) {
+                    existing = try Self.fetchNote(db, id: note.id).map(RevisionFields.init)
+                }
+                if existing == nil {
+                    counts.created += 1
+                } else if existing == fields {
+                    counts.unchanged += 1
+                } else {
+                    counts.updated += 1
+                }
+                seen[note.id] = fields
+            }
+            return counts
+        }
+    }
+
     /// Which of `ids` have a note row: one query per 500 ids instead of a read per note.
     private static func existingIDs(_ ids: [String], _ db: Database) throws -> Set<String> {
         var found = Set<String>()

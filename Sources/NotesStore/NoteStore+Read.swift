@@ -67,7 +67,8 @@ extension NoteStore {
             createdAt: Date(millisecondsSince1970: row["createdAt"]),
             modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
             deletedAt: (row["deletedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
-            headRev: row["headRev"], syncState: Note.SyncState(rawValue: row["syncState"]) ?? .pending)
+            headRev: row["headRev"], syncState: Note.SyncState(rawValue: row["syncState"]) ?? .pending,
+            frontMatter: row["frontMatter"])
     }
 
     static func decodeTags(_ json: String) -> [String] {

@@ -221,21 +221,21 @@ extension NoteStore {
         try db.run(
             """
             INSERT INTO note(id, zone, title, body, tags, isFavorite, createdAt, modifiedAt,
-                             deletedAt, headRev, syncState, sortTitle, searchRowid)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             deletedAt, headRev, syncState, sortTitle, searchRowid, frontMatter)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 zone = excluded.zone, title = excluded.title, body = excluded.body,
                 tags = excluded.tags, isFavorite = excluded.isFavorite,
                 createdAt = excluded.createdAt, modifiedAt = excluded.modifiedAt,
                 deletedAt = excluded.deletedAt, headRev = excluded.headRev,
                 syncState = excluded.syncState, sortTitle = excluded.sortTitle,
-                searchRowid = excluded.searchRowid
+                searchRowid = excluded.searchRowid, frontMatter = excluded.frontMatter
             """,
             [
                 note.idString, note.zone, note.title, note.body, tagsJSON, note.isFavorite,
                 note.createdAt.millisecondsSince1970, note.modifiedAt.millisecondsSince1970,
                 note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
-                sortTitle ?? TextFolding.fold(note.title), searchRowid,
+                sortTitle ?? TextFolding.fold(note.title), searchRowid, note.frontMatter,
             ])
         try LinkIndex.update(note, isNew: isNew, db)
         if !isNew { try db.run("DELETE FROM note_tag WHERE noteID = ?", [note.idString]) }

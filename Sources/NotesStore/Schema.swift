@@ -25,15 +25,12 @@ enum Schema {
                 for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
             }
         }
-        migrator.registerMigration("notebooks-1") { db in try db.execute(sql: notebooks1) }
-        migrator.registerMigration("links-1") { db in try db.execute(sql: links1) }
+        for step in laterSteps {
+            migrator.registerMigration(step.id) { db in try db.execute(sql: step.sql) }
+        }
         return migrator
     }()
 
-    /// Frozen (ARCHITECTURE §2): notebooks' display names and their sync state (SYNC-FORMAT
-    /// rule 16). `nameHLC`/`nameDevice` stamp the name this device holds (0 and '' for a name
-    /// never set); `namePending` says it waits to be published; `deletionPending` that the
-    /// notebook was deleted here and its zone's deletion marker waits to be written (rule 12).
     /// Frozen: the links of each note's body (`LinkIndex`, derived data: filled by
     /// `DerivedData.rebuild` for notes written before it, kept by every write after).
     /// `targetKey` is the folded target (a note's `sortTitle` when it names it by title);
@@ -53,6 +50,10 @@ enum Schema {
         CREATE INDEX note_link_by_target ON note_link(targetKey);
         """
 
+    /// Frozen (ARCHITECTURE §2): notebooks' display names and their sync state (SYNC-FORMAT
+    /// rule 16). `nameHLC`/`nameDevice` stamp the name this device holds (0 and '' for a name
+    /// never set); `namePending` says it waits to be published; `deletionPending` that the
+    /// notebook was deleted here and its zone's deletion marker waits to be written (rule 12).
     static let notebooks1 = """
         CREATE TABLE notebook (
             zone TEXT PRIMARY KEY NOT NULL,
@@ -88,6 +89,15 @@ enum Schema {
         }
         return migrator
     }
+
+    /// The frozen steps after `v8-baseline`, in order.
+    static let laterSteps: [(id: String, sql: String)] = [
+        ("notebooks-1", notebooks1),
+        ("links-1", links1),
+        // Front matter keys of imported Markdown that CloudNotes does not use, kept for export
+        // (`Note.frontMatter`: canonical JSON text of an object, NULL when none).
+        ("frontmatter-1", "ALTER TABLE note ADD COLUMN frontMatter TEXT")
+    ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data
     /// (index builds, refolds, renumbering: `DerivedData` does that now).

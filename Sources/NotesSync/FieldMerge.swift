@@ -56,6 +56,7 @@ enum FieldMerge {
         merged.createdAt = pick(\.createdAt, ==)
         merged.modifiedAt = max(a.modifiedAt, b.modifiedAt)
         merged.deletedAt = pick(\.deletedAt, ==)
+        merged.frontMatter = pick(\.frontMatter, ==)
         merged.tags = mergeTags(base: base?.tags, a.tags, b.tags)
         let text = TextMerge.merge(
             base: base?.body ?? "", ours: a.body, theirs: b.body, oursLabel: ours.label, theirsLabel: theirs.label)

@@ -3,40 +3,88 @@ import Foundation
 import NotesCore
 import NotesStore
 
+/// Where the files of an import come from (`--from`); without it each file's kind is found
+/// from its extension and, for JSON, its top-level keys.
+enum ImportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case obsidian, joplin, nb, jrnl, simplenote, json, markdown
+
+    /// Obsidian vaults, Joplin's "Markdown + Front Matter" export and nb notebooks are all
+    /// folders of Markdown with front matter: one reader.
+    var isMarkdown: Bool { [.obsidian, .joplin, .nb, .markdown].contains(self) }
+}
+
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import notes from Markdown files, folders of them, JSON or JSON Lines.",
+        abstract:
+            "Import notes from Markdown files and folders (Obsidian, Joplin, nb), JSON, JSON Lines, jrnl or Simplenote exports.",
         discussion: """
             Keeps ids and dates; a note whose id exists gets a new revision if it differs. Folders are read with their \
             subfolders, each of which becomes a notebook named after its path (Work/Projects → work-projects) unless a \
-            note names its own; hidden files and folders and other file types are left out and counted. A file that \
-            cannot be read is reported and skipped, the rest is imported, and a summary is printed at the end (exit 1 \
-            if any was skipped, or if a folder holds nothing to import).
+            note names its own; hidden files and folders (.obsidian, nb's .index) and other file types are left out \
+            and counted, and a folder named like a note beside it (Trip/ beside Trip.md) holds that note's \
+            attachments. Front matter is YAML; keys CloudNotes does not use are kept and written back on export. A \
+            file that cannot be read is reported and skipped, the rest is imported, and a summary is printed per \
+            source and in all (exit 1 if any was skipped, or if a folder holds nothing to import).
             """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Files or folders (.md, .markdown, .txt, .json, .jsonl).") var paths: [String]
+    @Option(help: "Read every file as: \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var from: ImportFormat?
+    @Flag(help: "Read and check everything and print the summary; write nothing.") var dryRun = false
+
+    /// What one source (a path given on the command line) gave.
+    struct Tally {
+        var notes = 0
+        var created = 0
+        var updated = 0
+        var unchanged = 0
+        var skipped = 0
+
+        mutating func add(_ other: Tally) {
+            notes += other.notes
+            created += other.created
+            updated += other.updated
+            unchanged += other.unchanged
+            skipped += other.skipped
+        }
+
+        var line: String {
+            "\(notes) note\(notes == 1 ? "" : "s") (\(created) new, \(updated) updated, \(unchanged) unchanged); skipped \(skipped) file\(skipped == 1 ? "" : "s")"
+        }
+    }
 
     func run() throws {
-        let store = try Context(global).openStore()
         let scan = try ImportScan(paths)
-        var notes: [Note] = []
-        var skipped = scan.unreadable.map { ($0.path, $0.reason) }
+        let store = try Context(global).openStore()
+        let read = Self.readAll(scan.files, from: from, now: Date())
         var perNotebook: [String: Int] = [:]
-        for file in scan.files {
-            do {
-                let read = try read(file.path, notebook: file.notebook)
-                notes += read
-                if let notebook = file.notebook {
-                    perNotebook[notebook, default: 0] += read.filter { $0.zone == notebook }.count
+        var total = Tally()
+        var perSource: [(source: String, tally: Tally)] = []
+        var unreadable = scan.unreadable
+        for source in paths {
+            var tally = Tally()
+            var notes: [Note] = []
+            for (index, file) in scan.files.enumerated() where file.source == source {
+                switch read[index] {
+                case .success(let found):
+                    notes += found
+                    if let notebook = file.notebook {
+                        perNotebook[notebook, default: 0] += found.filter { $0.zone == notebook }.count
+                    }
+                case .failure(let error):
+                    unreadable.append((file.path, error.message, source))
+                    tally.skipped += 1
                 }
-            } catch let error as CLIError {
-                skipped.append((file.path, error.message))
-            } catch {
-                skipped.append((file.path, "\(error)"))
             }
+            tally.skipped += scan.unreadable.filter { $0.source == source }.count
+            let counts = dryRun ? try store.importPreview(notes) : try store.importNotes(notes)
+            tally.notes = notes.count
+            (tally.created, tally.updated, tally.unchanged) = counts
+            total.add(tally)
+            perSource.append((source, tally))
         }
-        for (file, reason) in skipped { Output.warn("skipped \(file): \(reason)") }
+        for (file, reason) in unreadable.map({ ($0.path, $0.reason) }) { Output.warn("skipped \(file): \(reason)") }
         for folder in scan.emptyFolders {
             Output.warn(
                 "nothing to import in \(folder): no \(ImportScan.extensions.joined(separator: ", ")) file in it or its subfolders"
@@ -46,12 +94,13 @@ struct Import: ParsableCommand {
             let count = perNotebook[notebook, default: 0]
             Output.info("\(folder)/ → notebook \(notebook) (\(count) note\(count == 1 ? "" : "s"))")
         }
-        let counts = try store.importNotes(notes)
+        if perSource.count > 1 {
+            for (source, tally) in perSource { Output.info("\(Output.display(source)): \(tally.line)") }
+        }
         Output.info(
-            "imported \(notes.count) note\(notes.count == 1 ? "" : "s") (\(counts.created) new, \(counts.updated) updated, \(counts.unchanged) unchanged); skipped \(skipped.count) file\(skipped.count == 1 ? "" : "s")"
-                + (Self.ignoredSummary(scan).map { "; \($0)" } ?? "")
-        )
-        if !skipped.isEmpty || !scan.emptyFolders.isEmpty { throw ExitCode(1) }
+            (dryRun ? "would import " : "imported ") + total.line
+                + (Self.ignoredSummary(scan).map { "; \($0)" } ?? "") + (dryRun ? "; nothing written (--dry-run)" : ""))
+        if total.skipped > 0 || !scan.emptyFolders.isEmpty { throw ExitCode(1) }
     }
 
     /// "ignored 1 file of another type and 2 hidden files or folders", nil when nothing was
@@ -63,67 +112,33 @@ struct Import: ParsableCommand {
         if scan.hidden > 0 {
             parts.append("\(scan.hidden) hidden \(scan.hidden == 1 ? "file or folder" : "files or folders")")
         }
+        if !scan.attachmentFolders.isEmpty {
+            parts.append(plural(scan.attachmentFolders.count, "attachment folder"))
+        }
         return parts.isEmpty ? nil : "ignored " + parts.joined(separator: " and ")
     }
 
-    /// The notes in one file, each checked as the store would check it, so that a bad file is
-    /// skipped alone instead of failing the whole import.
-    private func read(_ file: String, notebook: String?) throws -> [Note] {
-        let notes = try parse(file, notebook: notebook)
-        for note in notes {
-            guard NoteStore.isValidZone(note.zone) else {
-                throw CLIError(
-                    "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
-                )
-            }
-            try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
-        }
-        return notes
-    }
-
-    private func parse(_ file: String, notebook: String?) throws -> [Note] {
-        let text = try Input.read(file)
-        let lower = file.lowercased()
-        if lower.hasSuffix(".jsonl") {
-            return try text.split(separator: "\n").enumerated().map { index, line in
+    /// Every file read and checked, on all cores (YAML parsing dominates a vault's import), in
+    /// the order of `files`.
+    static func readAll(_ files: [ImportScan.File], from: ImportFormat?, now: Date) -> [Result<[Note], CLIError>] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
+        let lock = NSLock()
+        nonisolated(unsafe) var results = [Result<[Note], CLIError>](
+            repeating: .failure(CLIError("not read")), count: files.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var mine: [(Int, Result<[Note], CLIError>)] = []
+            for index in stride(from: worker, to: files.count, by: workers) {
+                let file = files[index]
                 do {
-                    return try decodeNote(Data(line.utf8), notebook: notebook)
+                    mine.append((index, .success(try ImportReader.read(file, from: from, now: now))))
                 } catch let error as CLIError {
-                    throw CLIError("line \(index + 1): \(error.message)")
+                    mine.append((index, .failure(error)))
+                } catch {
+                    mine.append((index, .failure(CLIError("\(error)"))))
                 }
             }
+            lock.withLock { for (index, result) in mine { results[index] = result } }
         }
-        if lower.hasSuffix(".json") {
-            guard text.drop(while: \.isWhitespace).first == "[" else {
-                return [try decodeNote(Data(text.utf8), notebook: notebook)]
-            }
-            let many: [ImportedNote]
-            do {
-                many = try JSONDecoder().decode([ImportedNote].self, from: Data(text.utf8))
-            } catch let error as DecodingError {
-                throw CLIError("not a list of notes: \(error.shortDescription)")
-            }
-            return try many.enumerated().map { index, note in
-                do {
-                    return try note.note(notebook: notebook)
-                } catch let error as CLIError {
-                    throw CLIError("note \(index + 1): \(error.message)")
-                }
-            }
-        }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
-        do {
-            return [try MarkdownNote.parse(text, fileDate: modified, notebook: notebook)]
-        } catch let error as MarkdownNote.FormatError {
-            throw CLIError("broken front matter, \(error)")
-        }
-    }
-
-    private func decodeNote(_ data: Data, notebook: String?) throws -> Note {
-        do {
-            return try JSONDecoder().decode(ImportedNote.self, from: data).note(notebook: notebook)
-        } catch let error as DecodingError {
-            throw CLIError("not a note: \(error.shortDescription)")
-        }
+        return results
     }
 }

@@ -6,8 +6,10 @@ import NotesCore
 struct ImportScan {
     static let extensions = [".md", ".markdown", ".txt", ".json", ".jsonl"]
 
-    struct File {
+    struct File: Sendable {
         var path: String
+        /// The path given on the command line the file was found under (the file itself, or a folder).
+        var source: String
         /// The notebook of the subfolder the file is in (nil at the top of an imported folder,
         /// or for a file named on the command line): used when the file names none itself.
         var notebook: String?
@@ -24,7 +26,11 @@ struct ImportScan {
     /// Folders given on the command line in which nothing could be imported.
     var emptyFolders: [String] = []
     /// Subfolders that could not be listed, with the reason (reported like unreadable files).
-    var unreadable: [(path: String, reason: String)] = []
+    var unreadable: [(path: String, reason: String, source: String)] = []
+    /// Folders named like a Markdown file beside them (`Trip/` beside `Trip.md`): that note's
+    /// attachments, as export writes them, not a notebook. Not read here (the attachments
+    /// import reads them from this list).
+    var attachmentFolders: [(note: String, folder: String)] = []
 
     var ignored: Int { otherFiles + hidden }
 
@@ -36,31 +42,46 @@ struct ImportScan {
                 throw CLIError("\(path) does not exist")
             }
             guard isDirectory.boolValue else {
-                files.append(File(path: path, notebook: nil))
+                files.append(File(path: path, source: path, notebook: nil))
                 continue
             }
             let root = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
             var found: [(path: String, folder: String)] = []
-            walk(root, relative: "", into: &found)
+            walk(root, relative: "", source: path, into: &found)
             if found.isEmpty { emptyFolders.append(path) }
             let slugs = NotebookSlug.slugs(ofFolderPaths: found.map(\.folder).filter { !$0.isEmpty })
             for folder in Set(found.map(\.folder)).sorted() where !folder.isEmpty {
                 notebooks.append((folder, slugs[folder]!))
             }
-            files += found.map { File(path: $0.path, notebook: $0.folder.isEmpty ? nil : slugs[$0.folder]) }
+            files += found.map {
+                File(path: $0.path, source: path, notebook: $0.folder.isEmpty ? nil : slugs[$0.folder])
+            }
+        }
+    }
+
+    /// A folder with no file to import and no subfolder in it (Obsidian's "folder notes", a
+    /// `Projects/` full of notes beside `Projects.md`, stay notebooks).
+    static func holdsNoNotes(_ folder: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        return names.allSatisfy { name in
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory)
+            return !isDirectory.boolValue && !extensions.contains(where: name.lowercased().hasSuffix)
         }
     }
 
     private mutating func walk(
-        _ directory: String, relative: String, into found: inout [(path: String, folder: String)]
+        _ directory: String, relative: String, source: String, into found: inout [(path: String, folder: String)]
     ) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
-            unreadable.append((directory, "cannot list the folder: \(Output.reason(error))"))
+            unreadable.append((directory, "cannot list the folder: \(Output.reason(error))", source))
             return
         }
+        let markdownStems = Set(
+            names.filter { $0.lowercased().hasSuffix(".md") }.map { String($0.dropLast(3)) })
         for name in names {
             let path = directory + "/" + name
             if name.hasPrefix(".") {
@@ -73,8 +94,11 @@ struct ImportScan {
             if exists, isDirectory.boolValue {
                 if type == .typeSymbolicLink {
                     otherFiles += 1
+                } else if markdownStems.contains(name), Self.holdsNoNotes(path) {
+                    attachmentFolders.append((directory + "/" + name + ".md", path))
                 } else {
-                    walk(path, relative: relative.isEmpty ? name : relative + "/" + name, into: &found)
+                    walk(
+                        path, relative: relative.isEmpty ? name : relative + "/" + name, source: source, into: &found)
                 }
             } else if Self.extensions.contains(where: name.lowercased().hasSuffix) {
                 found.append((path, relative))

@@ -1,37 +1,101 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import NotesCore
 import NotesStore
 
-/// A note in JSON as export writes it or `corpus.py --jsonl` does (`notebook` optional).
+/// A note in JSON as export writes it or `corpus.py --jsonl` does, and as other tools write
+/// notes: only the text is required (`body`, or `content` / `text`). Without an `id` the note
+/// gets a new one; without dates, the other date or the time of the import. Keys other tools
+/// use are read too (`created`/`updated`/`modified`, `favorite`/`pinned`/`starred`); dates
+/// are ISO 8601 in the forms front matter takes, or seconds (or milliseconds) since 1970.
+/// Other keys are ignored.
 struct ImportedNote: Decodable {
-    var id: String
-    var title: String
+    var id: String?
+    var title: String?
     var body: String
     var tags: [String]?
     var isFavorite: Bool?
     var notebook: String?
-    var createdAt: String
-    var modifiedAt: String?
-    var deletedAt: String?
+    var createdAt: Date?
+    var modifiedAt: Date?
+    var deletedAt: Date?
+    var frontMatter: String?
 
-    /// The note; `notebook` when the JSON names none (the subfolder's, in a folder import).
-    func note(notebook folderNotebook: String? = nil) throws -> Note {
-        guard let uuid = UUID(uuidString: id) else { throw CLIError("\"id\" is not a UUID") }
-        guard let created = ISODate.parse(createdAt) else { throw CLIError("\"createdAt\" is not an ISO 8601 date") }
-        var modified = created
-        if let modifiedAt {
-            guard let m = ISODate.parse(modifiedAt) else { throw CLIError("\"modifiedAt\" is not an ISO 8601 date") }
-            modified = m
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        func first<T: Decodable>(_ names: [String], _ type: T.Type) throws -> T? {
+            for name in names where c.contains(Key(stringValue: name)) {
+                if try c.decodeNil(forKey: Key(stringValue: name)) { continue }
+                return try c.decode(T.self, forKey: Key(stringValue: name))
+            }
+            return nil
         }
-        var deleted: Date?
-        if let deletedAt {
-            guard let d = ISODate.parse(deletedAt) else { throw CLIError("\"deletedAt\" is not an ISO 8601 date") }
-            deleted = d
+        func date(_ names: [String]) throws -> Date? {
+            for name in names where c.contains(Key(stringValue: name)) {
+                let key = Key(stringValue: name)
+                if try c.decodeNil(forKey: key) { continue }
+                if let text = try? c.decode(String.self, forKey: key) {
+                    guard let date = FrontMatter.date(text) else { throw CLIError("\"\(name)\" is not a date") }
+                    return date
+                }
+                let number = try c.decode(Double.self, forKey: key)
+                guard number.isFinite, abs(number) < 1e15 else { throw CLIError("\"\(name)\" is not a date") }
+                // Seconds, or milliseconds when past the year 5138 as seconds.
+                return Date(timeIntervalSince1970: abs(number) >= 1e11 ? number / 1000 : number)
+            }
+            return nil
         }
+        id = try first(["id"], String.self)
+        title = try first(["title"], String.self)
+        guard let text = try first(["body", "content", "text"], String.self) else {
+            throw DecodingError.keyNotFound(
+                Key(stringValue: "body"), .init(codingPath: c.codingPath, debugDescription: "no body"))
+        }
+        body = text
+        tags = try first(["tags"], [String].self)
+        isFavorite = try first(["isFavorite", "favorite", "pinned", "starred"], Bool.self)
+        notebook = try first(["notebook"], String.self)
+        createdAt = try date(["createdAt", "created", "creationDate", "date"])
+        modifiedAt = try date(["modifiedAt", "modified", "updatedAt", "updated", "lastModified"])
+        deletedAt = try date(["deletedAt", "deleted"])
+        frontMatter = try first(["frontMatter"], String.self)
+    }
+
+    /// The note; `notebook` when the JSON names none (the subfolder's, in a folder import);
+    /// `now` for a note that has no date at all.
+    func note(notebook folderNotebook: String? = nil, now: Date = Date()) throws -> Note {
+        var uuid = UUID()
+        if let id {
+            guard let parsed = UUID(uuidString: id) else { throw CLIError("\"id\" is not a UUID") }
+            uuid = parsed
+        }
+        let created = createdAt ?? modifiedAt ?? now
         return Note(
-            id: uuid, zone: notebook ?? folderNotebook ?? Note.defaultZone, title: title, body: body, tags: tags ?? [],
-            isFavorite: isFavorite ?? false, createdAt: created, modifiedAt: modified, deletedAt: deleted)
+            id: uuid, zone: notebook ?? folderNotebook ?? Note.defaultZone,
+            title: title ?? Note.derivedTitle(fromBody: body), body: body, tags: tags ?? [],
+            isFavorite: isFavorite ?? false, createdAt: created, modifiedAt: modifiedAt ?? created,
+            deletedAt: deletedAt, frontMatter: frontMatter)
+    }
+
+    /// A UUID made from `text` (SHA-256, version 5 bits): the same source note gets the same id
+    /// on every import, so importing an export again updates instead of duplicating.
+    static func stableID(_ text: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data(text.utf8)).prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x50
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }
 

@@ -34,13 +34,14 @@ import Testing
         #expect(result.stderr.contains("Work/Archive 2024/ → notebook work-archive-2024 (1 note)"), "\(result.stderr)")
         #expect(result.stderr.contains("Work/ → notebook work (1 note)"), "\(result.stderr)")
         var notebooks: [String: String] = [:]
-        for title in ["Top", "Plan", "Old", "Kyoto", "plain text note"] {
+        // A file without a heading is titled by its name.
+        for title in ["Top", "Plan", "Old", "Kyoto", "Recipes"] {
             notebooks[title] = try cli.note(title)["notebook"] as? String
         }
         #expect(
             notebooks == [
                 "Top": "notes", "Plan": "work", "Old": "work-archive-2024", "Kyoto": "travel",
-                "plain text note": "cafe",
+                "Recipes": "cafe",
             ])
     }
 

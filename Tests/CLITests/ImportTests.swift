@@ -127,7 +127,7 @@ import Testing
         ).write(to: nul)
         let array = cli.home.appendingPathComponent("array.json")
         try Data(
-            #"[{"id":"55555555-0000-4000-8000-000000000005","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"},{"id":"55555555-0000-4000-8000-000000000006","body":"b","createdAt":"2025-01-01T00:00:00Z"}]"#
+            #"[{"id":"55555555-0000-4000-8000-000000000005","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"},{"id":"55555555-0000-4000-8000-000000000006","title":"T","createdAt":"2025-01-01T00:00:00Z"}]"#
                 .utf8
         ).write(to: array)
         let binary = cli.home.appendingPathComponent("binary.md")
@@ -137,7 +137,7 @@ import Testing
         #expect(result.stderrLines.contains { $0.contains("notes.jsonl") && $0.contains("line 2") })
         #expect(result.stderrLines.contains { $0.contains("binary.md") && $0.contains("UTF-8") })
         #expect(result.stderrLines.contains { $0.contains("nul.json") && $0.contains("NUL byte") })
-        #expect(result.stderrLines.contains { $0.contains("array.json") && $0.contains("note 2: missing \"title\"") })
+        #expect(result.stderrLines.contains { $0.contains("array.json") && $0.contains("note 2: missing \"body\"") })
         #expect(try cli.ids().isEmpty, "a JSON Lines file with a bad line is skipped whole")
         let missing = try cli.cn("import", cli.home.appendingPathComponent("missing").path)
         #expect(missing.status == 1)

@@ -44,7 +44,9 @@ import Testing
             extraTokens: [
                 "---", "\n---\n", "id: ", "title: ", "tags: ", "favorite: ", "notebook: ", "created: ", "modified: ",
                 "deleted: ", "2025-11-16T05:54:21.000Z", "-9999-01-01T00:00:00Z", "99999-12-31T23:59:59.999Z",
-                "2025-02-30", "2025-11-16T05:54:21.000000000000001Z",
+                "2025-02-30", "2025-11-16T05:54:21.000000000000001Z", "aliases:\n  - ", "tags:\n  - x\n", "&a [*a, *a]",
+                "*a", "{", "}", "[", "]", "\"", "'", "|\n  ", "\u{2028}", "\u{85}", "\\U0001F389", "\\x", "!!str ",
+                "? ", "- - ",
             ].map { Array($0.utf8) })
         var parsed = 0
         for iteration in 0..<run.iterations {

@@ -102,14 +102,17 @@ import Testing
             "---\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\ntitle: \"x\"\n", 1,
             "the front matter block has no closing ---"
         ),
-        ("---\ntitle: \"x\"\nno colon here\n---\nbody", 3, "expected `key: value`"),
+        ("---\ntitle: \"x\"\nno colon here\n---\nbody", 4, "not YAML: could not find expected ':'"),
         ("---\nid: 1234\n---\n", 2, "id: expected a UUID"),
-        ("---\ntitle: \"x\"\ncreated: last tuesday\n---\n", 3, "created: expected an ISO 8601 date"),
-        ("---\nmodified: 2025-13-45\n---\n", 2, "modified: expected an ISO 8601 date"),
-        ("---\n\ntags: [\"a\", 1]\n---\n", 3, "tags: expected a JSON array of strings"),
-        ("---\ntags: [\"a\"\n---\n", 2, "tags: expected a JSON array of strings"),
-        ("---\ntitle: \"unterminated\n---\n", 2, "title: expected a JSON string"),
-        ("---\nfavorite: yes\n---\n", 2, "favorite: expected true or false"),
+        ("---\ntitle: \"x\"\ncreated: last tuesday\n---\n", 3, "created: expected a date"),
+        ("---\nmodified: 2025-13-45\n---\n", 2, "modified: expected a date"),
+        ("---\n\ntags: {a: 1}\n---\n", 3, "tags: expected a list of tags or text"),
+        ("---\ntags: [\"a\"\n---\n", 3, "not YAML: did not find expected ',' or ']'"),
+        ("---\ntitle: \"unterminated\n---\n", 2, "not YAML: found unexpected end of stream"),
+        ("---\nfavorite: maybe\n---\n", 2, "favorite: expected true or false"),
+        ("---\ntitle: a\ntitle: b\n---\n", 2, "a key appears twice: title"),
+        ("---\n- a list\n---\n", 2, "expected `key: value` lines"),
+        ("---\nx: " + String(repeating: "[", count: 40) + "\n---\n", 2, "the front matter nests deeper than 32 levels"),
     ])
     func brokenFrontMatterNamesTheLine(_ text: String, _ line: Int, _ message: String) {
         #expect(throws: MarkdownNote.FormatError(line: line, message: message)) { try MarkdownNote.parse(text) }

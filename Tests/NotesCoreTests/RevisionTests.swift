@@ -101,3 +101,18 @@ import Testing
         #expect(throws: JSONValueError.self) { try RevisionFields(json: .object(["zone": .string("notes")])) }
     }
 }
+
+extension RevisionTests {
+    /// The kept front matter is hashed when present and absent from the JSON when nil, so a
+    /// note without it keeps the id `goldenIDIsPinned` pins.
+    @Test func keptFrontMatterIsPartOfTheRevisionOnlyWhenPresent() throws {
+        let plain = Self.fields()
+        #expect(plain.json["frontMatter"] == nil)
+        let kept = Self.fields { $0.frontMatter = #"{"aliases":["G"]}"# }
+        #expect(Self.id(kept) != Self.id(plain))
+        #expect(kept != plain)
+        let decoded = try RevisionFields(json: kept.json)
+        #expect(decoded == kept && decoded.frontMatter == #"{"aliases":["G"]}"#)
+        #expect(decoded.note(id: Self.recordID, headRev: nil, syncState: .pending).frontMatter == kept.frontMatter)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import NotesCore
+import NotesStore
+
+/// One file of an import read into notes, each checked as the store would check it, so that a
+/// bad file is skipped alone instead of failing the whole import.
+enum ImportReader {
+    static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> [Note] {
+        let notes = try parse(file.path, notebook: file.notebook, from: from, now: now)
+        for note in notes {
+            guard NoteStore.isValidZone(note.zone) else {
+                throw CLIError(
+                    "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
+                )
+            }
+            try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
+        }
+        return notes
+    }
+
+    private static func parse(_ file: String, notebook: String?, from: ImportFormat?, now: Date) throws -> [Note] {
+        let text = try Input.read(file)
+        let lower = file.lowercased()
+        func refuse(_ what: String) -> CLIError {
+            CLIError("--from \(from?.rawValue ?? "") does not read \(what) files")
+        }
+        if lower.hasSuffix(".jsonl") {
+            if let from, from != .json { throw refuse(".jsonl") }
+            return try text.split(separator: "\n").enumerated().map { index, line in
+                do {
+                    return try decodeNote(Data(line.utf8), notebook: notebook, now: now)
+                } catch let error as CLIError {
+                    throw CLIError("line \(index + 1): \(error.message)")
+                }
+            }
+        }
+        if lower.hasSuffix(".json") {
+            if let from, from.isMarkdown { throw refuse(".json") }
+            let data = Data(text.utf8)
+            switch from ?? detect(data) {
+            case .jrnl:
+                return try decode(ImportApps.Jrnl.self, data, what: "a jrnl export").notes(notebook: notebook)
+            case .simplenote:
+                return try decode(ImportApps.Simplenote.self, data, what: "a Simplenote export").notes(
+                    notebook: notebook, now: now)
+            default:
+                return try notes(data, text: text, notebook: notebook, now: now)
+            }
+        }
+        if let from, !from.isMarkdown { throw refuse("Markdown") }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? now
+        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        do {
+            return [try MarkdownNote.parse(text, fileDate: modified, notebook: notebook, fileName: stem)]
+        } catch let error as MarkdownNote.FormatError {
+            throw CLIError("broken front matter, \(error)")
+        }
+    }
+
+    /// A JSON file's kind by its top-level keys: jrnl's `entries`, Simplenote's `activeNotes`
+    /// or `trashedNotes`, else notes.
+    static func detect(_ data: Data) -> ImportFormat {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return .json }
+        if object["entries"] is [Any] { return .jrnl }
+        if object["activeNotes"] is [Any] || object["trashedNotes"] is [Any] { return .simplenote }
+        return .json
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, what: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw CLIError("not \(what): \(error.shortDescription)")
+        }
+    }
+
+    private static func notes(_ data: Data, text: String, notebook: String?, now: Date) throws -> [Note] {
+        guard text.drop(while: \.isWhitespace).first == "[" else {
+            return [try decodeNote(data, notebook: notebook, now: now)]
+        }
+        let many: [ImportedNote]
+        do {
+            many = try JSONDecoder().decode([ImportedNote].self, from: data)
+        } catch let error as DecodingError {
+            throw CLIError("not a list of notes: \(error.shortDescription)")
+        }
+        return try many.enumerated().map { index, note in
+            do {
+                return try note.note(notebook: notebook, now: now)
+            } catch let error as CLIError {
+                throw CLIError("note \(index + 1): \(error.message)")
+            }
+        }
+    }
+
+    private static func decodeNote(_ data: Data, notebook: String?, now: Date) throws -> Note {
+        do {
+            return try JSONDecoder().decode(ImportedNote.self, from: data).note(notebook: notebook, now: now)
+        } catch let error as DecodingError {
+            throw CLIError("not a note: \(error.shortDescription)")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import NotesTestSupport
+import Testing
+
+@testable import NotesCore
+
+/// YAML front matter as other apps write it, read with Yams (`FrontMatter`, `MarkdownNote`).
+@Suite struct FrontMatterTests {
+    /// An Obsidian note (Obsidian 1.5 "Properties" writes lists as `key:` then `  - item`, dates
+    /// as `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm`, and keeps whatever keys plugins add).
+    static let obsidian = """
+        ---
+        aliases:
+          - Kraków trip
+          - 克拉科夫
+        tags:
+          - travel
+          - "#poland"
+          - trips/2024
+        created: 2024-03-01T09:30
+        updated: 2024-03-02
+        cssclasses:
+          - wide
+        rating: 4
+        source: https://example.com/a?b=c
+        ---
+        # Trip to Kraków
+
+        See [[Packing list]] and [[Budget|the budget]].
+
+        """
+
+    @Test func anObsidianNoteKeepsListsDatesAndUnknownKeys() throws {
+        let note = try MarkdownNote.parse(Self.obsidian, fileName: "Trip")
+        #expect(note.title == "Trip to Kraków")
+        #expect(note.body == "See [[Packing list]] and [[Budget|the budget]].")
+        #expect(note.tags == ["poland", "travel", "trips/2024"])
+        #expect(note.createdAt.millisecondsSince1970 == 1_709_285_400_000)
+        #expect(note.modifiedAt.millisecondsSince1970 == 1_709_337_600_000)
+        #expect(MarkdownNote.aliases(of: note) == ["Kraków trip", "克拉科夫"])
+        let kept = try JSONValue(parsing: Data(try #require(note.frontMatter).utf8))
+        #expect(
+            kept
+                == .object([
+                    "aliases": .array([.string("Kraków trip"), .string("克拉科夫")]),
+                    "cssclasses": .array([.string("wide")]), "rating": .int(4),
+                    "source": .string("https://example.com/a?b=c"),
+                ]))
+        // Written back on export, and read again to the same note.
+        let rendered = MarkdownNote.render(note)
+        #expect(rendered.contains("\naliases: [\"Kraków trip\", \"克拉科夫\"]\n"))
+        #expect(rendered.contains("\nrating: 4\n"))
+        let again = try MarkdownNote.parse(rendered)
+        #expect(again.frontMatter == note.frontMatter && again.title == note.title && again.tags == note.tags)
+        #expect(Array(again.body.utf8) == Array(note.body.utf8))
+    }
+
+    /// Joplin 2.x/3.x "Markdown + Front Matter" export: title, `updated`/`created` as
+    /// `YYYY-MM-DD HH:mm:ssZ`, tags as a list, location keys, then a blank line and the title
+    /// again as a heading.
+    @Test func aJoplinExportReadsTitleDatesAndTags() throws {
+        let text = """
+            ---
+            title: Meeting notes
+            updated: 2023-05-03 09:07:52Z
+            created: 2023-05-03 09:07:27Z
+            latitude: 48.85660000
+            longitude: 2.35220000
+            altitude: 0.0000
+            tags:
+              - work
+              - meetings
+            ---
+
+            # Meeting notes
+
+            - agenda
+
+            """
+        let note = try MarkdownNote.parse(text)
+        #expect(note.title == "Meeting notes" && note.body == "- agenda")
+        #expect(note.tags == ["meetings", "work"])
+        #expect(note.createdAt.millisecondsSince1970 == 1_683_104_847_000)
+        #expect(note.modifiedAt.millisecondsSince1970 == 1_683_104_872_000)
+        #expect(note.frontMatter == #"{"altitude":"0.0000","latitude":"48.85660000","longitude":"2.35220000"}"#)
+    }
+
+    @Test(
+        arguments: [
+            ("2024-01-15", 1_705_276_800_000),
+            ("2024-01-15T10:30", 1_705_314_600_000),
+            ("2024-01-15 10:30", 1_705_314_600_000),
+            ("2024-01-15T10:30:05", 1_705_314_605_000),
+            ("2024-01-15 10:30:05Z", 1_705_314_605_000),
+            ("2024-01-15 10:30:05 +01:00", 1_705_311_005_000),
+            ("2024-01-15T10:30:05.250+01:00", 1_705_311_005_250),
+            ("2024-01-15T10:30+02:00", 1_705_307_400_000),
+        ] as [(String, Int64)])
+    func datesInTheirCommonForms(_ text: String, _ ms: Int64) throws {
+        #expect(FrontMatter.date(text)?.millisecondsSince1970 == ms, "\(text)")
+        let note = try MarkdownNote.parse("---\ncreated: \(text)\n---\nx")
+        #expect(note.createdAt.millisecondsSince1970 == ms, "\(text)")
+    }
+
+    @Test func tagsAsTextWithOrWithoutMarks() throws {
+        #expect(try MarkdownNote.parse("---\ntags: \"a, #b , c d\"\n---\n").tags == ["a", "b", "c d"])
+        #expect(try MarkdownNote.parse("---\ntags: one two\n---\n").tags == ["one", "two"])
+        #expect(try MarkdownNote.parse("---\ntags: \"#x #y\"\n---\n").tags == ["x", "y"])
+        #expect(try MarkdownNote.parse("---\ntags:\n---\n").tags == [])
+        #expect(try MarkdownNote.parse("---\ntags: [2024, true]\n---\n").tags == ["2024", "true"])
+    }
+
+    @Test func theTitleIsFrontMatterThenHeadingThenFileName() throws {
+        #expect(try MarkdownNote.parse("---\ntitle: T\n---\n# H\nbody", fileName: "F").title == "T")
+        let heading = try MarkdownNote.parse("---\ntags: [a]\n---\n# H\n\nbody", fileName: "F")
+        #expect(heading.title == "H" && heading.body == "body")
+        let named = try MarkdownNote.parse("---\ntags: [a]\n---\nbody", fileName: "F")
+        #expect(named.title == "F" && named.body == "body")
+        #expect(try MarkdownNote.parse("no heading\n", fileName: "Plain file").title == "Plain file")
+        #expect(try MarkdownNote.parse("# Heading\n", fileName: "Plain file").title == "Heading")
+    }
+
+    /// A billion-laughs block (aliases that expand exponentially) is refused, not expanded.
+    @Test func aliasExpansionIsBounded() {
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1..<8 {
+            yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        #expect(throws: MarkdownNote.FormatError.self) { try MarkdownNote.parse("---\n" + yaml + "---\nbody") }
+    }
+
+    /// Every scalar YAML treats specially (line breaks NEL, LS, PS; a byte order mark; C0 and
+    /// C1 controls; quotes and backslashes) reads back byte for byte from `quoted`.
+    @Test func quotedTextReadsBackByteForByte() throws {
+        let seed = SeededRandom.seed(default: 1515)
+        var rng = SeededRandom(seed: seed)
+        let alphabet = Array(
+            "a \"'\\:#-[]{}&*!|>%@`\u{0}\u{1}\u{7}\t\n\r\u{1B}\u{7F}\u{80}\u{85}\u{9F}\u{A0}\u{2028}\u{2029}\u{FEFF}\u{FFFE}é日🎉\u{301}"
+                .unicodeScalars)
+        for _ in 0..<300 {
+            let text = rng.string(from: alphabet, count: Int.random(in: 0...12, using: &rng))
+            // NUL is refused before it gets here.
+            guard !text.unicodeScalars.contains("\u{0}") else { continue }
+            let entries = try FrontMatter.entries("k: " + FrontMatter.quoted(text), firstLine: 2)
+            #expect(
+                entries.first?.text.map { Array($0.utf8) } == Array(text.utf8), "seed \(seed): \(text.debugDescription)"
+            )
+        }
+    }
+}
