@@ -23,12 +23,15 @@ public struct Note: Sendable, Equatable, Identifiable {
     public var deletedAt: Date?
     public var headRev: String?
     public var syncState: SyncState
+    /// Files attached to the note, by name (SYNC-FORMAT rule 15); the store loads them for a
+    /// single note (`NoteStore.note(_:)`), not for list rows.
+    public var attachments: [Attachment]
 
     public init(
         id: UUID = UUID(), zone: String = Note.defaultZone, title: String, body: String,
         tags: [String] = [], isFavorite: Bool = false, createdAt: Date = Date(),
         modifiedAt: Date? = nil, deletedAt: Date? = nil, headRev: String? = nil,
-        syncState: SyncState = .pending
+        syncState: SyncState = .pending, attachments: [Attachment] = []
     ) {
         self.id = id
         self.zone = zone
@@ -41,6 +44,12 @@ public struct Note: Sendable, Equatable, Identifiable {
         self.deletedAt = deletedAt?.roundedToMilliseconds
         self.headRev = headRev
         self.syncState = syncState
+        self.attachments = Attachment.sorted(attachments)
+    }
+
+    /// The attachment named `name` (byte for byte), or nil.
+    public func attachment(named name: String) -> Attachment? {
+        attachments.first { $0.name.utf8.elementsEqual(name.utf8) }
     }
 
     /// The id as it is stored and printed: lowercase, hyphenated.

@@ -10,7 +10,7 @@ public struct RevisionFields: Sendable, Equatable {
         return same(a.zone, b.zone) && same(a.title, b.title) && same(a.body, b.body)
             && a.tags.count == b.tags.count && zip(a.tags, b.tags).allSatisfy(same)
             && a.isFavorite == b.isFavorite && a.createdAt == b.createdAt && a.modifiedAt == b.modifiedAt
-            && a.deletedAt == b.deletedAt
+            && a.deletedAt == b.deletedAt && a.attachments == b.attachments
     }
 
     /// The times a note may carry, in ms since 1970: 0001-01-01 through 9999-12-31 (SYNC-FORMAT
@@ -34,6 +34,9 @@ public struct RevisionFields: Sendable, Equatable {
     public var createdAt: Int64
     public var modifiedAt: Int64
     public var deletedAt: Int64?
+    /// Sorted by the UTF-8 bytes of their names, names unique; `attachments` in the JSON only
+    /// when there is one, so the ids of revisions without any are what they always were.
+    public var attachments: [Attachment] = []
 
     public init(note: Note) {
         zone = note.zone
@@ -44,6 +47,7 @@ public struct RevisionFields: Sendable, Equatable {
         createdAt = note.createdAt.millisecondsSince1970
         modifiedAt = note.modifiedAt.millisecondsSince1970
         deletedAt = note.deletedAt?.millisecondsSince1970
+        attachments = Attachment.sorted(note.attachments)
     }
 
     public var json: JSONValue {
@@ -53,6 +57,7 @@ public struct RevisionFields: Sendable, Equatable {
             "createdAt": .int(createdAt), "modifiedAt": .int(modifiedAt),
         ]
         if let deletedAt { d["deletedAt"] = .int(deletedAt) }
+        if !attachments.isEmpty { d["attachments"] = .array(attachments.map(\.json)) }
         return .object(d)
     }
 
@@ -70,6 +75,17 @@ public struct RevisionFields: Sendable, Equatable {
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
         self.deletedAt = json["deletedAt"]?.intValue
+        if let list = json["attachments"] {
+            // Rule 15: a list of at least one, sorted by name, names unique.
+            guard let items = list.arrayValue, !items.isEmpty, items.count <= 10_000 else {
+                throw JSONValueError.notCanonical("attachments must be a non-empty list")
+            }
+            let parsed = try items.map(Attachment.init(json:))
+            guard
+                zip(parsed, parsed.dropFirst()).allSatisfy({ $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            else { throw JSONValueError.notCanonical("attachments must be sorted by name, each name once") }
+            self.attachments = parsed
+        }
     }
 
     /// The note these fields describe.
@@ -79,7 +95,7 @@ public struct RevisionFields: Sendable, Equatable {
             createdAt: Date(millisecondsSince1970: createdAt),
             modifiedAt: Date(millisecondsSince1970: modifiedAt),
             deletedAt: deletedAt.map(Date.init(millisecondsSince1970:)), headRev: headRev,
-            syncState: syncState)
+            syncState: syncState, attachments: attachments)
     }
 }
 

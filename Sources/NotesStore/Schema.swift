@@ -25,8 +25,31 @@ enum Schema {
                 for step in steps where !applied.contains(step.id) { try db.execute(sql: step.sql) }
             }
         }
+        // Frozen as it shipped: a note's attachments (head fields) and where their content sits
+        // in a cloud folder as chunks (SYNC-FORMAT rule 15).
+        migrator.registerMigration("attachments-1") { db in try db.execute(sql: attachments1) }
         return migrator
     }()
+
+    /// `attachments-1`: a note's current attachments, and the chunk names of attachment content
+    /// in a cloud folder (`folder`: the container's identity), so a republished note does not
+    /// read its files again. The content itself is files in the data directory, never a blob.
+    static let attachments1 = """
+        CREATE TABLE attachment (
+            noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            PRIMARY KEY (noteID, name)
+        ) WITHOUT ROWID;
+        CREATE INDEX attachment_by_content ON attachment(sha256);
+        CREATE TABLE attachment_chunks (
+            sha256 TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            chunks TEXT NOT NULL,
+            PRIMARY KEY (sha256, folder)
+        ) WITHOUT ROWID;
+        """
 
     /// Whether the database needs neither a migration nor a rebuild of derived data (a read).
     static func isCurrent(_ db: Database) throws -> Bool {

@@ -37,6 +37,7 @@ extension SyncEngine {
             try recreate(zone, folder)
         }
         waitingFiles = summary.notArrived
+        waitingAttachmentFiles = summary.waitingForAttachments
         return summary
     }
 
@@ -116,6 +117,9 @@ extension SyncEngine {
                 : nil
             for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
+                if file.reason.hasPrefix(DirectoryCloudFolder.waitingForAttachment) {
+                    summary.waitingForAttachments += 1
+                }
                 warn("waiting for \(file.path): \(file.reason)")
             }
             for file in changes.coveredDamage {
