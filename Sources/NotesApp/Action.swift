@@ -50,6 +50,8 @@ public enum Action: Equatable, Sendable {
     case terminate
     /// An effect failed; the message is for the status bar.
     case effectFailed(String)
+    /// Answer to `Effect.openAttachment`: the program was started on it.
+    case attachmentOpened(String)
 
     /// A plain character key, as in `.key("j")`.
     public static func key(_ character: Character) -> Action { .input(.char(character)) }

@@ -58,6 +58,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.saveEditor(force: true) + [.quit]
     case .effectFailed(let message):
         return state.show(message, severity: .error)
+    case .attachmentOpened(let name):
+        return state.show("Opened “\(TerminalSafeText.sanitize(name))”")
     }
 }
 

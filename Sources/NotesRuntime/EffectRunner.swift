@@ -95,6 +95,12 @@ final class EffectRunner {
             }
         case .openExternalEditor(let id):
             openExternalEditor(id)
+        case .openAttachment(_, let name, let sha256):
+            read { store in
+                try AttachmentOpener.open(
+                    store, name: name, sha256: sha256, environment: ProcessInfo.processInfo.environment)
+                return .attachmentOpened(name)
+            }
         case .loadHistory(let id):
             read { store in .historyLoaded(id, try store.history(id).map(HistoryEntry.init(revision:))) }
         case .restoreRevision(let noteID, let revision):
@@ -298,7 +304,8 @@ extension NoteContent {
     init(_ note: Note) {
         self.init(
             id: note.id, title: note.title, body: note.body, isFavorite: note.isFavorite, modifiedAt: note.modifiedAt,
-            headRevision: note.headRev, syncState: note.syncState, isTrashed: note.deletedAt != nil)
+            headRevision: note.headRev, syncState: note.syncState, isTrashed: note.deletedAt != nil,
+            attachments: note.attachments)
     }
 }
 

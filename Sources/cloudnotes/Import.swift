@@ -25,7 +25,8 @@ struct Import: ParsableCommand {
         var perNotebook: [String: Int] = [:]
         for file in scan.files {
             do {
-                let read = try read(file.path, notebook: file.notebook)
+                let read = try ImportAttachments.carry(
+                    self.read(file.path, notebook: file.notebook), from: file.path, store, global)
                 notes += read
                 if let notebook = file.notebook {
                     perNotebook[notebook, default: 0] += read.filter { $0.zone == notebook }.count

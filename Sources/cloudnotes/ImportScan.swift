@@ -67,6 +67,7 @@ struct ImportScan {
                 hidden += 1
                 continue
             }
+            if ImportAttachments.isAttachmentFolder(path, among: names) { continue }  // a note's files, not notes
             let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

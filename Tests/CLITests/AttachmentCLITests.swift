@@ -152,6 +152,33 @@ struct AttachmentCLITests {
         #expect(status["pending"] as? Int == 0)
     }
 
+    @Test("a chunk that has not arrived: sync says it waits for the attachment, and applies the note once it is back")
+    func waitingForAttachment() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (cloud, a, b) = try runner.devicesSharingACloudFolder()
+        #expect(try runner.cn(at: a, "add", "late", "--body", "").status == 0)
+        let file = try Self.randomFile(runner, "late.bin", bytes: 1_100_000)
+        #expect(try runner.cn(at: a, "attach", "late", file.path).status == 0)
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        let assets = cloud + "/private/assets"
+        let chunk = try #require(
+            FileManager.default.enumerator(atPath: assets)?.allObjects.compactMap { $0 as? String }
+                .first { $0.count > 60 })
+        let aside = runner.home.appendingPathComponent("aside").path
+        try FileManager.default.moveItem(atPath: assets + "/" + chunk, toPath: aside)
+        let waiting = try runner.cn(at: b, "sync")
+        #expect(waiting.stdout.contains("↻ waiting for attachment"), "\(waiting.stdout)")
+        #expect(waiting.stderr.contains("waiting for attachment late.bin"), "\(waiting.stderr)")
+        #expect(try runner.cn(at: b, "show", "late").status == 1)
+        try FileManager.default.moveItem(atPath: aside, toPath: assets + "/" + chunk)
+        let arrived = try runner.cn(at: b, "sync")
+        #expect(!arrived.stdout.contains("waiting for attachment"), "\(arrived.stdout)")
+        let out = runner.home.appendingPathComponent("out")
+        #expect(try runner.cn(at: b, "attachment", "late", "late.bin", "-o", out.path).status == 0)
+        #expect(try Self.sameBytes(out, file))
+    }
+
     /// Compares two files a mebibyte at a time.
     static func sameBytes(_ x: URL, _ y: URL) throws -> Bool {
         guard let first = FileHandle(forReadingAtPath: x.path), let second = FileHandle(forReadingAtPath: y.path)
