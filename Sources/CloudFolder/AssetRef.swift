@@ -42,6 +42,8 @@ public struct AssetRef: Sendable, Equatable {
 public struct AssetUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
     public var chunk: String
     public var reason: String
+    /// The attachment whose chunk this is; nil for a large record's fields.
+    public var attachment: String? = nil
     public var description: String { "asset chunk \(chunk) \(reason)" }
 }
 
@@ -51,4 +53,10 @@ public protocol AssetStore {
     func storeAsset(_ bytes: [UInt8], device: DeviceID) throws -> AssetRef
     /// Reads a reference's bytes; throws `AssetUnavailable` for a missing or damaged chunk.
     func readAsset(_ ref: AssetRef) throws -> [UInt8]
+    /// Writes an attachment's content as chunks (unless they are known to be there already)
+    /// and returns where it is (rule 15).
+    func storeAttachment(_ attachment: Attachment, device: DeviceID) throws -> AssetRef
+    /// Reads an attachment's chunks, checking each, into the device's content before its
+    /// record is applied; `AssetUnavailable` for a missing or damaged chunk.
+    func fetchAttachment(_ attachment: Attachment, ref: AssetRef) throws
 }

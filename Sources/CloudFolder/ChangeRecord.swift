@@ -24,11 +24,12 @@ public struct ChangeRecord: Sendable, Equatable {
 
     /// The record as JSON; throws `limitExceeded` when the fields are over the limit, `OutOfRange`
     /// when a time is outside its range (never written, as it would be refused on reading).
-    /// Fields over `inlineFieldsBytes` go to `assets` when given (a log file); without it they
-    /// are inline (a snapshot), and `estimating` sizes them as a reference would be.
+    /// Fields over `inlineFieldsBytes` go to `assets` when given (a log file); without it, or
+    /// with `inlineFields` (a snapshot), they are inline, and `estimating` sizes them as a
+    /// reference would be. Attachments' chunks always go to `assets` (rule 15).
     public func json(
         assets: (any AssetStore)? = nil, device: DeviceID? = nil, estimating: Bool = false,
-        maxBytes: Int = ChangeRecord.maxFieldsBytes
+        maxBytes: Int = ChangeRecord.maxFieldsBytes, inlineFields: Bool = false
     ) throws -> JSONValue {
         if let reason = revision.fields?.timeOutOfRange {
             throw OutOfRange(recordID: revision.recordID.lowercasedString, reason: reason)
@@ -50,7 +51,7 @@ public struct ChangeRecord: Sendable, Equatable {
                     "note \(revision.recordID.lowercasedString) is \(bytes.count) bytes, over the "
                         + "\(Self.describe(min(maxBytes, Self.maxFieldsBytes))) limit, so it stays on this device")
             }
-            if bytes.count > Self.inlineFieldsBytes, let assets, let device {
+            if bytes.count > Self.inlineFieldsBytes, !inlineFields, let assets, let device {
                 object["fieldsAsset"] = try assets.storeAsset(bytes, device: device).json
             } else if bytes.count > Self.inlineFieldsBytes, estimating {
                 let chunks = (bytes.count + AssetRef.chunkSize - 1) / AssetRef.chunkSize
@@ -61,6 +62,10 @@ public struct ChangeRecord: Sendable, Equatable {
                     .json
             } else {
                 object["fields"] = json
+            }
+            if !fields.attachments.isEmpty {
+                object["attachmentChunks"] = try Self.attachmentChunks(
+                    fields.attachments, assets: assets, device: device, estimating: estimating)
             }
         } else {
             object["deleted"] = .bool(true)
@@ -126,6 +131,65 @@ public struct ChangeRecord: Sendable, Equatable {
             throw CloudError(.invalidArguments, "record \(idText): rev \(rev) does not match its content")
         }
         if let reason = fields?.timeOutOfRange { throw OutOfRange(recordID: idText, reason: reason) }
+        try Self.readAttachments(fields?.attachments ?? [], json["attachmentChunks"], assets: assets, record: idText)
         self.init(revision, recordType: recordType)
+    }
+
+    /// `attachmentChunks` (rule 15): for each distinct content a record's attachments name, its
+    /// SHA-256 → `{chunks, size}`. The chunks are written (by `assets`) before the record.
+    static func attachmentChunks(
+        _ attachments: [Attachment], assets: (any AssetStore)?, device: DeviceID?, estimating: Bool
+    ) throws -> JSONValue {
+        var refs: [String: JSONValue] = [:]
+        for attachment in attachments where refs[attachment.sha256] == nil {
+            if let assets, let device {
+                refs[attachment.sha256] = try assets.storeAttachment(attachment, device: device).json
+            } else if estimating {
+                let chunks = max(1, Int((attachment.size + Int64(AssetRef.chunkSize) - 1) / Int64(AssetRef.chunkSize)))
+                refs[attachment.sha256] =
+                    AssetRef(
+                        chunks: Array(repeating: String(repeating: "0", count: 64), count: chunks),
+                        size: Int(attachment.size)
+                    )
+                    .json
+            } else {
+                throw CloudError(.invalidArguments, "a record with attachments is written only to a cloud folder")
+            }
+        }
+        return .object(refs)
+    }
+
+    /// Checks `attachmentChunks` against the fields' attachments and reads every chunk into the
+    /// device's content before the record is applied (rule 15).
+    static func readAttachments(
+        _ attachments: [Attachment], _ json: JSONValue?, assets: (any AssetStore)?, record: String
+    ) throws {
+        guard !attachments.isEmpty else {
+            guard json == nil else {
+                throw CloudError(.invalidArguments, "record \(record): attachmentChunks without attachments")
+            }
+            return
+        }
+        guard case .object(let refs)? = json, Set(refs.keys) == Set(attachments.map(\.sha256)) else {
+            throw CloudError(.invalidArguments, "record \(record): attachmentChunks do not match its attachments")
+        }
+        let parsed = try refs.mapValues(AssetRef.init(json:))
+        guard let assets else {
+            throw CloudError(.invalidArguments, "record \(record): its attachments are in assets here unread")
+        }
+        for attachment in attachments {
+            guard let ref = parsed[attachment.sha256], Int64(ref.size) == attachment.size else {
+                throw CloudError(.invalidArguments, "record \(record): attachment sizes do not match their chunks")
+            }
+            try assets.fetchAttachment(attachment, ref: ref)
+        }
+    }
+
+    /// Whether a record's file must be written in format 3: the record names attachments, or
+    /// its fields carry `frontMatter`. Builds before both would drop either key, compute another
+    /// revision id and refuse the file as not matching its content; format 3 makes them say
+    /// "newer than this build" instead (and wait there, never applying the note without them).
+    static func needsFormat3(_ json: JSONValue) -> Bool {
+        json["attachmentChunks"] != nil || json["fields"]?["frontMatter"] != nil
     }
 }

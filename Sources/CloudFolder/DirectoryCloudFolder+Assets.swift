@@ -37,23 +37,26 @@ extension DirectoryCloudFolder: AssetStore {
     public func readAsset(_ ref: AssetRef) throws -> [UInt8] {
         // Grown chunk by chunk: a forged reference's size reserves nothing before its chunks are read.
         var bytes: [UInt8] = []
-        for name in ref.chunks {
-            let path = assetFile(name)
-            let read: [UInt8]?
-            do {
-                read = try io.readIfPresent(path, maxBytes: readCap(AssetRef.chunkSize, at: path))
-            } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
-                throw AssetUnavailable(chunk: name, reason: "is not a file of ours (\(error.message))")
-            }
-            guard let read else { throw AssetUnavailable(chunk: name, reason: "has not arrived yet") }
-            guard case .success(let chunk) = opened(read, at: path), chunkName(chunk[...]) == name else {
-                throw AssetUnavailable(chunk: name, reason: "does not match its hash (damaged or partial)")
-            }
-            bytes += chunk
-        }
+        for name in ref.chunks { bytes += try readChunk(name) }
         guard bytes.count == ref.size else {
             throw AssetUnavailable(chunk: ref.chunks.last ?? "", reason: "sizes do not add up to the reference")
         }
         return bytes
+    }
+
+    /// One chunk's bytes, checked against its name; `AssetUnavailable` when missing or damaged.
+    func readChunk(_ name: String) throws -> [UInt8] {
+        let path = assetFile(name)
+        let read: [UInt8]?
+        do {
+            read = try io.readIfPresent(path, maxBytes: readCap(AssetRef.chunkSize, at: path))
+        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+            throw AssetUnavailable(chunk: name, reason: "is not a file of ours (\(error.message))")
+        }
+        guard let read else { throw AssetUnavailable(chunk: name, reason: "has not arrived yet") }
+        guard case .success(let chunk) = opened(read, at: path), chunkName(chunk[...]) == name else {
+            throw AssetUnavailable(chunk: name, reason: "does not match its hash (damaged or partial)")
+        }
+        return chunk
     }
 }

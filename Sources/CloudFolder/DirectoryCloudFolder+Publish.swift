@@ -28,8 +28,11 @@ extension DirectoryCloudFolder {
         ] {
             try io.ensureDirectory(folder, syncExisting: firstOfSegment)
         }
-        let envelope = Envelope(
+        var envelope = Envelope(
             kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
+        if (body.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3) {
+            envelope.format = Envelope.attachmentsFormat
+        }
         return try publishOnce(envelope.encoded, at: layout.logFile(zone, device: device, seq: seq), device: device)
     }
 

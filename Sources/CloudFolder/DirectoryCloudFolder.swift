@@ -15,6 +15,8 @@ public struct DirectoryCloudFolder: CloudFolder {
     public let io: any FileIO
     /// The seal of an encrypted container (SYNC-FORMAT rule 14); nil for a plain one.
     public let seal: FolderSeal?
+    /// Where this device keeps attachment content (rule 15); the engine sets its store's.
+    public var attachments: (any AttachmentContent)?
 
     public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
         self.layout = CloudLayout(root: root, zoneNames: seal)

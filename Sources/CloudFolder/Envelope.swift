@@ -22,8 +22,11 @@ public struct Envelope: Sendable, Equatable {
     /// The format of an encrypted container's `container.json` and keys files (SYNC-FORMAT rule
     /// 14): a build that reads only format 1 refuses the folder with a clear message.
     public static let encryptedFormat: Int64 = 2
+    /// The format of a log file or snapshot holding a record with attachments (SYNC-FORMAT
+    /// rule 15): a build that knows no attachments refuses it as newer, never misreads it.
+    public static let attachmentsFormat: Int64 = 3
     /// The formats this build reads.
-    public static let supportedFormats: ClosedRange<Int64> = 1...2
+    public static let supportedFormats: ClosedRange<Int64> = 1...3
 
     public var format: Int64
     public var kind: Kind
@@ -102,6 +105,8 @@ public struct Envelope: Sendable, Equatable {
         guard let kind = Kind(rawValue: kindText), let hlc = HLC(hlcText) else {
             return .notArrivedYet(reason: "unknown kind, or an hlc malformed or out of range")
         }
+        // Format 3 is that of log files and snapshots naming attachments (rule 15) only.
+        if format == attachmentsFormat, kind != .changes, kind != .snapshot { return .unsupportedFormat(format) }
         guard (0...CloudLayout.maxSeq).contains(seq) else {
             return .notArrivedYet(reason: "seq \(seq) is out of range")
         }

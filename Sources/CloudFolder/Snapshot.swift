@@ -23,9 +23,14 @@ public struct Snapshot: Sendable, Equatable {
     }
 
     func envelope(zone: ZoneID) -> Envelope {
-        Envelope(
+        var envelope = Envelope(
             kind: .snapshot, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc,
             body: .object(["covers": covers.json, "state": state]))
+        // Rule 15: a snapshot naming attachments is format 3, as a log file is.
+        if (state["revisions"]?.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3) {
+            envelope.format = Envelope.attachmentsFormat
+        }
+        return envelope
     }
 
     init(envelope: Envelope, device: DeviceID) throws {

@@ -54,6 +54,8 @@ public enum Action: Equatable, Sendable {
     case unlockNeeded
     /// The answer to `Effect.unlock`: nil when sync runs now, else why not ("wrong passphrase").
     case unlockFinished(error: String?)
+    /// Answer to `Effect.openAttachment`: the program was started on it.
+    case attachmentOpened(String)
 
     /// A plain character key, as in `.key("j")`.
     public static func key(_ character: Character) -> Action { .input(.char(character)) }

@@ -62,6 +62,8 @@ public struct AppState: Equatable, Sendable {
     var undoGeneration = 0
     /// The selected note as the preview pane shows it (its whole body), when loaded.
     public var preview: NoteContent?
+    /// Which of the preview's attachments `o` opens (`a` moves it).
+    public var attachmentIndex = 0
     /// The note and version last asked for with `Effect.loadPreview`, so it is asked once.
     var previewRequested: PreviewKey?
     /// The note open in the editor pane.

@@ -64,6 +64,11 @@ public enum Effect: Equatable, Sendable {
     /// only once the writes asked for before are done, or `$EDITOR` opens the older text.
     /// -> `Action.storeChanged([id])`, or effectFailed with the editor's exit status.
     case openExternalEditor(UUID)
+    /// Open attachment `name` (content `sha256`) of the note with `$OPENER`, else `xdg-open`,
+    /// on a copy named `name` in a private temporary folder, without waiting for the program.
+    /// -> `Action.attachmentOpened(name)`, or effectFailed (content not on this device yet, no
+    /// opener).
+    case openAttachment(noteID: UUID, name: String, sha256: String)
     /// Load the note's revisions, newest first. -> `Action.historyLoaded(id, [HistoryEntry])`.
     case loadHistory(UUID)
     /// Make revision `revision` of the note its current text (a new revision on top of the

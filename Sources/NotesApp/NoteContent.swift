@@ -14,10 +14,13 @@ public struct NoteContent: Equatable, Sendable {
     /// The note is in the trash (moved there elsewhere while the editor had it open, or shown
     /// by the Trash view).
     public var isTrashed: Bool
+    /// The note's attachments (the preview lists them; `o` opens one).
+    public var attachments: [Attachment]
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
-        headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false
+        headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false,
+        attachments: [Attachment] = []
     ) {
         self.id = id
         self.title = title
@@ -27,6 +30,7 @@ public struct NoteContent: Equatable, Sendable {
         self.headRevision = headRevision
         self.syncState = syncState
         self.isTrashed = isTrashed
+        self.attachments = attachments
     }
 
     /// The editor's text: the title as the first line, then the body.

@@ -44,6 +44,8 @@ extension AppState {
             return [.loadConflicts(limit: 100)]
         case .character("d"):
             return trashSelected()
+        case .character("a"), .character("o"):
+            return attachmentKey(open: key == .character("o"))
         case .character("T"):
             return openTrash()
         case .character("u"):

@@ -28,7 +28,23 @@ extension AppState {
             return
         }
         guard content.id == id, previewRow?.id == id else { return }
+        if preview?.id != id { attachmentIndex = 0 }
         preview = content
+        attachmentIndex = min(attachmentIndex, max(0, content.attachments.count - 1))
+    }
+
+    /// `a`: the next attachment of the previewed note; `o`: open it (SYNC-FORMAT rule 15's
+    /// attachments, opened by the runtime with `$OPENER` or `xdg-open`).
+    mutating func attachmentKey(open: Bool) -> [Effect] {
+        guard let row = previewRow, let note = preview, note.id == row.id, !note.attachments.isEmpty else {
+            return show("This note has no attachments")
+        }
+        guard open else {
+            attachmentIndex = (attachmentIndex + 1) % note.attachments.count
+            return []
+        }
+        let attachment = note.attachments[min(attachmentIndex, note.attachments.count - 1)]
+        return [.openAttachment(noteID: note.id, name: attachment.name, sha256: attachment.sha256)]
     }
 
     /// The note the preview pane is for: the Trash view's selected note while it is open,

@@ -62,6 +62,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.unlockNeeded()
     case .unlockFinished(let error):
         return state.unlockFinished(error: error)
+    case .attachmentOpened(let name):
+        return state.show("Opened “\(TerminalSafeText.sanitize(name))”")
     }
 }
 

@@ -3,7 +3,7 @@ import TerminalUI
 /// ASCII stand-ins for the app's own glyphs, for a terminal whose locale is not UTF-8.
 let asciiGlyphs: [String: String] = [
     "★": "*", "✓": "+", "↻": "~", "⚠": "!", "↑": "^", "│": "|", "─": "-", "┌": "+", "┐": "+", "└": "+",
-    "┘": "+", "…": ".", "▏": "|", "·": "-", "“": "\"", "”": "\"", "◌": "o", "•": "*",
+    "┘": "+", "…": ".", "▏": "|", "·": "-", "“": "\"", "”": "\"", "◌": "o", "•": "*", "▸": ">",
 ]
 
 /// Replaces every non-ASCII cell: the app's glyphs by their stand-ins, anything else (note

@@ -13,6 +13,7 @@ let helpLines: [(keys: String, action: String)] = [
     ("f", "toggle favorite"),
     ("d u T", "trash / undo / view"),
     ("e", "open in $EDITOR"),
+    ("a o", "attachment: next / open"),
     ("s", "sync now"),
     ("c h", "conflicts / history"),
     ("q ^Q", "quit (saves first)"),

@@ -62,3 +62,40 @@ private struct BodyLines: IteratorProtocol {
         return text[..<newline]
     }
 }
+
+/// The previewed note's attachments at the bottom of the preview (a header, then a line each,
+/// the one `o` opens marked); returns the rows used (none without attachments or room).
+func drawAttachments(_ attachments: [Attachment], selected: Int, theme: Theme, in rect: Rect, on buffer: inout Buffer)
+    -> Int
+{
+    guard !attachments.isEmpty, rect.height >= 4 else { return 0 }
+    let shown = min(attachments.count, rect.height / 2 - 1)
+    guard shown > 0 else { return 0 }
+    let rows = shown + 1
+    let top = rect.maxY - rows
+    let header = "Attachments (\(attachments.count)): a next, o open"
+    buffer.write(header, at: Point(x: rect.x, y: top), style: theme.hint, clipTo: rect)
+    // The selected one stays in view when there are more than fit.
+    let first = max(0, min(selected - shown + 1, attachments.count - shown))
+    for (offset, attachment) in attachments[first..<(first + shown)].enumerated() {
+        let index = first + offset
+        let marker = index == selected ? "▸ " : "  "
+        let line = marker + TerminalSafeText.sanitize(attachment.name) + "  " + attachmentSize(attachment.size)
+        buffer.write(
+            line, at: Point(x: rect.x, y: top + 1 + offset), style: index == selected ? theme.header : .plain,
+            clipTo: rect)
+    }
+    return rows
+}
+
+/// "12 B", "3.4 KB", "200.0 MB" (integer arithmetic: no Foundation formatting in the view).
+func attachmentSize(_ bytes: Int64) -> String {
+    if bytes < 1024 { return "\(bytes) B" }
+    var unit = 0
+    var scaled = bytes * 10 / 1024
+    while scaled >= 10 * 1024, unit < 2 {
+        scaled /= 1024
+        unit += 1
+    }
+    return "\(scaled / 10).\(scaled % 10) \(["KB", "MB", "GB"][unit])"
+}

@@ -28,8 +28,12 @@ func syncCounts(_ status: SyncStatus) -> [String] {
         parts.append("⚠ \(status.conflictCount) conflict\(status.conflictCount == 1 ? "" : "s")")
     }
     if status.pendingCount > 0 { parts.append("↑ \(status.pendingCount) pending") }
-    if status.waitingCount > 0 {
-        parts.append("\(status.waitingCount) file\(status.waitingCount == 1 ? "" : "s") waiting")
+    if status.attachmentWaitingCount > 0 {
+        parts.append("↻ waiting for attachment")
+    }
+    if status.waitingCount > status.attachmentWaitingCount {
+        let files = status.waitingCount - status.attachmentWaitingCount
+        parts.append("\(files) file\(files == 1 ? "" : "s") waiting")
     }
     return parts
 }

@@ -191,5 +191,8 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
         return
     }
     let terms = state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).terms.map(TextFolding.fold)
-    drawPreviewBody(note.body, terms: terms, theme: theme, in: body, on: &buffer)
+    let listed = drawAttachments(note.attachments, selected: state.attachmentIndex, theme: theme, in: body, on: &buffer)
+    drawPreviewBody(
+        note.body, terms: terms, theme: theme,
+        in: Rect(x: body.x, y: body.y, width: body.width, height: body.height - listed), on: &buffer)
 }

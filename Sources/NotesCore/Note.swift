@@ -27,12 +27,15 @@ public struct Note: Sendable, Equatable, Identifiable {
     /// `source`, …), kept to be written back on export: the canonical JSON text of an object, nil
     /// when there are none (SYNC-FORMAT "Bodies", `frontMatter`).
     public var frontMatter: String?
+    /// Files attached to the note, by name (SYNC-FORMAT rule 15); the store loads them for a
+    /// single note (`NoteStore.note(_:)`), not for list rows.
+    public var attachments: [Attachment]
 
     public init(
         id: UUID = UUID(), zone: String = Note.defaultZone, title: String, body: String,
         tags: [String] = [], isFavorite: Bool = false, createdAt: Date = Date(),
         modifiedAt: Date? = nil, deletedAt: Date? = nil, headRev: String? = nil,
-        syncState: SyncState = .pending, frontMatter: String? = nil
+        syncState: SyncState = .pending, frontMatter: String? = nil, attachments: [Attachment] = []
     ) {
         self.id = id
         self.zone = zone
@@ -46,6 +49,12 @@ public struct Note: Sendable, Equatable, Identifiable {
         self.headRev = headRev
         self.syncState = syncState
         self.frontMatter = frontMatter
+        self.attachments = Attachment.sorted(attachments)
+    }
+
+    /// The attachment named `name` (byte for byte), or nil.
+    public func attachment(named name: String) -> Attachment? {
+        attachments.first { $0.name.utf8.elementsEqual(name.utf8) }
     }
 
     /// The id as it is stored and printed: lowercase, hyphenated.

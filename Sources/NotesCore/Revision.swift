@@ -10,7 +10,7 @@ public struct RevisionFields: Sendable, Equatable {
         return same(a.zone, b.zone) && same(a.title, b.title) && same(a.body, b.body)
             && a.tags.count == b.tags.count && zip(a.tags, b.tags).allSatisfy(same)
             && a.isFavorite == b.isFavorite && a.createdAt == b.createdAt && a.modifiedAt == b.modifiedAt
-            && a.deletedAt == b.deletedAt
+            && a.deletedAt == b.deletedAt && a.attachments == b.attachments
             && a.frontMatter.map { Array($0.utf8) } == b.frontMatter.map { Array($0.utf8) }
     }
 
@@ -37,6 +37,9 @@ public struct RevisionFields: Sendable, Equatable {
     public var deletedAt: Int64?
     /// `Note.frontMatter`: absent from the JSON when nil, so notes without it keep their ids.
     public var frontMatter: String?
+    /// Sorted by the UTF-8 bytes of their names, names unique; `attachments` in the JSON only
+    /// when there is one, so the ids of revisions without any are what they always were.
+    public var attachments: [Attachment] = []
 
     public init(note: Note) {
         zone = note.zone
@@ -48,6 +51,7 @@ public struct RevisionFields: Sendable, Equatable {
         modifiedAt = note.modifiedAt.millisecondsSince1970
         deletedAt = note.deletedAt?.millisecondsSince1970
         frontMatter = note.frontMatter
+        attachments = Attachment.sorted(note.attachments)
     }
 
     public var json: JSONValue {
@@ -58,6 +62,7 @@ public struct RevisionFields: Sendable, Equatable {
         ]
         if let deletedAt { d["deletedAt"] = .int(deletedAt) }
         if let frontMatter { d["frontMatter"] = .string(frontMatter) }
+        if !attachments.isEmpty { d["attachments"] = .array(attachments.map(\.json)) }
         return .object(d)
     }
 
@@ -76,6 +81,17 @@ public struct RevisionFields: Sendable, Equatable {
         self.modifiedAt = modifiedAt
         self.deletedAt = json["deletedAt"]?.intValue
         self.frontMatter = json["frontMatter"]?.stringValue
+        if let list = json["attachments"] {
+            // Rule 15: a list of at least one, sorted by name, names unique.
+            guard let items = list.arrayValue, !items.isEmpty, items.count <= 10_000 else {
+                throw JSONValueError.notCanonical("attachments must be a non-empty list")
+            }
+            let parsed = try items.map(Attachment.init(json:))
+            guard
+                zip(parsed, parsed.dropFirst()).allSatisfy({ $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            else { throw JSONValueError.notCanonical("attachments must be sorted by name, each name once") }
+            self.attachments = parsed
+        }
     }
 
     /// The note these fields describe.
@@ -85,7 +101,7 @@ public struct RevisionFields: Sendable, Equatable {
             createdAt: Date(millisecondsSince1970: createdAt),
             modifiedAt: Date(millisecondsSince1970: modifiedAt),
             deletedAt: deletedAt.map(Date.init(millisecondsSince1970:)), headRev: headRev,
-            syncState: syncState, frontMatter: frontMatter)
+            syncState: syncState, frontMatter: frontMatter, attachments: attachments)
     }
 }
 

@@ -32,6 +32,9 @@ public struct SyncStatus: Equatable, Sendable {
     /// Files in the cloud folder the last fetch waited at: not arrived yet, or not checking out
     /// (torn, damaged, a seal that does not verify); `cloudnotes status` names them.
     public var waitingCount: Int
+    /// Of those, files whose attachment has not fully arrived (SYNC-FORMAT rule 15): shown as
+    /// "↻ waiting for attachment".
+    public var attachmentWaitingCount = 0
 
     public init(
         phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0, heldCount: Int = 0, heldReason: String? = nil,

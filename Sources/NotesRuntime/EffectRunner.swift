@@ -109,6 +109,12 @@ final class EffectRunner {
             }
         case .openExternalEditor(let id):
             openExternalEditor(id)
+        case .openAttachment(_, let name, let sha256):
+            read { store in
+                try AttachmentOpener.open(
+                    store, name: name, sha256: sha256, environment: ProcessInfo.processInfo.environment)
+                return .attachmentOpened(name)
+            }
         case .loadHistory(let id):
             let labels = deviceLabels()
             read { store in
@@ -327,7 +333,8 @@ extension NoteContent {
     init(_ note: Note) {
         self.init(
             id: note.id, title: note.title, body: note.body, isFavorite: note.isFavorite, modifiedAt: note.modifiedAt,
-            headRevision: note.headRev, syncState: note.syncState, isTrashed: note.deletedAt != nil)
+            headRevision: note.headRev, syncState: note.syncState, isTrashed: note.deletedAt != nil,
+            attachments: note.attachments)
     }
 }
 

@@ -42,10 +42,14 @@ extension NoteStore {
     }
 
     static func fetchNote(_ db: Database, id: UUID) throws -> Note? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.lowercasedString]
-        )
-        .map { try note(from: $0) }
+        guard
+            var note = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM note WHERE id = ?"), arguments: [id.lowercasedString]
+            )
+            .map({ try note(from: $0) })
+        else { return nil }
+        note.attachments = try fetchAttachments(note.idString, db)
+        return note
     }
 
     /// The id of a note row; a damaged one is a corrupt database, not a crash.

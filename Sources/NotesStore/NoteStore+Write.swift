@@ -132,6 +132,7 @@ extension NoteStore {
         func differ(_ x: String, _ y: String) -> Bool { !x.utf8.elementsEqual(y.utf8) }
         return differ(a.title, b.title) || differ(a.body, b.body) || differ(a.zone, b.zone)
             || a.tags.count != b.tags.count || zip(a.tags, b.tags).contains(where: differ)
+            || a.attachments != b.attachments
     }
 
     static func effectiveTitle(_ title: String, body: String) -> String {
@@ -244,5 +245,6 @@ extension NoteStore {
                 "INSERT INTO note_tag(noteID, tag, foldedTag) VALUES (?, ?, ?)",
                 [note.idString, tag, TextFolding.fold(tag)])
         }
+        try writeAttachments(note, isNew: isNew, db)
     }
 }

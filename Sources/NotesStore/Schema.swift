@@ -66,6 +66,26 @@ enum Schema {
         );
         """
 
+    /// `attachments-1`: a note's current attachments, and the chunk names of attachment content
+    /// in a cloud folder (`folder`: the container's identity), so a republished note does not
+    /// read its files again. The content itself is files in the data directory, never a blob.
+    static let attachments1 = """
+        CREATE TABLE attachment (
+            noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            PRIMARY KEY (noteID, name)
+        ) WITHOUT ROWID;
+        CREATE INDEX attachment_by_content ON attachment(sha256);
+        CREATE TABLE attachment_chunks (
+            sha256 TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            chunks TEXT NOT NULL,
+            PRIMARY KEY (sha256, folder)
+        ) WITHOUT ROWID;
+        """
+
     /// Whether the database needs neither a migration nor a rebuild of derived data (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
         try migrator.hasCompletedMigrations(db) && DerivedData.isCurrent(db)
@@ -96,7 +116,10 @@ enum Schema {
         ("links-1", links1),
         // Front matter keys of imported Markdown that CloudNotes does not use, kept for export
         // (`Note.frontMatter`: canonical JSON text of an object, NULL when none).
-        ("frontmatter-1", "ALTER TABLE note ADD COLUMN frontMatter TEXT")
+        ("frontmatter-1", "ALTER TABLE note ADD COLUMN frontMatter TEXT"),
+        // A note's attachments (head fields) and where their content sits in a cloud folder as
+        // chunks (SYNC-FORMAT rule 15).
+        ("attachments-1", attachments1),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

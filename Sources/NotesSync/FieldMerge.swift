@@ -58,6 +58,8 @@ enum FieldMerge {
         merged.deletedAt = pick(\.deletedAt, ==)
         merged.frontMatter = pick(\.frontMatter, ==)
         merged.tags = mergeTags(base: base?.tags, a.tags, b.tags)
+        merged.attachments = mergeAttachments(
+            base: base?.attachments, a.attachments, b.attachments, oursIsLater: ours.stamp > theirs.stamp)
         let text = TextMerge.merge(
             base: base?.body ?? "", ours: a.body, theirs: b.body, oursLabel: ours.label, theirsLabel: theirs.label)
         merged.body = text.text
@@ -87,10 +89,41 @@ enum FieldMerge {
         return Note.normalizedTags(kept.map(\.text))
     }
 
+    /// Three-way merge of attachments, name by name (SYNC-FORMAT rule 15): an attachment
+    /// changed (added, replaced or removed) on one side takes that side; changed on both sides
+    /// differently, the later side's. Without an ancestor, the union (the later side's on a clash).
+    static func mergeAttachments(base: [Attachment]?, _ a: [Attachment], _ b: [Attachment], oursIsLater: Bool)
+        -> [Attachment]
+    {
+        func byName(_ list: [Attachment]) -> [Key: Attachment] {
+            Dictionary(list.map { (Key(text: $0.name), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let (mapA, mapB, mapBase) = (byName(a), byName(b), byName(base ?? []))
+        var merged: [Attachment] = []
+        for name in Set(mapA.keys).union(mapB.keys) {
+            let (x, y, ancestor) = (mapA[name], mapB[name], mapBase[name])
+            let chosen: Attachment?
+            if x == y {
+                chosen = x
+            } else if base == nil, x == nil || y == nil {
+                chosen = x ?? y  // no common ancestor: an attachment only one side has is kept
+            } else if base != nil, x == ancestor {
+                chosen = y
+            } else if base != nil, y == ancestor {
+                chosen = x
+            } else {
+                chosen = oursIsLater ? x : y
+            }
+            if let chosen { merged.append(chosen) }
+        }
+        return Attachment.sorted(merged)
+    }
+
     static func contentChanged(_ fields: RevisionFields, from base: RevisionFields?) -> Bool {
         guard let base else { return true }
         return !bytesEqual(fields.title, base.title) || !bytesEqual(fields.body, base.body)
             || fields.tags.count != base.tags.count || !zip(fields.tags, base.tags).allSatisfy(bytesEqual)
+            || fields.attachments != base.attachments
     }
 
     static func bytesEqual(_ x: String, _ y: String) -> Bool { x.utf8.elementsEqual(y.utf8) }

@@ -8,12 +8,16 @@ import NotesCore
 /// history, not only heads and their common ancestors: a returning device's pending edit may
 /// name any earlier revision as its parent, and every device must be able to receive it.
 enum SnapshotContent {
-    static func state(_ revisions: [Revision]) -> (state: JSONValue, count: Int) {
+    /// Fields travel inline; attachments name their chunks in `assets` (rule 15), written first.
+    static func state(_ revisions: [Revision], assets: (any AssetStore)? = nil, device: DeviceID? = nil) -> (
+        state: JSONValue, count: Int
+    ) {
         var records: [JSONValue] = []
         records.reserveCapacity(revisions.count)
         for revision in revisions {
             // A record over the size limit never went out in a log either.
-            guard let json = try? ChangeRecord(revision).json() else { continue }
+            guard let json = try? ChangeRecord(revision).json(assets: assets, device: device, inlineFields: true)
+            else { continue }
             records.append(json)
         }
         return (.object(["revisions": .array(records)]), records.count)
@@ -22,14 +26,15 @@ enum SnapshotContent {
     /// The revisions of a snapshot; throws when any record is malformed or its id does not
     /// match its content (the snapshot is then treated as not arrived). Records with a value out
     /// of range are refused on their own (`refused`), as in a change batch.
-    static func revisions(_ state: JSONValue) throws -> ChangeBatch {
+    /// Attachments are read from `assets` into the device's content first (rule 15).
+    static func revisions(_ state: JSONValue, assets: (any AssetStore)? = nil) throws -> ChangeBatch {
         guard let items = state["revisions"]?.arrayValue else {
             throw CloudError(.invalidArguments, "a snapshot's state has no revisions")
         }
         var batch = ChangeBatch(records: [])
         for item in items {
             do {
-                batch.records.append(try ChangeRecord(json: item))
+                batch.records.append(try ChangeRecord(json: item, assets: assets))
             } catch let error as ChangeRecord.OutOfRange {
                 batch.refused.append(error)
             }

@@ -80,7 +80,7 @@ extension SyncEngine {
         let revisions = try store.snapshotRevisions(zone: zone.rawValue)
         var covers = zoneState.token
         covers[device] = seq
-        let (content, count) = SnapshotContent.state(revisions)
+        let (content, count) = SnapshotContent.state(revisions, assets: folder as? any AssetStore, device: device)
         let snapshot = Snapshot(device: device, seq: seq, hlc: HLC(millis: now), covers: covers, state: content)
         do {
             _ = try folder.publishSnapshot(snapshot, zone: zone)

@@ -38,6 +38,7 @@ extension SyncEngine {
             try recreate(zone, folder)
         }
         waitingFiles = summary.notArrived
+        waitingAttachmentFiles = summary.waitingForAttachments
         learnDeviceNames(folder)
         return summary
     }
@@ -118,6 +119,9 @@ extension SyncEngine {
                 : nil
             for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
+                if file.reason.hasPrefix(DirectoryCloudFolder.waitingForAttachment) {
+                    summary.waitingForAttachments += 1
+                }
                 warn("waiting for \(file.path): \(file.reason)")
             }
             for file in changes.coveredDamage {

@@ -89,6 +89,8 @@ public actor SyncEngine {
     public internal(set) var limitExceeded: [UUID: String] = [:]
     /// Files the last fetch waited at (`SyncStatus.waitingCount`).
     var waitingFiles = 0
+    /// Of those, files waiting for an attachment's chunk (`SyncStatus.attachmentWaitingCount`).
+    var waitingAttachmentFiles = 0
 
     /// Events for the delegate, as CKSyncEngine hands them to `handleEvent`.
     public nonisolated let events: AsyncStream<SyncEvent>
@@ -115,7 +117,7 @@ public actor SyncEngine {
             throw CloudError(.internalError, "the store's device id \(store.deviceID) is not a valid device id")
         }
         self.store = store
-        self.configuration = configuration
+        self.configuration = Self.withAttachmentContent(configuration, store)
         self.device = device
         self.resolver = ConflictResolver(strategy: configuration.conflictStrategy)
         self.state = state
@@ -128,6 +130,17 @@ public actor SyncEngine {
             heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes))
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
         (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// The folder reads and writes attachment content through the store's (SYNC-FORMAT rule
+    /// 15) when the store keeps it (`NoteStore` does, where the layers meet).
+    static func withAttachmentContent(_ configuration: Configuration, _ store: any SyncStore) -> Configuration {
+        guard let content = store as? any AttachmentContent, var folder = configuration.folder as? DirectoryCloudFolder
+        else { return configuration }
+        var wired = configuration
+        folder.attachments = content
+        wired.folder = folder
+        return wired
     }
 
     /// One "sync now": send, fetch, and send again what the fetch merged. Errors become the
@@ -248,6 +261,7 @@ public actor SyncEngine {
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
         next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes)
         next.waitingCount = waitingFiles
+        next.attachmentWaitingCount = waitingAttachmentFiles
         guard next != status else { return }
         status = next
         configuration.onStatus?(next)
@@ -312,6 +326,8 @@ public struct FetchSummary: Sendable, Equatable {
     public var clockSkew = 0
     /// Files that did not check out (waited for, not skipped).
     public var notArrived = 0
+    /// Of those, files waiting for an attachment's chunk (SYNC-FORMAT rule 15).
+    public var waitingForAttachments = 0
     /// Snapshots loaded because the token pointed at compacted log files (`changeTokenExpired`).
     public var snapshotsLoaded = 0
 

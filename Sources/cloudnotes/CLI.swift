@@ -83,7 +83,8 @@ struct CloudNotes: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
-            Remove.self, Restore.self, Purge.self, History.self, Export.self, Import.self, ConfigCommand.self,
+            Remove.self, Restore.self, Purge.self, History.self, Attach.self, Attachments.self, AttachmentCommand.self,
+            Detach.self, Export.self, Import.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self, Notebooks.self, NotebookCommand.self,
             Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self,
             TUI.self,

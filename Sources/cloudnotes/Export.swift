@@ -56,6 +56,7 @@ struct Export: ParsableCommand {
             for summary in summaries {
                 guard let note = try store.note(summary.id) else { continue }
                 try write(Data(MarkdownNote.render(note).utf8), to: target + "/" + note.idString + ".md")
+                try ExportAttachments.write(note, store, beside: target + "/" + note.idString)
             }
         }
         Output.info("exported \(summaries.count) note\(summaries.count == 1 ? "" : "s") to \(target)")

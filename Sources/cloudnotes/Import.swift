@@ -67,7 +67,16 @@ struct Import: ParsableCommand {
             var notes: [Note] = []
             for (index, file) in scan.files.enumerated() where file.source == source {
                 switch read[index] {
-                case .success(let found):
+                case .success(let parsed):
+                    // A note's attachment folder comes with it (not on a dry run: nothing is copied).
+                    let found: [Note]
+                    do {
+                        found = dryRun ? parsed : try ImportAttachments.carry(parsed, from: file.path, store, global)
+                    } catch let error as CLIError {
+                        unreadable.append((file.path, error.message, source))
+                        tally.skipped += 1
+                        continue
+                    }
                     notes += found
                     if let notebook = file.notebook {
                         perNotebook[notebook, default: 0] += found.filter { $0.zone == notebook }.count
@@ -111,9 +120,6 @@ struct Import: ParsableCommand {
         if scan.otherFiles > 0 { parts.append(plural(scan.otherFiles, "file") + " of another type") }
         if scan.hidden > 0 {
             parts.append("\(scan.hidden) hidden \(scan.hidden == 1 ? "file or folder" : "files or folders")")
-        }
-        if !scan.attachmentFolders.isEmpty {
-            parts.append(plural(scan.attachmentFolders.count, "attachment folder"))
         }
         return parts.isEmpty ? nil : "ignored " + parts.joined(separator: " and ")
     }

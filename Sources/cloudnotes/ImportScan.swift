@@ -59,14 +59,16 @@ struct ImportScan {
         }
     }
 
-    /// A folder with no file to import and no subfolder in it (Obsidian's "folder notes", a
-    /// `Projects/` full of notes beside `Projects.md`, stay notebooks).
+    /// A folder with no Markdown file and no subfolder in it: the attachment folder of the note
+    /// of its name beside it (its .txt or .json files are that note's files). Obsidian's "folder
+    /// notes", a `Projects/` full of notes beside `Projects.md`, stay notebooks.
     static func holdsNoNotes(_ folder: String) -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
         return names.allSatisfy { name in
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory)
-            return !isDirectory.boolValue && !extensions.contains(where: name.lowercased().hasSuffix)
+            return !isDirectory.boolValue
+                && !ImportAttachments.markdownExtensions.contains(where: name.lowercased().hasSuffix)
         }
     }
 

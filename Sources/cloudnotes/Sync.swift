@@ -96,6 +96,9 @@ struct SyncRun: ParsableCommand {
         var tail = "pending \(summary.pending), conflicts \(summary.conflicts)"
         if fetched.buffered > 0 { tail += ", \(fetched.buffered) waiting for earlier changes" }
         if fetched.snapshotsLoaded > 0 { tail += ", \(fetched.snapshotsLoaded) snapshot(s) loaded" }
+        if fetched.waitingForAttachments > 0 {
+            tail += ", ↻ waiting for attachment (\(fetched.waitingForAttachments) file(s))"
+        }
         Output.line(tail)
         // Automatic compaction (a long log) says what it did.
         if let compacted = summary.compacted { print(compacted) }

@@ -119,7 +119,7 @@ import Testing
         } throws: { ($0 as? CloudError)?.code == .accountTemporarilyUnavailable }
 
         let newer = FolderFixture(backend)
-        envelope.format = 3
+        envelope.format = 3  // the format of log files with attachments, never of a container.json
         try newer.plant(newer.layout.containerFile, envelope.encoded)
         #expect {
             try newer.folder.openContainer(boundTo: nil)

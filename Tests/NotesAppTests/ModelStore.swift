@@ -184,7 +184,8 @@ struct ModelStore {
             }
             notes.removeAll { $0.id == id }
             return [.storeChanged([id])]
-        case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .loadHistory,
+        case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .openAttachment,
+            .loadHistory,
             .restoreRevision,
             .loadConflict, .resolveConflict, .unlock:
             return []

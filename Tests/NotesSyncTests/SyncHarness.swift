@@ -9,6 +9,7 @@ import NotesTestSupport
 import Testing
 
 extension NoteStore: SyncStore {}
+extension NoteStore: AttachmentContent {}
 
 /// One device: its own store in a temp directory and an engine over the shared cloud folder.
 final class TestDevice: @unchecked Sendable {
@@ -86,6 +87,7 @@ struct NoteState: Equatable, CustomStringConvertible {
     var tags: [String]
     var isFavorite: Bool
     var inTrash: Bool
+    var attachments: [NotesCore.Attachment]
 
     init(_ note: Note) {
         headRev = note.headRev
@@ -94,6 +96,7 @@ struct NoteState: Equatable, CustomStringConvertible {
         tags = note.tags
         isFavorite = note.isFavorite
         inTrash = note.isTrashed
+        attachments = note.attachments
     }
 
     var description: String {

@@ -10,6 +10,7 @@ import NotesStore
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
+//        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -20,6 +21,7 @@ var phase = "all"
 var importRuns = 3
 var cloudnotesBinary: String?
 var bucket = "cloudnotes-bench"
+var megabytes = 200
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -35,6 +37,8 @@ while let arg = args.popFirst() {
     case "--large-note": phase = "large-note"
     case "--encryption": phase = "encryption"
     case "--s3": phase = "s3"
+    case "--attachment": phase = "attachment"
+    case "--megabytes": megabytes = max(1, Int(args.popFirst() ?? "") ?? 200)
     case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
@@ -57,6 +61,11 @@ if phase == "large-note" {
 if phase == "encryption" {
     // Plain vs encrypted folders side by side (EncryptionBenchmark.swift): --encryption [--count N]
     for count in counts { try await EncryptionBenchmark(count: count, work: work).run() }
+    exit(0)
+}
+if phase == "attachment" {
+    // A 200 MB attachment A→B, plain and encrypted (AttachmentBenchmark.swift): --attachment
+    try await AttachmentBenchmark(work: work, megabytes: megabytes).run()
     exit(0)
 }
 if phase == "s3" {

@@ -1,0 +1,19 @@
+import NotesCore
+
+/// Where a device keeps attachment content: its data directory, outside the cloud folder
+/// (SYNC-FORMAT rule 15). The store implements it (`extension NoteStore: AttachmentContent {}`
+/// where the two layers meet); a folder given one streams content between it and the chunks
+/// under `private/assets/`, a piece at a time.
+public protocol AttachmentContent: Sendable {
+    func hasAttachmentContent(sha256: String) -> Bool
+    /// Streams the content of `sha256` in pieces of `chunkSize` (an empty file is one empty
+    /// piece), throwing when it does not match its hash; false when it is not here.
+    func readAttachmentContent(sha256: String, chunkSize: Int, _ body: (ArraySlice<UInt8>) throws -> Void) throws
+        -> Bool
+    /// Receives content: `fill` appends pieces; kept only when `size` and `sha256` match.
+    func receiveAttachmentContent(
+        sha256: String, size: Int64, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws
+    /// The chunk names of content `sha256` in the folder identified by `folder`, if remembered.
+    func cloudChunks(sha256: String, folder: String) -> [String]?
+    func rememberCloudChunks(_ names: [String], sha256: String, folder: String)
+}

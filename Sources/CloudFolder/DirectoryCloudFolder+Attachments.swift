@@ -1,0 +1,95 @@
+import NotesCore
+
+/// Attachment content as chunks (SYNC-FORMAT rule 15): the same content-addressed chunks under
+/// `private/assets/` as large fields, streamed a chunk at a time between the device's content
+/// (`attachments`) and the folder, so memory stays bounded whatever the file's size.
+extension DirectoryCloudFolder {
+    /// What names this folder in the device's memory of where content already sits: the
+    /// container of an encrypted folder (its chunk names are keyed by it), else its root.
+    var attachmentFolderIdentity: String { seal.map { "container " + $0.containerID } ?? "plain " + layout.root }
+
+    public func storeAttachment(_ attachment: Attachment, device: DeviceID) throws -> AssetRef {
+        let identity = attachmentFolderIdentity
+        // Written before (and remembered): every chunk still there is enough; a stat each.
+        if let names = attachments?.cloudChunks(sha256: attachment.sha256, folder: identity),
+            let ref = try? AssetRef(json: AssetRef(chunks: names, size: Int(attachment.size)).json),
+            try names.allSatisfy({ name in
+                if case .regular = try io.kind(assetFile(name)) { return true }
+                return false
+            })
+        {
+            return ref
+        }
+        guard let attachments else {
+            throw CloudError(.invalidArguments, "attachment \(attachment.name): no attachment content on this device")
+        }
+        try io.ensureDirectory(layout.privateDirectory + "/assets")
+        var names: [String] = []
+        let found = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) {
+            piece in
+            let name = chunkName(piece)
+            let path = assetFile(name)
+            try io.ensureDirectory(CloudPath.parent(of: path))
+            // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
+            _ = try publishOnce(Array(piece), at: path, device: device)
+            names.append(name)
+        }
+        guard found else {
+            throw CloudError(
+                .invalidArguments,
+                "attachment \(attachment.name): its content (\(attachment.sha256)) is not in this data directory")
+        }
+        let ref = AssetRef(chunks: names, size: Int(attachment.size))
+        attachments.rememberCloudChunks(names, sha256: attachment.sha256, folder: identity)
+        return ref
+    }
+
+    public func fetchAttachment(_ attachment: Attachment, ref: AssetRef) throws {
+        let identity = attachmentFolderIdentity
+        guard Int64(ref.size) == attachment.size else {
+            throw CloudError(.invalidArguments, "attachment \(attachment.name): its chunks do not add up to its size")
+        }
+        if let attachments, attachments.hasAttachmentContent(sha256: attachment.sha256) {
+            attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
+            return
+        }
+        func unavailable(_ chunk: String, _ reason: String) -> AssetUnavailable {
+            AssetUnavailable(chunk: chunk, reason: reason, attachment: attachment.name)
+        }
+        func stream(_ append: (ArraySlice<UInt8>) throws -> Void) throws {
+            for name in ref.chunks {
+                do {
+                    try append(try readChunk(name)[...])
+                } catch var missing as AssetUnavailable {
+                    missing.attachment = attachment.name
+                    throw missing
+                }
+            }
+        }
+        guard let attachments else {
+            // Nowhere to keep it: the chunks are still read and checked before the record applies.
+            var hasher = ContentHasher()
+            var total: Int64 = 0
+            try stream { piece in
+                hasher.update(piece)
+                total += Int64(piece.count)
+            }
+            guard total == attachment.size, hasher.finalize() == attachment.sha256 else {
+                throw unavailable(ref.chunks.last ?? "", "does not add up to the attachment's SHA-256")
+            }
+            return
+        }
+        do {
+            try attachments.receiveAttachmentContent(sha256: attachment.sha256, size: attachment.size) { append in
+                try stream(append)
+            }
+        } catch let missing as AssetUnavailable {
+            throw missing
+        } catch {
+            throw unavailable(
+                ref.chunks.last ?? "",
+                "does not add up to the attachment's size and SHA-256, or could not be kept (\(error))")
+        }
+        attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
+    }
+}
