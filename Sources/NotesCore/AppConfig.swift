@@ -27,6 +27,8 @@ public struct AppConfig: Sendable, Equatable {
     /// The largest note that syncs, in bytes (up to and by default 1 GB); a larger one stays
     /// on this device, said in `status` and the app.
     public var maxNoteBytes = 1 << 30
+    /// Where an `s3://` cloud folder's bucket is and its credentials (the config's `s3` section).
+    public var s3 = S3Settings()
 
     public static let themeRoles: Set<String> = [
         "accent", "selection", "favorite", "synced", "pending", "conflict", "error", "muted", "match",

@@ -32,7 +32,7 @@ enum SyncSetup {
         createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         let absolute = location.name
         if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))

@@ -18,17 +18,21 @@ public final class S3Client: @unchecked Sendable {
     private let session: URLSession
     private let transport: Transport
     private let pause: @Sendable (Double) -> Void
+    private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     /// How many times a request answered 409 ConditionalRequestConflict is sent again.
     static let conflictRetries = 4
 
     /// A client over URLSession, or over `transport` when given; `pause` waits between the
-    /// resends of a conflicting request (seconds; tests record instead of sleeping).
+    /// resends of a conflicting request (seconds; tests record instead of sleeping); `now` dates
+    /// the signatures.
     public init(
         endpoint: S3Endpoint, transport: Transport? = nil,
-        pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.endpoint = endpoint
         self.signer = SigV4Signer(credentials: endpoint.credentials, region: endpoint.region)
         let configuration = URLSessionConfiguration.ephemeral
@@ -54,14 +58,14 @@ public final class S3Client: @unchecked Sendable {
         body: [UInt8] = [], countAs: String? = nil
     ) throws -> S3Response {
         lock.withLock { counts[countAs ?? method, default: 0] += 1 }
-        let path = endpoint.basePath + "/" + endpoint.bucket + (key.isEmpty ? "" : "/" + key)
+        let path = endpoint.requestPath(key: key)
         let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
         var signed = headers
         signed.append(("host", endpoint.hostHeader))
         signed.append(("x-amz-content-sha256", payloadHash))
         let request = SigV4Signer.Request(
             method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
-        let authorization = signer.sign(request, at: Date())
+        let authorization = signer.sign(request, at: now())
         var text = endpoint.url.scheme! + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
         if !query.isEmpty {
             text +=
