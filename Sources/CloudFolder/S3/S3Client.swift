@@ -21,6 +21,9 @@ public final class S3Client: @unchecked Sendable {
     private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var log: [String] = []
+    /// How many of the latest requests `recentRequests` keeps.
+    static let logSize = 4096
     /// How many times a request answered 409 ConditionalRequestConflict is sent again.
     static let conflictRetries = 4
 
@@ -51,13 +54,25 @@ public final class S3Client: @unchecked Sendable {
     /// Requests sent so far, by method (`GET`, `PUT`, `HEAD`, `DELETE`, and `LIST` for listings).
     public var requestCounts: [String: Int] { lock.withLock { counts } }
 
+    /// The total of `requestCounts`.
+    public var requestCount: Int { lock.withLock { counts.values.reduce(0, +) } }
+
+    /// The latest requests, oldest first, as `METHOD key` (a listing with its prefix and
+    /// start-after): for tests and benchmarks to see what a step cost. Never a header or a secret.
+    public var recentRequests: [String] { lock.withLock { log } }
+
     /// Sends one request for `key` (empty: the bucket itself) and returns the answer, whatever
     /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`.
     public func send(
         _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
         body: [UInt8] = [], countAs: String? = nil
     ) throws -> S3Response {
-        lock.withLock { counts[countAs ?? method, default: 0] += 1 }
+        let listed = query.filter { $0.0 == "prefix" || $0.0 == "start-after" }.map { " \($0.0)=\($0.1)" }.joined()
+        lock.withLock {
+            counts[countAs ?? method, default: 0] += 1
+            log.append("\(countAs ?? method) \(key)\(listed)")
+            if log.count > Self.logSize { log.removeFirst(log.count - Self.logSize) }
+        }
         let path = endpoint.requestPath(key: key)
         let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
         var signed = headers
