@@ -15,6 +15,9 @@ public struct CloudError: Error, Sendable, Equatable, CustomStringConvertible {
         case serviceUnavailable
         /// Something else holds the path for now: retry with backoff.
         case zoneBusy
+        /// The server asks for fewer requests (S3's 503 SlowDown, 429): retry no sooner than
+        /// `retryAfter` when it says.
+        case requestRateLimited
         /// The disk or the user's quota is full: keep changes pending, tell the user.
         case quotaExceeded
         /// A record, batch, file or name over its limit (SYNC-FORMAT rule 13).
@@ -51,12 +54,17 @@ public struct CloudError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var path: String?
     public var errno: Int32?
+    /// Seconds the server asked to wait before the next request (`Retry-After`), if it said.
+    public var retryAfter: Double?
 
-    public init(_ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil) {
+    public init(
+        _ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil, retryAfter: Double? = nil
+    ) {
         self.code = code
         self.message = message
         self.path = path
         self.errno = errno
+        self.retryAfter = retryAfter
     }
 
     /// With the code first, for logs, `--json` and `debug`.

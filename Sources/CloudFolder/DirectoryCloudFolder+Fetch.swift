@@ -12,51 +12,19 @@ extension DirectoryCloudFolder {
         var snapshotHeads: [DeviceID: Int64]?
         let listing = Self.parse(try io.listIfPresent(layout.logDirectory(zone)), as: DeviceID.init)
         result.ignored = listing.ignored.map { "log/" + $0 }
+        let lister = io as? any KeyListingFileIO
         for device in listing.items {
-            // A device folder must be a real folder: a planted symlink is never followed.
-            guard try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory else {
+            let stream: (seq: Int64, missing: Bool)?
+            if let lister {
+                stream = try fetchListed(
+                    lister, zone: zone, device: device, after: token[device], maxBatches: maxBatches, into: &result)
+            } else {
+                stream = try fetchProbed(
+                    zone: zone, device: device, after: token[device], maxBatches: maxBatches, into: &result)
+            }
+            guard let (seq, missing) = stream else {
                 result.ignored.append("log/\(device)")
                 continue
-            }
-            var seq = token[device]
-            var checkedSegment: Int64?
-            var missing = false
-            while true {
-                if result.batches.count >= maxBatches {
-                    result.moreComing = true
-                    break
-                }
-                let next = seq + 1
-                let segment = CloudLayout.segment(of: next)
-                if checkedSegment != segment {
-                    let folder = layout.segmentDirectory(zone, device: device, seq: next)
-                    let kind = try io.kind(folder)
-                    if kind == nil {
-                        missing = true
-                        break
-                    }
-                    guard kind == .directory else {
-                        result.notArrived.append(
-                            NotArrivedFile(device: device, seq: next, path: folder, reason: "segment is not a folder"))
-                        break
-                    }
-                    checkedSegment = segment
-                }
-                let path = layout.logFile(zone, device: device, seq: next)
-                let count = result.notArrived.count
-                guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result)
-                else {
-                    missing = result.notArrived.count == count
-                    break
-                }
-                result.batches.append(fetched)
-                seq = next
-            }
-            // Rule 9: a replicator's renamed copies sit beside the files just read; their
-            // segment folders are listed on every fetch (one or two listings per device).
-            let segments = Set([token[device], seq].map { CloudLayout.segment(of: max($0, 1)) })
-            for segment in segments.sorted() {
-                try renamedCopies(zone: zone, device: device, segment: segment, into: &result)
             }
             result.token[device] = seq
             // Rule 11: a device compacts only files its own snapshot covers, so a missing next
@@ -78,12 +46,133 @@ extension DirectoryCloudFolder {
         return result
     }
 
+    /// One device's stream by probing (rule 4): the next seq's segment folder and file, one by
+    /// one, then the renamed copies of rule 9 in the segment folders of the token and the new
+    /// end. Nil when the device's folder is not a real folder (a planted symlink is never followed).
+    func fetchProbed(
+        zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int, into result: inout FetchedChanges
+    ) throws -> (seq: Int64, missing: Bool)? {
+        guard try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory else { return nil }
+        var seq = start
+        var checkedSegment: Int64?
+        var missing = false
+        while true {
+            if result.batches.count >= maxBatches {
+                result.moreComing = true
+                break
+            }
+            let next = seq + 1
+            let segment = CloudLayout.segment(of: next)
+            if checkedSegment != segment {
+                let folder = layout.segmentDirectory(zone, device: device, seq: next)
+                let kind = try io.kind(folder)
+                if kind == nil {
+                    missing = true
+                    break
+                }
+                guard kind == .directory else {
+                    result.notArrived.append(
+                        NotArrivedFile(device: device, seq: next, path: folder, reason: "segment is not a folder"))
+                    break
+                }
+                checkedSegment = segment
+            }
+            let path = layout.logFile(zone, device: device, seq: next)
+            let count = result.notArrived.count
+            guard let fetched = try readLogFile(at: path, zone: zone, device: device, seq: next, into: &result)
+            else {
+                missing = result.notArrived.count == count
+                break
+            }
+            result.batches.append(fetched)
+            seq = next
+        }
+        // Rule 9: a replicator's renamed copies sit beside the files just read; their
+        // segment folders are listed on every fetch (one or two listings per device).
+        let segments = Set([start, seq].map { CloudLayout.segment(of: max($0, 1)) })
+        for segment in segments.sorted() {
+            try renamedCopies(zone: zone, device: device, segment: segment, into: &result)
+        }
+        return (seq, missing)
+    }
+
+    /// One device's stream from one listing of its log prefix after the token's file (a bucket,
+    /// SYNC-FORMAT "On S3"): an idle device costs that one request. The files read are the ones
+    /// probing would read, whatever order the server lists in (the next name is looked up, not
+    /// taken in listing order). Renamed copies (rule 9) are those the listing shows, of the
+    /// token's seq and later: a bucket's conditional PUT never makes one, and older ones were
+    /// looked at by the fetches that read past them.
+    func fetchListed(
+        _ lister: any KeyListingFileIO, zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int,
+        into result: inout FetchedChanges
+    ) throws -> (seq: Int64, missing: Bool)? {
+        func relative(_ seq: Int64) -> String {
+            CloudLayout.padded(CloudLayout.segment(of: seq)) + "/" + CloudLayout.padded(seq) + ".json"
+        }
+        let folder = layout.deviceLogDirectory(zone, device: device)
+        // After the token's file name without `.json`: that file and its renamed copies
+        // (`… (conflicted copy).json` sorts before `.json`) come back, older ones do not.
+        let names = try lister.listFiles(
+            under: folder, startAfter: start > 0 ? String(relative(start).dropLast(5)) : "")
+        if names.isEmpty, start == 0 {
+            // Nothing under it: a real (empty) folder, or an object where a folder should be.
+            guard try io.kind(folder) == .directory else { return nil }
+        }
+        let present = Set(names)
+        var seq = start
+        var missing = false
+        while true {
+            if result.batches.count >= maxBatches {
+                result.moreComing = true
+                break
+            }
+            let next = seq + 1
+            guard present.contains(relative(next)) else {
+                missing = true
+                break
+            }
+            let count = result.notArrived.count
+            guard
+                let fetched = try readLogFile(
+                    at: layout.logFile(zone, device: device, seq: next), zone: zone, device: device, seq: next,
+                    into: &result)
+            else {
+                missing = result.notArrived.count == count
+                break
+            }
+            result.batches.append(fetched)
+            seq = next
+        }
+        let segments = Set([start, seq].map { CloudLayout.padded(CloudLayout.segment(of: max($0, 1))) })
+        var copies: [String: [String]] = [:]
+        for name in present {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, segments.contains(String(parts[0])), CloudName.logFile(String(parts[1])) == nil
+            else { continue }
+            copies[String(parts[0]), default: []].append(String(parts[1]))
+        }
+        for (segment, files) in copies.sorted(by: { $0.key < $1.key }) {
+            guard let number = Int64(segment) else { continue }
+            try renamedCopies(zone: zone, device: device, segment: number, names: files, into: &result)
+        }
+        return (seq, missing)
+    }
+
     /// The renamed copies in one segment folder of a device (rule 9): those that check out go to
     /// `copies`, those that do not to `refusedCopies`.
     func renamedCopies(zone: ZoneID, device: DeviceID, segment: Int64, into result: inout FetchedChanges) throws {
         let folder = layout.segmentDirectory(zone, device: device, seq: max(segment * CloudLayout.segmentSize, 1))
         guard try io.kind(folder) == .directory else { return }
-        for name in try io.listIfPresent(folder).sorted() where CloudName.logFile(name) == nil {
+        try renamedCopies(
+            zone: zone, device: device, segment: segment, names: try io.listIfPresent(folder), into: &result)
+    }
+
+    /// The renamed copies among `names`, file names in one segment folder of a device (rule 9).
+    func renamedCopies(
+        zone: ZoneID, device: DeviceID, segment: Int64, names: [String], into result: inout FetchedChanges
+    ) throws {
+        let folder = layout.segmentDirectory(zone, device: device, seq: max(segment * CloudLayout.segmentSize, 1))
+        for name in names.sorted() where CloudName.logFile(name) == nil {
             guard let salvage = SalvageName(name), let seq = CloudName.logFile(salvage.original),
                 CloudLayout.segment(of: seq) == segment
             else { continue }

@@ -164,6 +164,9 @@ public enum ConfigLoader {
             case "rememberKey":
                 guard case .bool(let b) = value else { throw fail("true or false") }
                 config.rememberKey = b
+            case "s3":
+                guard case .object(let fields) = value else { throw fail("an object of S3 settings") }
+                config.s3 = try s3Settings(fields, file: file, warnings: &warnings)
             case "theme":
                 guard case .object(let roles) = value else { throw fail("an object of role: colour") }
                 for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {
@@ -189,6 +192,49 @@ public enum ConfigLoader {
             }
         }
         return LoadedConfig(config: config, source: .defaults, keysFromFile: Set(object.keys), warnings: warnings)
+    }
+
+    /// The `s3` section. A secret's value is never quoted in an error.
+    static func s3Settings(_ fields: [String: ConfigJSON], file: String, warnings: inout [String]) throws
+        -> S3Settings
+    {
+        var settings = S3Settings()
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            guard S3Settings.keys.contains(key) else {
+                warnings.append(
+                    "\(file): unknown key \"s3.\(key)\" is ignored (known: \(S3Settings.keys.joined(separator: ", ")))")
+                continue
+            }
+            let text: String?
+            switch value {
+            case .null: text = nil
+            case .string(let s) where !s.trimmingCharacters(in: .whitespaces).isEmpty: text = s
+            default:
+                let got = S3Settings.secretKeys.contains(key) ? "something else" : value.summary
+                throw ConfigError(
+                    file: file, key: "s3.\(key)", message: "expected a non-empty string or null, got \(got)")
+            }
+            switch key {
+            case "endpoint":
+                if let text, !(text.hasPrefix("http://") || text.hasPrefix("https://")) {
+                    throw ConfigError(
+                        file: file, key: "s3.endpoint", message: "expected an http:// or https:// URL, got \(text)")
+                }
+                settings.endpoint = text
+            case "region": settings.region = text
+            case "profile": settings.profile = text
+            case "accessKeyId": settings.accessKeyID = text
+            case "secretAccessKey": settings.secretAccessKey = text
+            case "sessionToken": settings.sessionToken = text
+            default:
+                if let text, !S3Settings.addressingStyles.contains(text) {
+                    throw ConfigError(
+                        file: file, key: "s3.addressing", message: "expected path or virtual, got \(text)")
+                }
+                settings.addressing = text
+            }
+        }
+        return settings
     }
 
     /// Expands a leading `~` and `$XDG_*`-style variables are left alone: only `~` is special.

@@ -31,7 +31,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether an error is worth retrying on a timer (the others wait for the user or the folder).
     public static func isRetryable(_ code: CloudError.Code) -> Bool {
         switch code {
-        case .networkUnavailable, .networkFailure, .serviceUnavailable, .zoneBusy, .quotaExceeded,
+        case .networkUnavailable, .networkFailure, .serviceUnavailable, .zoneBusy, .requestRateLimited, .quotaExceeded,
             .accountTemporarilyUnavailable, .permissionFailure, .internalError:
             return true
         default:

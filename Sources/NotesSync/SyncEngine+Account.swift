@@ -77,11 +77,16 @@ extension SyncEngine {
             setPhase(.offline(reason: "cloud folder is read-only or not permitted: \(cloud.message)\(waiting)"))
         case .quotaExceeded:
             setPhase(.error(message: "cloud folder is full: \(cloud.message)\(waiting)"))
+        case .requestRateLimited:
+            let after = cloud.retryAfter.map { "; it asked to wait \(Int($0.rounded(.up)))s" } ?? ""
+            setPhase(.offline(reason: "the cloud asks for fewer requests: \(cloud.message)\(after)\(waiting)"))
         default:
             setPhase(.error(message: cloud.userMessage + waiting))
         }
         logger.error("sync failed: \(cloud)")
-        if configuration.automaticallySync, RetryPolicy.isRetryable(cloud.code) { scheduleRetry() }
+        if configuration.automaticallySync, RetryPolicy.isRetryable(cloud.code) {
+            scheduleRetry(retryAfter: cloud.retryAfter)
+        }
         return cloud
     }
 

@@ -65,10 +65,13 @@ extension SyncEngine {
         await syncNow()
     }
 
-    func scheduleRetry() {
+    /// Retries after the policy's backoff, never sooner than `retryAfter` (the server's
+    /// `Retry-After`, ARCHITECTURE §4).
+    func scheduleRetry(retryAfter: Double? = nil) {
         retryTask?.cancel()
         retryAttempt += 1
-        let delay = configuration.retry.delay(attempt: retryAttempt, unit: Double.random(in: 0..<1, using: &random))
+        let delay = configuration.retry.delay(
+            attempt: retryAttempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1, using: &random))
         let clock = configuration.clock
         retryTask = Task(priority: .userInitiated) { [weak self] in
             try? await clock.sleep(for: .seconds(delay))

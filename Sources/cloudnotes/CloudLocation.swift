@@ -1,5 +1,6 @@
 import CloudFolder
 import Foundation
+import NotesCore
 
 /// Where the cloud folder is: a local directory, or `s3://BUCKET/PREFIX` (SYNC-FORMAT "On S3").
 /// A URL is never taken for a path: an unknown scheme is refused, not created as a folder.
@@ -12,12 +13,15 @@ struct CloudLocation {
     /// True for a bucket: no local folder to create, no inotify watcher (the poll notices).
     let isRemote: Bool
 
-    /// The location `text` names; S3 settings come from the AWS environment variables.
-    static func resolve(_ text: String, environment: [String: String]) throws -> CloudLocation {
+    /// The location `text` names; S3 settings come from the AWS environment variables, then the
+    /// config's `s3` section, then the `~/.aws` profile (`S3Endpoint.resolve`).
+    static func resolve(_ text: String, environment: [String: String], s3 settings: S3Settings) throws
+        -> CloudLocation
+    {
         if let (bucket, prefix) = try s3(text) {
             let endpoint: S3Endpoint
             do {
-                endpoint = try S3Endpoint.fromEnvironment(bucket: bucket, environment)
+                endpoint = try S3Endpoint.resolve(bucket: bucket, environment: environment, settings: settings)
             } catch let error as CloudError {
                 throw CLIError(error.message)
             }

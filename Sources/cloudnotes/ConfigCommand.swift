@@ -57,6 +57,11 @@ struct ConfigCommand: ParsableCommand {
             ),
             ("rememberKey", .bool(c.rememberKey), String(c.rememberKey)),
             ("maxNoteBytes", .number(Double(c.maxNoteBytes)), String(c.maxNoteBytes)),
+            // Secrets show as "(set)", never their value.
+            (
+                "s3", .map(c.s3.redacted),
+                c.s3.redacted.isEmpty ? "(none: AWS variables and ~/.aws)" : pairs(c.s3.redacted)
+            ),
         ]
         let sourceText: String
         switch loaded.source {

@@ -116,7 +116,7 @@ struct SyncPassphrase: ParsableCommand {
         guard let path = try SyncSetup.folderPath(context, store) else {
             throw CLIError("no cloud folder is configured for this data directory")
         }
-        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         let root = location.name
         let plain = location.folder()
         let info: ContainerInfo

@@ -127,7 +127,7 @@ struct SyncInit: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
-        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         let absolute = location.name
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
         if let bound = state?.containerID, let current = try store.boundCloudFolder(), current != absolute {

@@ -33,7 +33,7 @@ enum SyncSetup {
         unlocked: FolderSeal? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        let location = try CloudLocation.resolve(path, environment: context.environment)
+        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         let absolute = location.name
         if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))

@@ -92,7 +92,7 @@ private final class BackgroundSync: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream()
         (status, self.continuation) = (stream, continuation)
         // (A path that cannot be read or resolved fails in `start`, which says why.)
-        if let location = try? CloudLocation.resolve(path, environment: context.environment),
+        if let location = try? CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3),
             let info = FolderAccess.lockedContainer(location, context, store)
         {
             locked = (location, info)

@@ -1,4 +1,5 @@
 import CloudFolder
+import Foundation
 import Testing
 
 /// How S3 answers become `CloudError` codes (ARCHITECTURE §4), and bodies that are not what S3
@@ -12,8 +13,17 @@ import Testing
         (404, error("NoSuchKey"), .unknownItem), (404, [], .unknownItem),
         (404, error("NoSuchBucket"), .accountTemporarilyUnavailable), (412, [], .serverRecordChanged),
         (403, error("SignatureDoesNotMatch"), .notAuthenticated), (403, error("InvalidAccessKeyId"), .notAuthenticated),
-        (503, error("SlowDown"), .serviceUnavailable), (429, [], .serviceUnavailable), (409, [], .zoneBusy),
+        (503, error("SlowDown"), .requestRateLimited), (429, [], .requestRateLimited),
+        (400, error("TooManyRequests"), .requestRateLimited), (409, [], .zoneBusy),
+        (409, error("ConditionalRequestConflict"), .zoneBusy), (403, error("QuotaExceeded"), .quotaExceeded),
+        (507, error("XMinioStorageFull"), .quotaExceeded), (507, [], .quotaExceeded),
+        (400, error("XMinioAdminBucketQuotaExceeded"), .quotaExceeded),
+        (403, error("InsufficientStorageSpace"), .quotaExceeded),
+        (403, error("AccessDenied", "Storage cap exceeded."), .quotaExceeded),
+        (403, error("AccessDenied"), .notAuthenticated), (400, error("ExpiredToken"), .notAuthenticated),
+        (400, error("XAmzContentSHA256Mismatch"), .internalError),
         (500, Array("<html>oops".utf8), .networkFailure), (400, Array("\u{0}\u{1}garbage".utf8), .internalError),
+        (400, error("SomethingNobodyDocumented"), .internalError),
     ]
 
     @Test(arguments: table.indices)
@@ -34,6 +44,38 @@ import Testing
         #expect(missing.message.contains("the S3 bucket my-notes does not exist"))
     }
 
+    @Test func retryAfterIsReadAsSecondsOrAnHTTPDateAndClamped() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        func wait(_ header: String?) -> Double? {
+            let response = S3Response(
+                status: 503, headers: header.map { ["retry-after": $0] } ?? [:], body: Self.error("SlowDown"))
+            let error = response.cloudError(operation: "put", key: "k", bucket: "b", now: now)
+            #expect(error.code == .requestRateLimited)
+            #expect(error.retryAfter == response.retryAfter(now: now))
+            return error.retryAfter
+        }
+        #expect(wait("7") == 7)
+        #expect(wait(" 0 ") == 0)
+        #expect(wait("Sun, 06 Nov 1994 08:50:07 GMT") == 30)
+        #expect(wait("Sunday, 06-Nov-94 08:49:47 GMT") == 10)
+        // A date already past is "now"; a huge wait is the cap; garbage is no hint at all.
+        #expect(wait("Sun, 06 Nov 1994 08:00:00 GMT") == 0)
+        #expect(wait("99999999999999999999999") == 3600)
+        #expect(wait("-5") == nil)
+        #expect(wait("soon") == nil)
+        #expect(wait("1e400") == nil)
+        #expect(wait(nil) == nil)
+    }
+
+    @Test func aConflictIsToldApartFromOtherAnswers() {
+        #expect(
+            S3Response(status: 409, headers: [:], body: Self.error("ConditionalRequestConflict")).isConcurrentConflict)
+        #expect(S3Response(status: 409, headers: [:], body: Self.error("OperationAborted")).isConcurrentConflict)
+        #expect(S3Response(status: 409, headers: [:], body: []).isConcurrentConflict)
+        #expect(!S3Response(status: 409, headers: [:], body: Self.error("BucketNotEmpty")).isConcurrentConflict)
+        #expect(!S3Response(status: 412, headers: [:], body: []).isConcurrentConflict)
+    }
+
     @Test func listingsParseAndGarbageIsNil() {
         let page = S3XML.listPage(
             Array(
@@ -48,5 +90,16 @@ import Testing
             #expect(S3XML.listPage(Array(garbage.utf8)) == nil, "\(garbage)")
         }
         #expect(S3XML.errorCodeAndMessage(Array("<ListBucketResult/>".utf8)) == nil)
+        // Names that are not UTF-8 trap Foundation's parser on Linux: refused before it sees them.
+        for bytes in [
+            [0x3C, 0x61, 0xFF, 0x3E], Array("<Error><Code".utf8) + [0xC3, 0x28, 0x3E], [0x00, 0x3C, 0x00, 0x61],
+        ] {
+            #expect(S3XML.errorCodeAndMessage(bytes) == nil)
+            #expect(S3XML.listPage(bytes) == nil)
+        }
+        let declared = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code></Error>"
+        #expect(S3XML.errorCodeAndMessage(Array(declared.utf8))?.code == "SlowDown")
+        let doctype = "<!DOCTYPE e [<!ENTITY x \"y\">]><Error><Code>&x;</Code></Error>"
+        #expect(S3XML.errorCodeAndMessage(Array(doctype.utf8)) == nil)
     }
 }

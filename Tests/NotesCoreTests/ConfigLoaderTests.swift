@@ -221,4 +221,29 @@ private final class ConfigFixture {
             ])
         #expect(loaded.config.deviceName == "pc")
     }
+
+    @Test func theS3SectionIsReadCheckedAndItsSecretsNeverQuoted() throws {
+        let fixture = try ConfigFixture()
+        let loaded = try fixture.load(
+            #"{"cloudFolder": "s3://notes/me", "s3": {"endpoint": "http://127.0.0.1:8333", "region": "eu-1", "#
+                + #""profile": "work", "accessKeyId": "AKIDEXAMPLE1234", "secretAccessKey": "s3cr3t", "#
+                + #""sessionToken": null, "addressing": "virtual", "colour": "blue"}}"#)
+        #expect(
+            loaded.config.s3
+                == S3Settings(
+                    endpoint: "http://127.0.0.1:8333", region: "eu-1", profile: "work", accessKeyID: "AKIDEXAMPLE1234",
+                    secretAccessKey: "s3cr3t", addressing: "virtual"))
+        #expect(loaded.config.cloudFolder == "s3://notes/me")
+        #expect(loaded.warnings.contains { $0.contains("unknown key \"s3.colour\"") })
+        #expect(loaded.config.s3.redacted["secretAccessKey"] == "(set)")
+        #expect(loaded.config.s3.redacted["accessKeyId"] == "…1234")
+        #expect(!loaded.config.s3.redacted.values.contains { $0.contains("s3cr3t") })
+        let style = try fixture.error(#"{"s3": {"addressing": "dns"}}"#)
+        #expect(style.key == "s3.addressing")
+        let endpoint = try fixture.error(#"{"s3": {"endpoint": "127.0.0.1:8333"}}"#)
+        #expect(endpoint.message.contains("http:// or https://"))
+        let secret = try fixture.error(#"{"s3": {"secretAccessKey": 123456789}}"#)
+        #expect(secret.key == "s3.secretAccessKey")
+        #expect(!secret.description.contains("123456789"))
+    }
 }

@@ -9,13 +9,33 @@ import Foundation
 /// and the engine calls it off the UI, so each request waits for its answer; URLSession runs
 /// the request on its own threads, never on the caller's.
 public final class S3Client: @unchecked Sendable {
+    /// Sends one request and returns the server's answer, whatever its status; throws a
+    /// `CloudError` when no answer came. Tests give a scripted one.
+    public typealias Transport = @Sendable (URLRequest) throws -> S3Response
+
     public let endpoint: S3Endpoint
     private let signer: SigV4Signer
     private let session: URLSession
+    private let transport: Transport
+    private let pause: @Sendable (Double) -> Void
+    private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var log: [String] = []
+    /// How many of the latest requests `recentRequests` keeps.
+    static let logSize = 4096
+    /// How many times a request answered 409 ConditionalRequestConflict is sent again.
+    static let conflictRetries = 4
 
-    public init(endpoint: S3Endpoint) {
+    /// A client over URLSession, or over `transport` when given; `pause` waits between the
+    /// resends of a conflicting request (seconds; tests record instead of sleeping); `now` dates
+    /// the signatures.
+    public init(
+        endpoint: S3Endpoint, transport: Transport? = nil,
+        pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.now = now
         self.endpoint = endpoint
         self.signer = SigV4Signer(credentials: endpoint.credentials, region: endpoint.region)
         let configuration = URLSessionConfiguration.ephemeral
@@ -23,7 +43,10 @@ public final class S3Client: @unchecked Sendable {
         configuration.timeoutIntervalForResource = endpoint.timeout * 4
         configuration.httpMaximumConnectionsPerHost = 8
         configuration.urlCache = nil
-        self.session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration)
+        self.session = session
+        self.pause = pause
+        self.transport = transport ?? { request in try Self.perform(request, session: session, endpoint: endpoint) }
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -31,21 +54,33 @@ public final class S3Client: @unchecked Sendable {
     /// Requests sent so far, by method (`GET`, `PUT`, `HEAD`, `DELETE`, and `LIST` for listings).
     public var requestCounts: [String: Int] { lock.withLock { counts } }
 
+    /// The total of `requestCounts`.
+    public var requestCount: Int { lock.withLock { counts.values.reduce(0, +) } }
+
+    /// The latest requests, oldest first, as `METHOD key` (a listing with its prefix and
+    /// start-after): for tests and benchmarks to see what a step cost. Never a header or a secret.
+    public var recentRequests: [String] { lock.withLock { log } }
+
     /// Sends one request for `key` (empty: the bucket itself) and returns the answer, whatever
     /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`.
     public func send(
         _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
         body: [UInt8] = [], countAs: String? = nil
     ) throws -> S3Response {
-        lock.withLock { counts[countAs ?? method, default: 0] += 1 }
-        let path = endpoint.basePath + "/" + endpoint.bucket + (key.isEmpty ? "" : "/" + key)
+        let listed = query.filter { $0.0 == "prefix" || $0.0 == "start-after" }.map { " \($0.0)=\($0.1)" }.joined()
+        lock.withLock {
+            counts[countAs ?? method, default: 0] += 1
+            log.append("\(countAs ?? method) \(key)\(listed)")
+            if log.count > Self.logSize { log.removeFirst(log.count - Self.logSize) }
+        }
+        let path = endpoint.requestPath(key: key)
         let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
         var signed = headers
         signed.append(("host", endpoint.hostHeader))
         signed.append(("x-amz-content-sha256", payloadHash))
         let request = SigV4Signer.Request(
             method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
-        let authorization = signer.sign(request, at: Date())
+        let authorization = signer.sign(request, at: now())
         var text = endpoint.url.scheme! + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
         if !query.isEmpty {
             text +=
@@ -64,10 +99,22 @@ public final class S3Client: @unchecked Sendable {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if method == "PUT" || !body.isEmpty { urlRequest.httpBody = Data(body) }
-        return try perform(urlRequest, key: key)
+        // A 409 ConditionalRequestConflict means another request on the key was in flight and
+        // this one did nothing: sent again after a short pause (then zoneBusy, retried later).
+        var attempt = 0
+        while true {
+            let response = try transport(urlRequest)
+            guard response.isConcurrentConflict, attempt < Self.conflictRetries else { return response }
+            attempt += 1
+            pause(0.05 * Double(1 << attempt))
+            lock.withLock { counts[countAs ?? method, default: 0] += 1 }
+        }
     }
 
-    private func perform(_ request: URLRequest, key: String) throws -> S3Response {
+    private static func perform(_ request: URLRequest, session: URLSession, endpoint: S3Endpoint) throws
+        -> S3Response
+    {
+        let key = request.url?.path ?? ""
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox()
         let task = session.dataTask(with: request) { data, response, error in

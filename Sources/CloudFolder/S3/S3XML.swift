@@ -39,6 +39,22 @@ public enum S3XML {
         return page
     }
 
+    /// The bytes to give `XMLParser`, or nil for a body it must never see: Foundation's parser on
+    /// Linux traps (kills the process) on a tag or attribute name that is not valid UTF-8, so
+    /// only valid UTF-8 without NUL bytes goes in, its XML declaration cut so no other encoding
+    /// is declared, and no DOCTYPE (S3 sends none; no entity expansion).
+    static func parseable(_ body: [UInt8]) -> [UInt8]? {
+        guard !body.contains(0), let text = String(validating: body, as: UTF8.self) else { return nil }
+        var rest = Substring(text)
+        if rest.hasPrefix("\u{FEFF}") { rest = rest.dropFirst() }
+        if rest.hasPrefix("<?xml") {
+            guard let end = rest.range(of: "?>") else { return nil }
+            rest = rest[end.upperBound...]
+        }
+        guard !rest.contains("<!DOCTYPE"), !rest.contains("<!ENTITY") else { return nil }
+        return Array(rest.utf8)
+    }
+
     /// Collects the text of elements at the given slash-separated paths from the root.
     final class Collector: NSObject, XMLParserDelegate {
         let paths: Set<String>
@@ -52,7 +68,8 @@ public enum S3XML {
         init(paths: Set<String>) { self.paths = paths }
 
         func parse(_ body: [UInt8]) -> Bool {
-            let parser = XMLParser(data: Data(body))
+            guard let document = S3XML.parseable(body) else { return false }
+            let parser = XMLParser(data: Data(document))
             parser.delegate = self
             parser.shouldResolveExternalEntities = false
             return parser.parse() && root != nil && complete
