@@ -12,8 +12,8 @@ let helpLines: [(keys: String, action: String)] = [
     ("n", "new note"),
     ("f", "toggle favorite"),
     ("d u T", "trash / undo / view"),
-    ("e", "open in $EDITOR"),
-    ("a o", "attachment: next / open"),
+    // a: the next attachment of the previewed note, o: open it.
+    ("e a o", "$EDITOR / attachments"),
     ("s", "sync now"),
     ("c h", "conflicts / history"),
     ("q ^Q", "quit (saves first)"),

@@ -172,7 +172,7 @@ import Testing
                     "  Books    │ n            new note              │     40d ✓ ",
                     "───────────│ f            toggle favorite       │───────────",
                     " Groceries │ d u T        trash / undo / view   │           ",
-                    " milk, eggs│ e            open in $EDITOR       │           ",
+                    " milk, eggs│ e a o        $EDITOR / attachments │           ",
                     " Enter: ope│ s            sync now              │           ",
                     "           │ c h          conflicts / history   │           ",
                     "           │ q ^Q         quit (saves first)    │           ",

@@ -140,4 +140,56 @@ struct AttachmentSyncTests {
         #expect(batch.records.contains { $0.revision.fields?.attachments == [attachment] })
         #expect(try Self.content(b, attachment) == content)
     }
+
+    @Test("in an encrypted folder no file or name holds an attachment's name or content, snapshots included")
+    func nothingReadableEncrypted() async throws {
+        let (folder, io, a, b) = try await TestFolder.memoryPair(.encrypted)
+        let note = try a.store.create(title: "private", body: "")
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("walrusfilename-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: source) }
+        try Data(String(repeating: "marmotcontent ", count: 30_000).utf8).write(to: source)
+        let attachment = try a.store.addAttachmentContent(
+            fromFile: source.path, name: "walrusfilename.txt", maxBytes: 1 << 30)
+        try a.store.attach(note.id, [attachment])
+        try await quiesce([a, b])
+        for n in 0..<3 {
+            _ = try a.store.create(title: "more \(n)", body: "\(n)\n")
+            _ = await a.sync()
+        }
+        // Compaction writes a snapshot, which names the attachment's chunks too.
+        let compacted = try await a.engine.compact()
+        try await quiesce([a, b])
+        #expect(try b.store.note(note.id)?.attachments == [attachment], "\(compacted)")
+        let paths = io.allPaths()
+        #expect(paths.contains { $0.contains("/snapshots/") } && paths.contains { $0.contains("/assets/") })
+        for path in paths {
+            for marker in ["walrusfilename", "marmotcontent", attachment.sha256] {
+                #expect(!path.contains(marker), "\(path) names \(marker)")
+                guard let bytes = io.contents(path) else { continue }
+                for form in EncryptedFolderTests.forms(marker) {
+                    #expect(!EncryptedFolderTests.contains(bytes, form), "\(path) holds \(marker)")
+                }
+            }
+        }
+        _ = folder
+    }
+
+    @Test(
+        "chunks gone from the folder are written again when the note is next published", arguments: FolderKind.allCases)
+    func chunksWrittenAgain(_ kind: FolderKind) async throws {
+        let (folder, io) = TestFolder.memory(encrypted: kind == .encrypted)
+        let a = try TestDevice("a", folder: folder)
+        let note = try a.store.create(title: "n", body: "v1")
+        let (attachment, content) = try Self.attach(a, note.id, name: "f.bin", bytes: 1_500_000, seed: 37)
+        await a.sync()
+        let chunks = io.allPaths().filter { $0.contains("/private/assets/") && io.contents($0) != nil }
+        for chunk in chunks { try io.remove(chunk) }
+        // A's memory of where the content sits is stale: the next publication checks and rewrites.
+        try a.store.update(note.id) { $0.body = "v2" }
+        await a.sync()
+        let b = try TestDevice("b", folder: folder)
+        await b.sync()
+        #expect(try b.store.note(note.id)?.body == "v2")
+        #expect(try Self.content(b, attachment) == content)
+    }
 }
