@@ -42,6 +42,21 @@ import Testing
         #expect(good.map { $0.json == Self.fields([Self.entry("a"), Self.entry("b.txt")]) } == true)
     }
 
+    @Test func aRecordWithFrontMatterNeedsFormat3AndOneWithNeitherDoesNot() throws {
+        var fields = try RevisionFields(json: Self.fields([Self.entry("a")]))
+        fields.attachments = []
+        func record(_ fields: RevisionFields) throws -> JSONValue {
+            try ChangeRecord(
+                Revision(
+                    recordID: UUID(), parents: [], fields: fields, hlc: Fixtures.hlc,
+                    device: Fixtures.deviceA.rawValue)
+            ).json(estimating: true)
+        }
+        #expect(!ChangeRecord.needsFormat3(try record(fields)), "older builds keep reading plain notes")
+        fields.frontMatter = #"{"aliases":["x"]}"#
+        #expect(ChangeRecord.needsFormat3(try record(fields)), "older builds would drop frontMatter")
+    }
+
     @Test func recordsNameExactlyTheChunksOfTheirAttachments() throws {
         var fields = try RevisionFields(json: Self.fields([Self.entry("a", size: 2_500_000)]))
         let revision = Revision(
@@ -50,7 +65,7 @@ import Testing
         #expect(throws: CloudError.self) { try ChangeRecord(revision).json() }
         let estimated = try ChangeRecord(revision).json(estimating: true)
         #expect(estimated["attachmentChunks"]?[Self.sha]?["chunks"]?.arrayValue?.count == 3)
-        #expect(ChangeRecord.hasAttachments(estimated))
+        #expect(ChangeRecord.needsFormat3(estimated))
         // Reading: chunk maps that do not match the attachments are refused before any read.
         guard case .object(var object) = estimated else { return }
         let mismatched: [JSONValue?] = [
