@@ -15,7 +15,7 @@ struct S3Benchmark {
 
     func run() async throws {
         print("\n== S3 vs directory, \(count) notes ==")
-        let endpoint = try S3Endpoint.fromEnvironment(bucket: bucket, ProcessInfo.processInfo.environment)
+        let endpoint = try S3Endpoint.resolve(bucket: bucket, environment: ProcessInfo.processInfo.environment)
         print("endpoint \(endpoint.url.absoluteString), bucket \(bucket)")
         for overS3 in [false, true] {
             let label = overS3 ? "s3" : "directory"
