@@ -9,8 +9,14 @@ enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export notes as Markdown files (one per note, named by id) or one JSON file.",
-        discussion: "An existing target is never overwritten without --force.")
+        abstract:
+            "Export notes as Markdown files (a folder per notebook, a file per note named by its title) or one JSON file.",
+        discussion: """
+            Markdown files carry front matter (id, dates, tags, favorite, notebook and the keys kept from an import), \
+            so importing the folder gives back the same notes. A title shared by two notes of a notebook gets the \
+            start of the id in the later one's name; the same notes always get the same names. An existing target is \
+            never overwritten without --force.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A folder (markdown) or a file (json).") var target: String
@@ -20,21 +26,17 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let store = try Context(global).openStore()
-        var summaries = try store.list(ListRequest(section: .all, limit: Int.max))
-        if includeTrash { summaries += try store.list(ListRequest(section: .trash, limit: Int.max)) }
         let fm = FileManager.default
+        let notes: [Note]
         switch format {
         case .json:
             if fm.fileExists(atPath: target) && !force {
                 throw CLIError("\(target) exists; use --force to overwrite it")
             }
-            var notes: [NoteJSON] = []
-            for summary in summaries {
-                if let note = try store.note(summary.id) { notes.append(NoteJSON(note)) }
-            }
+            notes = try store.allNotes(includeTrash: includeTrash)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try write(try encoder.encode(notes), to: target)
+            try Self.write(try encoder.encode(notes.map(NoteJSON.init)), to: target, atomically: true)
         case .markdown:
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
@@ -46,24 +48,52 @@ struct Export: ParsableCommand {
                     throw CLIError("\(target) is not empty; use --force to write into it")
                 }
             } else {
-                do {
-                    try fm.createDirectory(
-                        atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw CLIError("cannot create \(target): \(error.localizedDescription)")
-                }
+                try Self.makeFolder(target)
             }
-            for summary in summaries {
-                guard let note = try store.note(summary.id) else { continue }
-                try write(Data(MarkdownNote.render(note).utf8), to: target + "/" + note.idString + ".md")
-            }
+            notes = try store.allNotes(includeTrash: includeTrash)
+            try Self.writeMarkdown(notes, into: target)
         }
-        Output.info("exported \(summaries.count) note\(summaries.count == 1 ? "" : "s") to \(target)")
+        Output.info("exported \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target)")
     }
 
-    private func write(_ data: Data, to path: String) throws {
+    /// Renders and writes every note's file, on all cores; the first failure is reported
+    /// after the others are written.
+    static func writeMarkdown(_ notes: [Note], into target: String) throws {
+        let paths = ExportNames.paths(notes)
+        for zone in Set(notes.map(\.zone)).sorted() { try makeFolder(target + "/" + zone) }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count))
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: CLIError?
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: notes.count, by: workers) {
+                do {
+                    try write(
+                        Data(MarkdownNote.render(notes[index]).utf8), to: target + "/" + paths[index],
+                        atomically: false)
+                } catch let error as CLIError {
+                    lock.withLock { failure = failure ?? error }
+                } catch {
+                    lock.withLock { failure = failure ?? CLIError("\(error)") }
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    static func makeFolder(_ path: String) throws {
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CLIError("cannot create \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes a file; `atomically` through a temporary file and a rename (the JSON export,
+    /// which may replace a file), else straight (a new file in a Markdown export).
+    static func write(_ data: Data, to path: String, atomically: Bool) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: atomically ? .atomic : [])
         } catch {
             throw CLIError(
                 "cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
