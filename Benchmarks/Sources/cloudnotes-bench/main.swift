@@ -10,6 +10,7 @@ import NotesStore
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
+//        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -35,6 +36,7 @@ while let arg = args.popFirst() {
     case "--large-note": phase = "large-note"
     case "--encryption": phase = "encryption"
     case "--s3": phase = "s3"
+    case "--export": phase = "export"
     case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
@@ -62,6 +64,20 @@ if phase == "encryption" {
 if phase == "s3" {
     // S3 vs directory (S3Benchmark.swift): --s3 [--bucket NAME] [--count N], AWS_* variables set
     for count in counts { try await S3Benchmark(count: count, work: work, bucket: bucket).run() }
+    exit(0)
+}
+if phase == "export" {
+    // Markdown export beside import, through the binary (ExportBenchmark.swift):
+    // --export --cloudnotes PATH-TO-RELEASE-BINARY [--count N]
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--export needs --cloudnotes PATH (a release build)\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try ExportBenchmark(
+            count: count, work: work, corpusScript: corpusScript, cloudnotes: cloudnotesBinary, runs: importRuns
+        ).run()
+    }
     exit(0)
 }
 if phase == "sync" {
