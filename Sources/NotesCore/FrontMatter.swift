@@ -115,10 +115,22 @@ public enum FrontMatter {
 
         init(_ yaml: String) {
             let hasBOM =
-                yaml.unicodeScalars.contains("\u{FEFF}") || yaml.contains("\\uFEFF") || yaml.contains("\\ufeff")
+                yaml.unicodeScalars.contains("\u{FEFF}") || Self.contains(yaml, "\\uFEFF")
+                || Self.contains(yaml, "\\ufeff")
             lines =
                 hasBOM
                 ? yaml.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) } : nil
+        }
+
+        /// By scalar: `String.contains` matches characters, and `\uFEFF` followed by a
+        /// combining mark ends in another character than `F`.
+        static func contains(_ text: String, _ part: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            let needle = Array(part.unicodeScalars)
+            guard needle.count <= scalars.count else { return false }
+            return (0...(scalars.count - needle.count)).contains {
+                scalars[$0..<($0 + needle.count)].elementsEqual(needle)
+            }
         }
 
         func string(of scalar: Node.Scalar) -> String {

@@ -16,6 +16,8 @@ struct NoteJSON: Codable, Equatable {
     var deletedAt: String?
     var syncState: String?
     var headRev: String?
+    /// Front matter keys kept from an imported Markdown file (`Note.frontMatter`); absent when none.
+    var frontMatter: String?
 
     init(_ note: Note) {
         id = note.idString
@@ -29,6 +31,7 @@ struct NoteJSON: Codable, Equatable {
         deletedAt = note.deletedAt.map(Format.iso)
         syncState = note.syncState.rawValue
         headRev = note.headRev
+        frontMatter = note.frontMatter
     }
 
     init(_ summary: NoteSummary) {

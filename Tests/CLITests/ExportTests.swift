@@ -83,13 +83,15 @@ import Testing
         try cli.seed(Self.notes)
         let target = cli.home.appendingPathComponent("md")
         #expect(try cli.cn("export", target.path).status == 0)
-        let files = try FileManager.default.contentsOfDirectory(atPath: target.path).sorted()
+        // A folder per notebook, a file per note named by its title made safe.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: target.path).filter { $0.hasSuffix(".md") }
+            .sorted()
         #expect(
             files == [
-                "0a000000-0000-4000-8000-000000000001.md", "0c000000-0000-4000-8000-000000000003.md",
-                "0d000000-0000-4000-8000-000000000004.md", "0e000000-0000-4000-8000-000000000005.md",
+                "notes/Cafe\u{301} ends in CR.md", "notes/Heading.md", "notes/Only a title.md",
+                "work-2025/Ünïcode 日本 🇯🇵 -quoted-.md",
             ])
-        let text = try String(contentsOf: target.appendingPathComponent(files[0]), encoding: .utf8)
+        let text = try String(contentsOf: target.appendingPathComponent(files[3]), encoding: .utf8)
         #expect(
             text.hasPrefix("---\nid: 0a000000-0000-4000-8000-000000000001\ntitle: \"Ünïcode 日本 🇯🇵 \\\"quoted\\\"\"\n"))
         #expect(text.contains("\nfavorite: true\n"))

@@ -148,3 +148,14 @@ import Testing
         }
     }
 }
+
+extension FrontMatterTests {
+    /// A title that starts with U+FEFF and then a combining mark (found by the export round
+    /// trip, seed 12345): the mark and `\uFEFF`'s last `F` make one character.
+    @Test func aLeadingByteOrderMarkBeforeACombiningMarkIsKept() throws {
+        let title = "\u{FEFF}\u{301}?-x"
+        let note = try MarkdownNote.parse(MarkdownNote.render(Note(title: title, body: "body")))
+        #expect(Array(note.title.unicodeScalars) == Array(title.unicodeScalars))
+        #expect(note.body == "body")
+    }
+}

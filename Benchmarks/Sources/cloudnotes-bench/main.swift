@@ -11,6 +11,7 @@ import NotesStore
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
+//        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -39,6 +40,7 @@ while let arg = args.popFirst() {
     case "--s3": phase = "s3"
     case "--attachment": phase = "attachment"
     case "--megabytes": megabytes = max(1, Int(args.popFirst() ?? "") ?? 200)
+    case "--export": phase = "export"
     case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
@@ -71,6 +73,20 @@ if phase == "attachment" {
 if phase == "s3" {
     // S3 vs directory (S3Benchmark.swift): --s3 [--bucket NAME] [--count N], AWS_* variables set
     for count in counts { try await S3Benchmark(count: count, work: work, bucket: bucket).run() }
+    exit(0)
+}
+if phase == "export" {
+    // Markdown export beside import, through the binary (ExportBenchmark.swift):
+    // --export --cloudnotes PATH-TO-RELEASE-BINARY [--count N]
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--export needs --cloudnotes PATH (a release build)\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try ExportBenchmark(
+            count: count, work: work, corpusScript: corpusScript, cloudnotes: cloudnotesBinary, runs: importRuns
+        ).run()
+    }
     exit(0)
 }
 if phase == "sync" {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Markdown export beside the import of the same notes (issue 15), through the `cloudnotes`
+/// binary as a user runs it: `corpus.py --count N --jsonl F`, `cloudnotes import F` into a new
+/// data directory, then `cloudnotes export DIR` (a folder per notebook, a file per note) and
+/// `cloudnotes export F.json --format json`. Each is timed as a whole process, wall clock;
+/// the median of `runs`. Pass the release binary with `--cloudnotes PATH`.
+struct ExportBenchmark {
+    let count: Int
+    let work: String
+    let corpusScript: String
+    let cloudnotes: String
+    let runs: Int
+
+    func run() throws {
+        let base = "\(work)/export-\(count)"
+        try? FileManager.default.removeItem(atPath: base)
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let corpus = "\(base)/corpus.jsonl"
+        try check(
+            Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", corpus]),
+            "corpus.py")
+        var imports: [Double] = []
+        var markdown: [Double] = []
+        var json: [Double] = []
+        for run in 0..<runs {
+            let data = "\(base)/data-\(run)"
+            imports.append(try timed(["import", corpus, "--data-dir", data], "import"))
+            markdown.append(try timed(["export", "\(base)/md-\(run)", "--data-dir", data], "export"))
+            json.append(
+                try timed(
+                    ["export", "\(base)/notes-\(run).json", "--format", "json", "--data-dir", data],
+                    "export --format json"))
+            let files = (FileManager.default.enumerator(atPath: "\(base)/md-\(run)")?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".md") }.count
+            guard files == count else { throw BenchError("export wrote \(files) files for \(count) notes") }
+            try? FileManager.default.removeItem(atPath: "\(base)/md-\(run)")
+            try? FileManager.default.removeItem(atPath: data)
+        }
+        let i = Stats.median(imports)
+        let m = Stats.median(markdown)
+        print(
+            "export \(count) notes: import \(Stats.f(i / 1000, 2)) s | export markdown \(Stats.f(m / 1000, 2)) s (\(Stats.f(m / i, 2))× import) | export json \(Stats.f(Stats.median(json) / 1000, 2)) s  (median of \(runs))"
+        )
+    }
+
+    private func timed(_ arguments: [String], _ what: String) throws -> Double {
+        var status: Int32 = 0
+        let ms = try Stats.time { status = try Machine.run(cloudnotes, arguments) }
+        try check(status, what)
+        return ms
+    }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status == 0 else { throw BenchError("\(what) exited \(status)") }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
