@@ -14,11 +14,18 @@ public struct NoteContent: Equatable, Sendable {
     /// The note is in the trash (moved there elsewhere while the editor had it open, or shown
     /// by the Trash view).
     public var isTrashed: Bool
+    /// The display name of the note's notebook (the preview shows it; nil when not loaded).
+    public var notebook: String?
+    /// Titles of the notes that link to this one (the preview lists them).
+    public var backlinks: [String]
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
-        headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false
+        headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false,
+        notebook: String? = nil, backlinks: [String] = []
     ) {
+        self.notebook = notebook
+        self.backlinks = backlinks
         self.id = id
         self.title = title
         self.body = body

@@ -58,6 +58,10 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.saveEditor(force: true) + [.quit]
     case .effectFailed(let message):
         return state.show(message, severity: .error)
+    case .pickerLoaded(let kind, let items):
+        return state.pickerLoaded(kind, items)
+    case .openNote(let id):
+        return state.openNote(id)
     }
 }
 
@@ -94,6 +98,7 @@ extension AppState {
         case .history: return historyKey(key)
         case .resolver: return resolverKey(key, modifiers)
         case .trash: return modifiers.isEmpty || modifiers == .shift ? trashKey(key) : []
+        case .picker: return modifiers.isEmpty || modifiers == .shift ? pickerKey(key) : []
         }
     }
 

@@ -10,6 +10,7 @@ import NotesStore
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
+//        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -35,6 +36,7 @@ while let arg = args.popFirst() {
     case "--large-note": phase = "large-note"
     case "--encryption": phase = "encryption"
     case "--s3": phase = "s3"
+    case "--organise": phase = "organise"
     case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
@@ -57,6 +59,11 @@ if phase == "large-note" {
 if phase == "encryption" {
     // Plain vs encrypted folders side by side (EncryptionBenchmark.swift): --encryption [--count N]
     for count in counts { try await EncryptionBenchmark(count: count, work: work).run() }
+    exit(0)
+}
+if phase == "organise" {
+    // Backlinks, tags and notebooks at scale (OrganiseBenchmark.swift): --organise [--count N]
+    for count in counts { try OrganiseBenchmark(count: count, work: work, corpusScript: corpusScript).run() }
     exit(0)
 }
 if phase == "s3" {
