@@ -46,6 +46,10 @@ public enum Action: Equatable, Sendable {
     /// the runtime sends the ids it knows, or `[]` for "anything may have changed". `update`
     /// reloads the visible window and the note open in the editor.
     case storeChanged([UUID])
+    /// Answer to `Effect.loadNotebooks` and `Effect.loadTags`: the picker opens with them.
+    case pickerLoaded(PickerState.Kind, [PickerItem])
+    /// Answer to `Effect.openToday` and `Effect.followLink`: select the note and open it.
+    case openNote(UUID)
     /// SIGTERM or SIGHUP: save what is unsaved, then quit.
     case terminate
     /// An effect failed; the message is for the status bar.

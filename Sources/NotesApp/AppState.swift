@@ -7,6 +7,8 @@ public struct AppState: Equatable, Sendable {
     /// Which part of the screen takes keys.
     public enum Focus: Equatable, Sendable {
         case list, search, editor, help, history, resolver, trash
+        /// The notebook or tag picker (`N`, `#`).
+        case picker
     }
 
     /// The part of the list in memory: only the visible window plus a margin is loaded.
@@ -78,6 +80,11 @@ public struct AppState: Equatable, Sendable {
     public var resolver: ResolverState?
     /// The Trash view (`T`), while open.
     public var trash: TrashState?
+    /// The notebook or tag picker, while open.
+    public var picker: PickerState?
+    /// Display names of notebooks by zone id, as the notebook picker last loaded them: the
+    /// search line shows the name of the notebook an `in:` filter keeps.
+    public var notebookNames: [String: String] = [:]
     /// The clock, for relative times; advanced by `Action.tick`.
     public var now: Date
     /// The terminal size, from `Action.resize`; `update` needs it for paging and scrolling.

@@ -85,6 +85,16 @@ public enum Effect: Equatable, Sendable {
     /// Delete the note for good if it is still empty (a new note left without a word typed;
     /// nothing to undo). -> `Action.storeChanged([id])`.
     case discardIfEmpty(UUID)
+    /// Load the notebooks with their note counts. -> `Action.pickerLoaded(.notebook, items)`.
+    case loadNotebooks
+    /// Load the tags with their note counts. -> `Action.pickerLoaded(.tag, items)`.
+    case loadTags
+    /// Find the day's note, creating it from the Daily template when missing (NotesStore
+    /// `dailyNote`). -> `Action.openNote(id)`.
+    case openToday
+    /// Find the note a link names (`target`, the folder its path names, from the note `from`),
+    /// as `links` resolves it. -> `Action.openNote(id)`, or effectFailed naming the target.
+    case followLink(target: String, folder: String?, from: UUID)
     /// Sync now (send, then fetch), whatever the debounce.
     case syncNow
     /// Unlock the encrypted cloud folder with this passphrase and start sync.

@@ -16,12 +16,18 @@ public struct NoteContent: Equatable, Sendable {
     public var isTrashed: Bool
     /// The note's attachments (the preview lists them; `o` opens one).
     public var attachments: [Attachment]
+    /// The display name of the note's notebook (the preview shows it; nil when not loaded).
+    public var notebook: String?
+    /// Titles of the notes that link to this one (the preview lists them).
+    public var backlinks: [String]
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
         headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false,
-        attachments: [Attachment] = []
+        attachments: [Attachment] = [], notebook: String? = nil, backlinks: [String] = []
     ) {
+        self.notebook = notebook
+        self.backlinks = backlinks
         self.id = id
         self.title = title
         self.body = body

@@ -151,6 +151,8 @@ extension AppState {
             return saveEditor()
         case (.character("r"), .control):
             return restoreOpenNote()
+        case (.character("]"), .control):
+            return followLinkUnderCursor()
         case (.character("k"), .control):
             if editor?.editor?.selectedText != nil { return cut() }
             var killed = (text: "", continues: false)

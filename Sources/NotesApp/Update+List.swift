@@ -48,6 +48,14 @@ extension AppState {
             return attachmentKey(open: key == .character("o"))
         case .character("T"):
             return openTrash()
+        case .character("N"):
+            return [.loadNotebooks]
+        case .character("#"):
+            return [.loadTags]
+        case .character("t"):
+            return [.openToday]
+        case .character("L"):
+            return followPreviewLink()
         case .character("u"):
             guard let id = undoableTrashes.popLast() else { return [] }
             guard !undoableTrashes.isEmpty else { return [.undoTrash(id)] + show("Restored from the trash") }

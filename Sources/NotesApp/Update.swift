@@ -64,6 +64,10 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.unlockFinished(error: error)
     case .attachmentOpened(let name):
         return state.show("Opened “\(TerminalSafeText.sanitize(name))”")
+    case .pickerLoaded(let kind, let items):
+        return state.pickerLoaded(kind, items)
+    case .openNote(let id):
+        return state.openNote(id)
     }
 }
 
@@ -101,6 +105,7 @@ extension AppState {
         case .history: return historyKey(key)
         case .resolver: return resolverKey(key, modifiers)
         case .trash: return modifiers.isEmpty || modifiers == .shift ? trashKey(key) : []
+        case .picker: return modifiers.isEmpty || modifiers == .shift ? pickerKey(key) : []
         }
     }
 

@@ -17,6 +17,8 @@ let helpLines: [(keys: String, action: String)] = [
     ("s", "sync now"),
     ("c h", "conflicts / history"),
     ("q ^Q", "quit (saves first)"),
+    ("N # t", "notebooks / tags / today"),
+    ("L ^]", "follow a link"),
     // The editor's own keys: shown when the terminal has the rows.
     ("M-u M-e", "editor: undo / redo"),
     ("^S", "editor: save now"),

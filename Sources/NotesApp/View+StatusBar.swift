@@ -101,6 +101,7 @@ func hints(for state: AppState) -> [String] {
     case .help: ["Esc close"]
     case .history: ["Enter restore", "Esc close"]
     case .trash: ["r restore", "X delete forever", "Esc back"]
+    case .picker: ["Enter choose", "Esc close"]
     case .resolver:
         state.resolver?.isEditing == true
             ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]

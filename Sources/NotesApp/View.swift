@@ -33,6 +33,9 @@ public func view(_ state: AppState, _ size: Size) -> Buffer {
         }
     }
     drawStatusBar(state, in: layout.status, on: &buffer)
+    if state.focus == .picker, let picker = state.picker {
+        drawPicker(picker, state: state, in: layout.middle, on: &buffer)
+    }
     if state.focus == .help { drawHelp(state, in: Rect(origin: .zero, size: size), on: &buffer) }
     if let unlock = state.unlock { drawUnlock(unlock, state: state, in: Rect(origin: .zero, size: size), on: &buffer) }
     if state.asciiOnly { asciiFallback(&buffer) }
@@ -47,6 +50,16 @@ func display(_ text: String, _ columns: Int, ellipsis: Bool = true) -> String {
 func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
     let prompt = "/ "
+    var rect = rect
+    if let zone = state.notebookFilter {
+        // The notebook the list is filtered to, by name, at the right end of the line.
+        let name = " ▸ " + display(state.notebookNames[zone] ?? zone, max(1, rect.width / 3)) + " "
+        let width = TextWidth.width(of: name)
+        if width < rect.width / 2 {
+            buffer.write(name, at: Point(x: rect.maxX - width, y: rect.y), style: state.theme.header, clipTo: rect)
+            rect = Rect(x: rect.x, y: rect.y, width: rect.width - width, height: rect.height)
+        }
+    }
     let x = buffer.write(prompt, at: rect.origin, style: state.theme.header, clipTo: rect)
     if state.searchText.isEmpty && state.focus != .search {
         buffer.write("search", at: Point(x: x, y: rect.y), style: state.theme.placeholder, clipTo: rect)
@@ -190,9 +203,26 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
         }
         return
     }
+    if let notebook = note.notebook {
+        // The notebook, right-aligned on the title line when there is room after the title.
+        let name = " " + display(notebook, max(1, inner.width / 3))
+        let width = TextWidth.width(of: name)
+        let titleEnd = inner.x + TextWidth.width(of: TerminalSafeText.sanitize(row.title))
+        if titleEnd + width < inner.maxX {
+            buffer.write(name, at: Point(x: inner.maxX - width, y: inner.y), style: theme.hint, clipTo: inner)
+        }
+    }
+    var text = body
+    if !note.backlinks.isEmpty && body.height > 2 {
+        // The last line lists the notes that link here.
+        let line = "← " + note.backlinks.map { TerminalSafeText.sanitize($0) }.joined(separator: " · ")
+        buffer.write(
+            display(line, body.width), at: Point(x: body.x, y: body.maxY - 1), style: theme.hint, clipTo: body)
+        text = Rect(x: body.x, y: body.y, width: body.width, height: body.height - 1)
+    }
     let terms = state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).terms.map(TextFolding.fold)
-    let listed = drawAttachments(note.attachments, selected: state.attachmentIndex, theme: theme, in: body, on: &buffer)
+    let listed = drawAttachments(note.attachments, selected: state.attachmentIndex, theme: theme, in: text, on: &buffer)
     drawPreviewBody(
         note.body, terms: terms, theme: theme,
-        in: Rect(x: body.x, y: body.y, width: body.width, height: body.height - listed), on: &buffer)
+        in: Rect(x: text.x, y: text.y, width: text.width, height: text.height - listed), on: &buffer)
 }

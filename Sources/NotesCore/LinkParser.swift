@@ -102,7 +102,8 @@ public enum LinkParser {
         let shown = bar.map { text(bytes, ($0 + 1)..<j) }
         let link = NoteLink(
             kind: .wiki, target: target, folder: folder.flatMap { $0.isEmpty ? nil : $0 },
-            heading: heading.flatMap { $0.isEmpty ? nil : $0 }, shown: shown, targetRange: targetRange)
+            heading: heading.flatMap { $0.isEmpty ? nil : $0 }, shown: shown, targetRange: targetRange,
+            range: (start - 2)..<(j + 2))
         return (link, j + 2)
     }
 
@@ -145,7 +146,8 @@ public enum LinkParser {
         let link = NoteLink(
             kind: .markdown, target: decoded(text(bytes, stem)),
             folder: folderParts.flatMap { $0.isEmpty ? nil : $0.joined(separator: "/") },
-            heading: heading.flatMap { $0.isEmpty ? nil : $0 }, shown: shown, targetRange: stem)
+            heading: heading.flatMap { $0.isEmpty ? nil : $0 }, shown: shown, targetRange: stem,
+            range: (start - 1)..<end)
         return (link, end)
     }
 

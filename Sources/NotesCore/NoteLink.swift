@@ -17,11 +17,14 @@ public struct NoteLink: Sendable, Equatable {
     /// Where the target is written in the body, in UTF-8 bytes (what a rename of the note
     /// replaces): the title of a wiki link, the file name's stem of a Markdown link.
     public var targetRange: Range<Int>
+    /// The whole link in the body, in UTF-8 bytes (`[[…]]`, `[…](…)`).
+    public var range: Range<Int>
 
     public init(
         kind: Kind, target: String, folder: String? = nil, heading: String? = nil, shown: String? = nil,
-        targetRange: Range<Int>
+        targetRange: Range<Int>, range: Range<Int>? = nil
     ) {
+        self.range = range ?? targetRange
         self.kind = kind
         self.target = target
         self.folder = folder

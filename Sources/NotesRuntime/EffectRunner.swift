@@ -67,15 +67,35 @@ final class EffectRunner {
         case .loadPreview(let id):
             let labels = deviceLabels()
             read { store in
+                guard let note = try store.note(id) else { return .previewLoaded(id, nil) }
+                var content = NoteContent(note)
                 // Marker lines name devices as people know them (display only; the editor
                 // loads the note as stored).
-                .previewLoaded(
-                    id,
-                    try store.note(id).map { note in
-                        var content = NoteContent(note)
-                        content.body = labels.relabelingMarkers(in: content.body)
-                        return content
-                    })
+                content.body = labels.relabelingMarkers(in: content.body)
+                content.notebook = try store.displayName(ofNotebook: note.zone)
+                content.backlinks = try store.backlinks(of: id).prefix(50).map(\.title)
+                return .previewLoaded(id, content)
+            }
+        case .loadNotebooks:
+            read { store in
+                .pickerLoaded(
+                    .notebook, try store.notebooks().map { PickerItem(label: $0.name, value: $0.zone, count: $0.count) }
+                )
+            }
+        case .loadTags:
+            read { store in
+                .pickerLoaded(
+                    .tag, try store.tagCounts().map { PickerItem(label: $0.tag, value: $0.tag, count: $0.count) })
+            }
+        case .openToday:
+            let now = options.now
+            write { store in .openNote(try store.dailyNote(date: now(), timeZone: .current).note.id) }
+        case .followLink(let target, let folder, let from):
+            read { store in
+                guard let id = try store.resolveLink(target, folder: folder, from: from) else {
+                    throw RuntimeError("no note titled “\(target)”")
+                }
+                return .openNote(id)
             }
         case .createNote:
             write { store in .noteCreated(try store.create(title: "", body: "").id) }

@@ -23,6 +23,8 @@ public struct RuntimeOptions: Sendable {
     /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
     /// clock in unit tests.
     public var timerClock: any Clock<Duration> = ContinuousClock()
+    /// The wall clock for the day's note (`t`); tests fix it.
+    public var now: @Sendable () -> Date = Date.init
     /// How the heads of a note are merged (SYNC-FORMAT rule 8: the sync engine's
     /// `ConflictResolver`), for a save whose note changed under the editor: the edit and the
     /// other change are merged as sync merges them, and a merge with conflict markers flags

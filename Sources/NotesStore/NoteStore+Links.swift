@@ -35,13 +35,47 @@ extension NoteStore {
         }
     }
 
-    /// The notes outside the trash whose links lead to this note, by title.
-    public func backlinks(of id: UUID) throws -> [NoteSummary] {
+    /// The note a link names (`target`, with the folder its path names) leads to from the note
+    /// `from`, as `links(of:)` resolves it; nil when no note outside the trash has that title.
+    public func resolveLink(_ target: String, folder: String?, from: UUID) throws -> UUID? {
+        try read { db in
+            let zone = try String.fetchOne(
+                db, sql: "SELECT zone FROM note WHERE id = ?", arguments: [from.lowercasedString])
+            let chosen = Self.pick(
+                try Self.candidates(TextFolding.fold(target), db),
+                folderZone: folder.map(NotebookSlug.slug(ofFolderPath:)), sourceZone: zone ?? Note.defaultZone)
+            return chosen.flatMap(UUID.init(uuidString:))
+        }
+    }
+
+    /// The notes outside the trash whose links lead to this note, by title: one lookup of the
+    /// links that name its title, joined to the linking notes' titles (never their bodies).
+    public func backlinks(of id: UUID) throws -> [LinkedNote] {
         try read { db in
             guard let note = try Self.fetchNote(db, id: id) else {
                 throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
-            return try Self.summaries(Self.backlinkSources(note, db).sorted(), db)
+            guard note.deletedAt == nil else { return [] }
+            let key = TextFolding.fold(note.title)
+            let candidates = try Self.candidates(key, db)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.noteID, l.folderZone, n.zone, n.title, n.sortTitle FROM note_link l
+                    JOIN note n ON n.id = l.noteID WHERE l.targetKey = ? AND n.deletedAt IS NULL
+                    """, arguments: [key])
+            var seen: Set<String> = []
+            var found: [(sortTitle: String, note: LinkedNote)] = []
+            for row in rows {
+                let source: String = row["noteID"]
+                guard !seen.contains(source),
+                    Self.pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString,
+                    let sourceID = UUID(uuidString: source)
+                else { continue }
+                seen.insert(source)
+                found.append((row["sortTitle"], LinkedNote(id: sourceID, title: row["title"], zone: row["zone"])))
+            }
+            return found.sorted { ($0.sortTitle, $0.note.idString) < ($1.sortTitle, $1.note.idString) }.map(\.note)
         }
     }
 

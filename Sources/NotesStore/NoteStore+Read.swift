@@ -228,15 +228,26 @@ extension NoteStore {
     }
 
     /// Every tag in use by notes outside the trash, with how many notes carry it.
+    /// Counted from `note_tag` alone, minus the tags of trashed notes (found through
+    /// `note_trash`): joining every tag row to its note read each note's row past its body
+    /// (`deletedAt` comes after it), 670 ms at 100k notes.
     public func tagCounts() throws -> [(tag: String, count: Int)] {
         try read { db in
-            try Row.fetchAll(
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT tag, count(*) AS n FROM note_tag GROUP BY tag") {
+                counts[row["tag"]] = row["n"]
+            }
+            for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.tag, count(*) AS n FROM note_tag t JOIN note n ON n.id = t.noteID
-                    WHERE n.deletedAt IS NULL GROUP BY t.tag ORDER BY t.tag
-                    """
-            ).map { ($0["tag"], $0["n"]) }
+                    SELECT t.tag, count(*) AS n FROM note n INDEXED BY note_trash JOIN note_tag t ON t.noteID = n.id
+                    WHERE n.deletedAt IS NOT NULL GROUP BY t.tag
+                    """)
+            {
+                let tag: String = row["tag"]
+                counts[tag, default: 0] -= row["n"] as Int
+            }
+            return counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
     }
 

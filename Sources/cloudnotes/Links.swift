@@ -14,6 +14,12 @@ struct LinkedNoteJSON: Encodable {
         title = note.title
         notebook = note.zone
     }
+
+    init(_ note: LinkedNote) {
+        id = note.idString
+        title = note.title
+        notebook = note.zone
+    }
 }
 
 /// `links NOTE [--json]`: the links of a note's body and where each leads.
@@ -41,7 +47,7 @@ struct Links: ParsableCommand {
                 links.map {
                     Row(
                         kind: $0.kind.rawValue, target: $0.target, heading: $0.heading, shown: $0.shown,
-                        note: $0.note.map(LinkedNoteJSON.init))
+                        note: $0.note.map { LinkedNoteJSON($0) })
                 })
         }
         for link in links {
@@ -63,7 +69,7 @@ struct Backlinks: ParsableCommand {
     func run() throws {
         let store = try Context(global).openStore()
         let notes = try store.backlinks(of: store.resolve(note).id)
-        if json { return try Output.json(notes.map(LinkedNoteJSON.init)) }
+        if json { return try Output.json(notes.map { LinkedNoteJSON($0) }) }
         for note in notes { Output.line("\(Format.shortID(note.id))  \(Output.display(note.title))") }
     }
 }

@@ -184,10 +184,15 @@ struct ModelStore {
             }
             notes.removeAll { $0.id == id }
             return [.storeChanged([id])]
-        case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .openAttachment,
-            .loadHistory,
+        case .followLink(let target, _, _):
+            // By title, case-insensitively, among notes outside the trash (the store folds more).
+            guard let note = notes.first(where: { !$0.trashed && $0.title.lowercased() == target.lowercased() }) else {
+                return [.effectFailed("no note titled “\(target)”")]
+            }
+            return [.openNote(note.id)]
+        case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .loadHistory,
             .restoreRevision,
-            .loadConflict, .resolveConflict, .unlock:
+            .loadConflict, .resolveConflict, .loadNotebooks, .loadTags, .openToday, .openAttachment, .unlock:
             return []
         }
     }

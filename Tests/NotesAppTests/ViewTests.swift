@@ -140,10 +140,10 @@ import Testing
         var state = AppState.fixture()
         _ = send("?G", to: &state)
         var lines = text(view(state, Size(width: 60, height: 15))).lines
-        #expect(lines[1].contains("│ f            toggle favorite"))
+        #expect(lines[1].contains("│ e            open in $EDITOR"))
         #expect(lines[13].contains("│ ^X M-w ^U    editor: clipboard"))
         #expect(lines[14].contains("└─ ↑ k ─"))
-        _ = send("kkkkkkk", to: &state)
+        _ = send("kkkkkkkkk", to: &state)
         lines = text(view(state, Size(width: 60, height: 15))).lines
         #expect(lines[1].contains("│ j k ↑ ↓      move"))
         #expect(lines[14].contains("└─ ↓ j more ─"))

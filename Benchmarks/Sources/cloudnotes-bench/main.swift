@@ -12,6 +12,7 @@ import NotesStore
 //        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
+//        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -41,6 +42,7 @@ while let arg = args.popFirst() {
     case "--attachment": phase = "attachment"
     case "--megabytes": megabytes = max(1, Int(args.popFirst() ?? "") ?? 200)
     case "--export": phase = "export"
+    case "--organise": phase = "organise"
     case "--bucket": bucket = args.popFirst() ?? bucket
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
@@ -68,6 +70,11 @@ if phase == "encryption" {
 if phase == "attachment" {
     // A 200 MB attachment A→B, plain and encrypted (AttachmentBenchmark.swift): --attachment
     try await AttachmentBenchmark(work: work, megabytes: megabytes).run()
+    exit(0)
+}
+if phase == "organise" {
+    // Backlinks, tags and notebooks at scale (OrganiseBenchmark.swift): --organise [--count N]
+    for count in counts { try OrganiseBenchmark(count: count, work: work, corpusScript: corpusScript).run() }
     exit(0)
 }
 if phase == "s3" {

@@ -1,0 +1,33 @@
+/// The notebook picker (`N`) or tag picker (`#`): a list to choose from, over the list pane.
+public struct PickerState: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case notebook, tag
+    }
+
+    public var kind: Kind
+    /// What can be chosen, in order; the notebook picker starts with "All notebooks" (value "").
+    public var items: [PickerItem]
+    public var selection = 0
+    /// The first item drawn (the picker scrolls when it holds more than fit).
+    public var scroll = 0
+
+    public init(kind: Kind, items: [PickerItem], selection: Int = 0) {
+        self.kind = kind
+        self.items = items
+        self.selection = max(0, min(selection, items.count - 1))
+    }
+}
+
+/// One choice of a picker: shown as `label  count`; `value` is what it filters by (a notebook's
+/// zone id, a tag; "" for all notes).
+public struct PickerItem: Equatable, Sendable {
+    public var label: String
+    public var value: String
+    public var count: Int
+
+    public init(label: String, value: String, count: Int) {
+        self.label = label
+        self.value = value
+        self.count = count
+    }
+}
