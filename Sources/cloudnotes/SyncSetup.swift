@@ -33,7 +33,8 @@ enum SyncSetup {
         unlocked: FolderSeal? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
+        let location = try followMove(
+            CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store)
         let absolute = location.name
         if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
@@ -63,6 +64,20 @@ enum SyncSetup {
         configuration.logger.logLevel = .critical
         if let progress { configuration.onStatus = { progress.update($0) } }
         return (try SyncEngine(store: store, configuration: configuration), absolute)
+    }
+
+    /// A folder another device moved (`sync move`) says where it went: a data directory bound
+    /// to it follows, rebinding itself, one hop per start (SYNC-FORMAT "Moving").
+    static func followMove(_ location: CloudLocation, _ context: Context, _ store: NoteStore) throws -> CloudLocation {
+        guard try store.boundCloudFolder() == location.name, let moved = location.folder().movedTo() else {
+            return location
+        }
+        let next = try CloudLocation.resolve(moved, environment: context.environment, s3: context.config.s3)
+        try store.bindCloudFolder(next.name)
+        Output.info(
+            "the cloud folder moved from \(location.name) to \(next.name) (its moved.json says so); this data directory syncs there now"
+        )
+        return next
     }
 
     /// Watches the data directory, where SQLite writes its WAL, so writes by this process or

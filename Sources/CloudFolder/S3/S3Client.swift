@@ -46,7 +46,7 @@ public final class S3Client: @unchecked Sendable {
         let session = URLSession(configuration: configuration)
         self.session = session
         self.pause = pause
-        self.transport = transport ?? { request in try Self.perform(request, session: session, endpoint: endpoint) }
+        self.transport = transport ?? Self.transport(session: session, endpoint: endpoint)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -109,6 +109,12 @@ public final class S3Client: @unchecked Sendable {
             pause(0.05 * Double(1 << attempt))
             lock.withLock { counts[countAs ?? method, default: 0] += 1 }
         }
+    }
+
+    /// The URLSession transport over `session`: what a client without a scripted transport uses
+    /// (tests wrap it to lose answers the server did act on).
+    public static func transport(session: URLSession, endpoint: S3Endpoint) -> Transport {
+        { request in try perform(request, session: session, endpoint: endpoint) }
     }
 
     private static func perform(_ request: URLRequest, session: URLSession, endpoint: S3Endpoint) throws

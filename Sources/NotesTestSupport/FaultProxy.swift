@@ -1,0 +1,238 @@
+import Foundation
+
+/// A loopback TCP proxy between a client and a server (S3FileIO and SeaweedFS in the fault
+/// tests) that injects what networks do: a connection cut while the answer comes down, a canned error answer (503 SlowDown, 429) that never reaches the
+/// server, and a request held unanswered until the client's timeout.
+///
+/// Each armed fault fires once, on the next chunk of bytes flowing its way on any connection.
+/// Every connection is served by two threads of its own (never the cooperative pool), and
+/// `stop` closes every socket, so no thread outlives the test. Only 127.0.0.1 is ever used.
+public final class FaultProxy: @unchecked Sendable {
+    public enum Fault: Sendable, Equatable {
+        /// The next answer with a body is cut: its head and half the body of the chunk reach the
+        /// client, then the connection closes. (A cut inside the head is not offered: Foundation's
+        /// URLSession on Linux stops the process on an answer without a complete head,
+        /// swift-corelibs-foundation issue 5285.)
+        case cutResponse
+        /// The next request is answered with this status (and `Retry-After`, when given) by the
+        /// proxy itself; the server never sees it.
+        case respond(status: Int, retryAfter: String?)
+        /// The next request is swallowed and never answered: the client times out.
+        case stall
+
+        var upstream: Bool { self != .cutResponse }
+    }
+
+    public let port: Int
+    public var url: String { "http://127.0.0.1:\(port)" }
+    private let upstreamPort: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var armed: [Fault] = []
+    private var fired: [Fault] = []
+    private var sockets: Set<Int32> = []
+    private var stopped = false
+
+    /// A proxy to `upstream` (`http://127.0.0.1:PORT`), listening on a free loopback port.
+    public init(upstream: String) throws {
+        guard let url = URL(string: upstream), url.host == "127.0.0.1", let port = url.port, port > 0,
+            port <= Int(UInt16.max)
+        else { throw ProxyError("not a loopback URL with a port: \(upstream)") }
+        upstreamPort = UInt16(port)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ProxyError("socket failed") }
+        var address = Self.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw ProxyError("bind or listen failed")
+        }
+        listener = fd
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "fault-proxy-accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    struct ProxyError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Arms `fault` to fire on the next chunk its way, `times` times.
+    public func arm(_ fault: Fault, times: Int = 1) {
+        lock.withLock { armed += Array(repeating: fault, count: times) }
+    }
+
+    /// Disarms every fault not fired yet.
+    public func disarm() { lock.withLock { armed.removeAll() } }
+
+    /// The faults that fired, in order.
+    public var firedFaults: [Fault] { lock.withLock { fired } }
+
+    /// Closes every connection now (a server that dropped them all); new ones are accepted.
+    public func dropConnections() {
+        for fd in lock.withLock({ sockets }) { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Stops accepting and closes every connection.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            guard !stopped else { return nil }
+            stopped = true
+            return sockets
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            guard register(client) else {
+                close(client)
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.name = "fault-proxy-connection"
+            thread.start()
+        }
+    }
+
+    private func register(_ fd: Int32) -> Bool {
+        lock.withLock {
+            guard !stopped else { return false }
+            sockets.insert(fd)
+            return true
+        }
+    }
+
+    private func unregister(_ fd: Int32) {
+        lock.withLock { _ = sockets.remove(fd) }
+        close(fd)
+    }
+
+    /// One client connection: a connection upstream and a pump each way.
+    private func serve(_ client: Int32) {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: upstreamPort)
+        let connected =
+            server >= 0
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        guard connected, register(server) else {
+            if server >= 0 { close(server) }
+            unregister(client)
+            return
+        }
+        let downDone = DispatchSemaphore(value: 0)
+        let down = Thread { [self] in
+            pump(from: server, to: client, upstream: false)
+            // Either side ending ends the connection: the other pump's read returns.
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(server, Int32(SHUT_RDWR))
+            downDone.signal()
+        }
+        down.name = "fault-proxy-down"
+        down.start()
+        pump(from: client, to: server, upstream: true)
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(server, Int32(SHUT_RDWR))
+        // Both sockets are closed once the other pump has seen them shut (it only reads and
+        // writes them; a closed descriptor number could be reused under it).
+        downDone.wait()
+        unregister(client)
+        unregister(server)
+    }
+
+    /// The fault that fires on `chunk`, if one is armed its way (a cut answer waits for a chunk
+    /// with body bytes past the head).
+    private func take(upstream: Bool, chunk: [UInt8]) -> Fault? {
+        lock.withLock {
+            guard let index = armed.firstIndex(where: { $0.upstream == upstream }) else { return nil }
+            if armed[index] == .cutResponse, Self.bodyStart(chunk).map({ $0 < chunk.count }) != true { return nil }
+            let fault = armed.remove(at: index)
+            fired.append(fault)
+            return fault
+        }
+    }
+
+    private func pump(from source: Int32, to target: Int32, upstream: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            let chunk = Array(buffer[0..<count])
+            switch take(upstream: upstream, chunk: chunk) {
+            case nil:
+                guard writeAll(target, chunk) else { return }
+            case .cutResponse:
+                let body = Self.bodyStart(chunk) ?? 0
+                _ = writeAll(target, Array(chunk.prefix(body + (count - body) / 2)))
+                return
+            case .respond(let status, let retryAfter):
+                let body =
+                    "<?xml version=\"1.0\"?><Error><Code>\(status == 503 ? "SlowDown" : "TooManyRequests")</Code>"
+                    + "<Message>injected by the fault proxy</Message></Error>"
+                var head = "HTTP/1.1 \(status) Injected\r\nContent-Type: application/xml\r\n"
+                head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n"
+                if let retryAfter { head += "Retry-After: \(retryAfter)\r\n" }
+                _ = writeAll(source, Array((head + "\r\n" + body).utf8))
+                return
+            case .stall:
+                // Swallow what the client sends until it gives up and closes.
+                while true {
+                    let more = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+                    if more < 0 && errno == EINTR { continue }
+                    if more <= 0 { return }
+                }
+            }
+        }
+    }
+
+    /// Where the body begins in a chunk that holds a whole answer head (after `\r\n\r\n`).
+    static func bodyStart(_ chunk: [UInt8]) -> Int? {
+        guard chunk.count >= 4 else { return nil }
+        for index in 0...(chunk.count - 4)
+        where chunk[index] == 13 && chunk[index + 1] == 10 && chunk[index + 2] == 13 && chunk[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+}
