@@ -282,3 +282,26 @@ extension ISO8601DateFormatter {
         return f
     }()
 }
+
+extension ImportAppsTests {
+    /// A folder named like a note beside it holds that note's attachments (as export writes
+    /// them), not a notebook; one that holds notes (Obsidian's folder notes) stays a notebook.
+    @Test func aFolderNamedLikeANoteIsItsAttachmentFolder() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let vault = cli.home.appendingPathComponent("vault")
+        try write("# Trip\n\nsee photo\n", "Trip.md", in: vault)
+        try write("png", "Trip/photo.png", in: vault)
+        try write("# Projects\n\nindex\n", "Projects.md", in: vault)
+        try write("# Plan\n\nQ3\n", "Projects/Plan.md", in: vault)
+        let result = try cli.cn("import", vault.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderrLines.last
+                == "imported 3 notes (3 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 attachment folder",
+            "\(result.stderr)")
+        let notes = try notesByTitle(cli)
+        #expect(Set(notes.keys) == ["Trip", "Projects", "Plan"])
+        #expect(notes["Plan"]?["notebook"] as? String == "projects")
+    }
+}
