@@ -65,7 +65,8 @@ final class EffectRunner {
             read { store in
                 guard let note = try store.note(id) else { return .previewLoaded(id, nil) }
                 var content = NoteContent(note)
-                content.notebook = try store.displayName(ofNotebook: note.zone)
+                // The default notebook goes unnamed: the title line stays the title alone.
+                content.notebook = note.zone == Note.defaultZone ? nil : try store.displayName(ofNotebook: note.zone)
                 content.backlinks = try store.backlinks(of: id).prefix(50).map(\.title)
                 return .previewLoaded(id, content)
             }
