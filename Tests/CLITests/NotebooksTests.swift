@@ -79,6 +79,9 @@ import Testing
         #expect(renamed.stdout == "renamed tag on 2 note(s)\n")
         #expect(try cli.note(first)["tags"] as? [String] == ["home", "next"])
         #expect(try cli.cn("tags").stdout == "home  1\nnext  2\n")
+        // `tag rename OLD NEW` says the same.
+        #expect(try cli.cn("tag", "rename", "next", "todo").stdout == "renamed tag on 2 note(s)\n")
+        #expect(try cli.cn("tags", "rename", "todo", "next").status == 0)
         let none = try cli.cn("tags", "rename", "todo", "x")
         #expect(none.status == 1 && none.stderr.contains("no note has the tag"))
         // With bodyHashtags on, #words in bodies count as tags.
