@@ -2,7 +2,8 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-/// Export and import carry attachments: `<dir>/<stem>.md` has its files in `<dir>/<stem>/`.
+/// Export and import carry attachments: `<dir>/<stem>.md` has its files in `<dir>/<stem>/`
+/// (a Markdown export's `<dir>` is the notebook's folder, `<stem>` the note's title made safe).
 @Suite("Attachments in export and import")
 struct AttachmentTransferTests {
     @Test("a Markdown export writes the files beside the note, and importing the export brings them back")
@@ -18,14 +19,16 @@ struct AttachmentTransferTests {
         let export = runner.home.appendingPathComponent("export").path
         let exported = try runner.cn("export", export)
         #expect(exported.status == 0, "\(exported.stderr)")
-        #expect(try AttachmentCLITests.sameBytes(URL(fileURLWithPath: export + "/\(id)/photo.bin"), photo))
-        #expect(try String(contentsOfFile: export + "/\(id)/list.txt", encoding: .utf8) == "not a note\n")
+        let files = export + "/notes/with files"
+        #expect(FileManager.default.fileExists(atPath: files + ".md"))
+        #expect(try AttachmentCLITests.sameBytes(URL(fileURLWithPath: files + "/photo.bin"), photo))
+        #expect(try String(contentsOfFile: files + "/list.txt", encoding: .utf8) == "not a note\n")
 
         let other = runner.device("other")
         let imported = try runner.run(["import", export, "--data-dir", other.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("imported 1 note"), "\(imported.stderr)")
-        #expect(!imported.stderr.contains("notebook"), "the attachment folder is no notebook: \(imported.stderr)")
+        #expect(!imported.stderr.contains("with files/"), "the attachment folder is no notebook: \(imported.stderr)")
         let listed = try runner.cn(at: other, "attachments", id, "--json")
         let rows = try #require(try JSONSerialization.jsonObject(with: listed.stdoutData) as? [[String: Any]])
         #expect(rows.map { $0["name"] as? String } == ["list.txt", "photo.bin"])

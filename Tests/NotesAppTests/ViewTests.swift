@@ -140,7 +140,7 @@ import Testing
         var state = AppState.fixture()
         _ = send("?G", to: &state)
         var lines = text(view(state, Size(width: 60, height: 15))).lines
-        #expect(lines[1].contains("│ e            open in $EDITOR"))
+        #expect(lines[1].contains("│ e a o        $EDITOR / attachments"))
         #expect(lines[13].contains("│ ^X M-w ^U    editor: clipboard"))
         #expect(lines[14].contains("└─ ↑ k ─"))
         _ = send("kkkkkkkkk", to: &state)
@@ -166,16 +166,16 @@ import Testing
                     "FAVORITES  │ j k ↑ ↓      move                  │           ",
                     "★ Groceries│ g G Home End first / last          │      2m ✓ ",
                     "★ Ideas    │ PgUp PgDn    page                  │      3h ↻ ",
-                    "NOTES      │ /            search as you type    │           ",
+                    "NOTES      │ / Esc        search / back / clear │           ",
                     "  Meeting n│ Enter Tab    open note             │      3d ⚠ ",
-                    "  Travel   │ Esc          back / clear search   │      5m ✓ ",
-                    "  Books    │ n            new note              │     40d ✓ ",
-                    "───────────│ f            toggle favorite       │───────────",
-                    " Groceries │ d u T        trash / undo / view   │           ",
-                    " milk, eggs│ e a o        $EDITOR / attachments │           ",
-                    " Enter: ope│ s            sync now              │           ",
-                    "           │ c h          conflicts / history   │           ",
-                    "           │ q ^Q         quit (saves first)    │           ",
+                    "  Travel   │ n f          new note / favorite   │      5m ✓ ",
+                    "  Books    │ d u T        trash / undo / view   │     40d ✓ ",
+                    "───────────│ e a o        $EDITOR / attachments │───────────",
+                    " Groceries │ s            sync now              │           ",
+                    " milk, eggs│ c h          conflicts / history   │           ",
+                    " Enter: ope│ q ^Q         quit (saves first)    │           ",
+                    "           │ N # t        notebooks/tags/today  │           ",
+                    "           │ L ^]         follow a link         │           ",
                     " local only└─ ↓ j more ─────────────────────────┘ Esc close ",
                 ]))
         #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))
