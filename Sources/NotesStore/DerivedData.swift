@@ -12,7 +12,8 @@ enum DerivedData {
     /// millisecond, trigram index segments (varint posting lists).
     /// 0 (no number yet): made by a build of schema v8 or earlier.
     /// 2: the link index (`note_link`, migration links-1) of every note.
-    static let version: Int32 = 2
+    /// 3: the alias index (`note_alias`, migration aliases-1) of every note.
+    static let version: Int32 = 3
 
     static func isCurrent(_ db: Database) throws -> Bool {
         try Int32.fetchOne(db, sql: "PRAGMA user_version") == version
@@ -30,7 +31,8 @@ enum DerivedData {
     /// store opens in under a second instead of rebuilding for several).
     static func rebuild(_ db: Database) throws {
         let from = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        // A database of 1 has today's folding and search index: only the links are new.
+        // A database of 1 has today's folding and search index: only the links (and aliases) are
+        // new; one of 2 lacks only the aliases.
         if from < 1 {
             try SearchIndex.refold(db)
             let indexed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_segment)") ?? false
@@ -41,7 +43,8 @@ enum DerivedData {
                 try SearchIndex.rebuild(db)
             }
         }
-        try LinkIndex.rebuild(db)
+        if from < 2 { try LinkIndex.rebuild(db) }
+        try LinkIndex.rebuildAliases(db)
         try markCurrent(db)
     }
 }

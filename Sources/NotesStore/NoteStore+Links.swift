@@ -3,7 +3,8 @@ import GRDB
 import NotesCore
 
 /// Links between notes (ARCHITECTURE §2, links). A link names a note by title or by file name
-/// (folded, as `sortTitle`); when several notes outside the trash carry that title, the one
+/// (folded, as `sortTitle`), or, when no note outside the trash has that title, by one of the
+/// `aliases` in a note's front matter, as Obsidian resolves them; when several notes carry it, the one
 /// nearest the linking note wins, as Obsidian resolves a name to the nearest file: the notebook
 /// the link's path names, then the linking note's own notebook, then the default notebook (the
 /// vault's root), then the oldest note (by creation, then id). Links are resolved when read, so
@@ -56,24 +57,25 @@ extension NoteStore {
                 throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
             guard note.deletedAt == nil else { return [] }
-            let key = TextFolding.fold(note.title)
-            let candidates = try Self.candidates(key, db)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT l.noteID, l.folderZone, n.zone, n.title, n.sortTitle FROM note_link l
-                    JOIN note n ON n.id = l.noteID WHERE l.targetKey = ? AND n.deletedAt IS NULL
-                    """, arguments: [key])
             var seen: Set<String> = []
             var found: [(sortTitle: String, note: LinkedNote)] = []
-            for row in rows {
-                let source: String = row["noteID"]
-                guard !seen.contains(source),
-                    Self.pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString,
-                    let sourceID = UUID(uuidString: source)
-                else { continue }
-                seen.insert(source)
-                found.append((row["sortTitle"], LinkedNote(id: sourceID, title: row["title"], zone: row["zone"])))
+            for key in Self.names(of: note) {
+                let candidates = try Self.candidates(key, db)
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT l.noteID, l.folderZone, n.zone, n.title, n.sortTitle FROM note_link l
+                        JOIN note n ON n.id = l.noteID WHERE l.targetKey = ? AND n.deletedAt IS NULL
+                        """, arguments: [key])
+                for row in rows {
+                    let source: String = row["noteID"]
+                    guard !seen.contains(source),
+                        Self.pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString,
+                        let sourceID = UUID(uuidString: source)
+                    else { continue }
+                    seen.insert(source)
+                    found.append((row["sortTitle"], LinkedNote(id: sourceID, title: row["title"], zone: row["zone"])))
+                }
             }
             return found.sorted { ($0.sortTitle, $0.note.idString) < ($1.sortTitle, $1.note.idString) }.map(\.note)
         }
@@ -100,7 +102,7 @@ extension NoteStore {
                 }
                 var bytes = Array(note.body.utf8)
                 // Only links that led to the renamed note: with the old title gone, resolve as before.
-                var candidates = try Self.candidates(oldKey, db)
+                var candidates = try Self.candidates(oldKey, db, byAlias: false)
                 candidates.append(Candidate(id: current.idString, zone: current.zone, createdAt: Self.millis(current)))
                 let links = LinkParser.links(in: note.body).filter {
                     TextFolding.fold($0.target) == oldKey
@@ -131,15 +133,32 @@ extension NoteStore {
 
     static func millis(_ note: Note) -> Int64 { note.createdAt.millisecondsSince1970 }
 
-    /// Notes outside the trash whose folded title is `key`.
-    static func candidates(_ key: String, _ db: Database) throws -> [Candidate] {
-        try Row.fetchAll(
+    /// Notes outside the trash whose folded title is `key`; when there is none, those with
+    /// `key` among their aliases (a title always wins over an alias).
+    static func candidates(_ key: String, _ db: Database, byAlias: Bool = true) throws -> [Candidate] {
+        let byTitle = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT id, zone, createdAt FROM note
                     WHERE isFavorite IN (0, 1) AND sortTitle = ? AND deletedAt IS NULL
                     """), arguments: [key]
         ).map { Candidate(id: $0["id"], zone: $0["zone"], createdAt: $0["createdAt"]) }
+        guard byTitle.isEmpty, byAlias else { return byTitle }
+        return try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT n.id, n.zone, n.createdAt FROM note_alias a JOIN note n ON n.id = a.noteID
+                    WHERE a.aliasKey = ? AND n.deletedAt IS NULL
+                    """), arguments: [key]
+        ).map { Candidate(id: $0["id"], zone: $0["zone"], createdAt: $0["createdAt"]) }
+    }
+
+    /// The folded names links may use for `note`: its title, then its aliases.
+    static func names(of note: Note) -> [String] {
+        let title = TextFolding.fold(note.title)
+        let aliases = note.frontMatter == nil ? [] : MarkdownNote.aliases(of: note).map(TextFolding.fold)
+        var seen: Set<String> = [title]
+        return [title] + aliases.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// The nearest candidate (see the type's comment); nil when there is none.
@@ -160,6 +179,7 @@ extension NoteStore {
     /// lookup of the links that name its title.
     static func backlinkSources(_ note: Note, _ db: Database) throws -> Set<String> {
         guard note.deletedAt == nil else { return [] }
+        // Links by title only: `rename --update-links` rewrites those (an alias stays an alias).
         let key = TextFolding.fold(note.title)
         let candidates = try candidates(key, db)
         let rows = try Row.fetchAll(

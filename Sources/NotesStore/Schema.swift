@@ -66,6 +66,17 @@ enum Schema {
         );
         """
 
+    /// Frozen: the aliases of each note (its front matter's `aliases`, folded), by which links
+    /// resolve when no note has the linked title (`LinkIndex`, derived data like `note_link`).
+    static let aliases1 = """
+        CREATE TABLE note_alias (
+            noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+            aliasKey TEXT NOT NULL,
+            PRIMARY KEY (noteID, aliasKey)
+        ) WITHOUT ROWID;
+        CREATE INDEX note_alias_by_key ON note_alias(aliasKey);
+        """
+
     /// `attachments-1`: a note's current attachments, and the chunk names of attachment content
     /// in a cloud folder (`folder`: the container's identity), so a republished note does not
     /// read its files again. The content itself is files in the data directory, never a blob.
@@ -120,6 +131,7 @@ enum Schema {
         // A note's attachments (head fields) and where their content sits in a cloud folder as
         // chunks (SYNC-FORMAT rule 15).
         ("attachments-1", attachments1),
+        ("aliases-1", aliases1),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

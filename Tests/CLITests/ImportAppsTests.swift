@@ -298,10 +298,13 @@ extension ImportAppsTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderrLines.last
-                == "imported 3 notes (3 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 attachment folder",
+                == "imported 3 notes (3 new, 0 updated, 0 unchanged); skipped 0 files",
             "\(result.stderr)")
         let notes = try notesByTitle(cli)
         #expect(Set(notes.keys) == ["Trip", "Projects", "Plan"])
         #expect(notes["Plan"]?["notebook"] as? String == "projects")
+        // The attachment folder came with its note.
+        let attached = try cli.cn("attachments", "Trip")
+        #expect(attached.stdout.contains("photo.png"), "\(attached.stdout) \(attached.stderr)")
     }
 }

@@ -32,6 +32,25 @@ struct NoteStoreLinksTests {
         #expect(try store.links(of: a.id).first?.note?.id == nowhere.id)
     }
 
+    @Test func aLinkToAnAliasLeadsToTheNoteWithThatAliasUnlessANoteHasThatTitle() throws {
+        let t = try TestStore()
+        let store = t.store
+        let target = try store.create(title: "Project plan", body: "")
+        try store.update(target.id) { $0.frontMatter = #"{"aliases":["Big Plan","roadmap"]}"# }
+        let source = try store.create(title: "Notes", body: "see [[big plan]] and [[Roadmap|the map]]")
+        #expect(try store.links(of: source.id).map { $0.note?.id } == [target.id, target.id])
+        #expect(try store.backlinks(of: target.id).map(\.id) == [source.id])
+        #expect(try store.resolveLink("ROADMAP", folder: nil, from: source.id) == target.id)
+        // A note titled like the alias takes the link (a title wins over an alias).
+        let titled = try store.create(title: "Big plan", body: "")
+        #expect(try store.links(of: source.id).map { $0.note?.id } == [titled.id, target.id])
+        #expect(try store.backlinks(of: titled.id).map(\.id) == [source.id])
+        // Aliases follow edits of the front matter.
+        try store.update(target.id) { $0.frontMatter = #"{"aliases":["elsewhere"]}"# }
+        #expect(try store.links(of: source.id).map { $0.note?.id } == [titled.id, nil])
+        #expect(try store.backlinks(of: target.id).isEmpty)
+    }
+
     @Test("ambiguous titles: the path's notebook, then the linking note's, then the default, then the oldest")
     func ambiguityPrefersTheNearestNote() throws {
         let t = try TestStore()
