@@ -39,14 +39,22 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     /// cancels the one and signals the other, so the thread ends without any task running (the
     /// cooperative pool may be busy, even with threads blocked in `stop`).
     private var settling: (task: Task<Void, Never>, woken: DispatchSemaphore)?
+    /// A watcher with nothing to watch polls on this schedule (`pollingOnly`); nil: every
+    /// `pollInterval`.
+    private var adaptive: AdaptivePoll?
+    /// Uptime (ns) of the last look and of the last activity, for `adaptive`.
+    private var lastLook = DispatchTime.now().uptimeNanoseconds
+    private var lastActivity: UInt64?
 
-    /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only).
+    /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only);
+    /// with `adaptive`, the fallback poll follows that schedule instead of `pollInterval`.
     public init(
         root: String, pollInterval: Double = 30, maxDepth: Int = 8, events: Events = .entries,
         settle: Duration = .milliseconds(5), clock: any Clock<Duration> = ContinuousClock(),
-        onChange: @escaping @Sendable () -> Void
+        adaptive: AdaptivePoll? = nil, onChange: @escaping @Sendable () -> Void
     ) throws {
         self.root = root
+        self.adaptive = adaptive
         self.pollInterval = pollInterval
         self.maxDepth = maxDepth
         self.settle = settle
@@ -99,17 +107,39 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     /// How many folders are watched now (for tests).
     public var watchedFolderCount: Int { lock.withLock { paths.count } }
 
+    /// The poll interval now (seconds): `adaptive`'s, or the fixed one.
+    public var currentInterval: Double {
+        lock.withLock {
+            guard let adaptive else { return pollInterval }
+            let since = lastActivity.map { Double(DispatchTime.now().uptimeNanoseconds &- $0) / 1e9 }
+            return adaptive.interval(sinceActivity: since)
+        }
+    }
+
+    public func noteActivity() {
+        lock.withLock { lastActivity = DispatchTime.now().uptimeNanoseconds }
+    }
+
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let timeout = Int32(min(pollInterval * 1000, Double(Int32.max)))
+        let fixed = Int32(min(pollInterval * 1000, Double(Int32.max)))
         while true {
             var fds = [
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
             ]
+            // An adaptive schedule wakes every second to see whether its interval has passed.
+            let timeout = lock.withLock { adaptive == nil } ? fixed : min(fixed, 1000)
             let ready = poll(&fds, 2, timeout)
             if lock.withLock({ stopped }) || fds[1].revents != 0 { break }
             if ready == 0 {
+                if lock.withLock({ adaptive != nil }) {
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    let due = currentInterval
+                    let waited = lock.withLock { Double(now &- lastLook) / 1e9 }
+                    if waited < due { continue }
+                    lock.withLock { lastLook = now }
+                }
                 // The fallback poll: a remote write inotify could not see.
                 lock.withLock { addTree(root, depth: 0) }
                 onChange()

@@ -37,6 +37,8 @@ extension SyncEngine {
     public func pendingChangesAdded() {
         setPhase(status.phase)
         guard configuration.automaticallySync else { return }
+        // A polling watcher (a bucket) looks more often while devices are busy.
+        watcher?.noteActivity()
         debounceTask?.cancel()
         let delay = configuration.debounceSeconds
         let clock = configuration.clock

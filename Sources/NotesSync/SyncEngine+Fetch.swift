@@ -40,6 +40,7 @@ extension SyncEngine {
         waitingFiles = summary.notArrived
         waitingAttachmentFiles = summary.waitingForAttachments
         learnDeviceNames(folder)
+        if summary.received > 0 { watcher?.noteActivity() }
         return summary
     }
 
