@@ -7,6 +7,22 @@ import Testing
 
 @Suite("Zone folders deleted with and without a marker (SYNC-FORMAT rule 12)")
 struct ZoneDeletionTests {
+    /// Where the cloud folder lives: the scenarios run the same over each.
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, disk, s3
+        var testDescription: String { rawValue }
+
+        func folder() async throws -> DirectoryCloudFolder {
+            switch self {
+            case .memory: TestFolder.memory().0
+            case .disk: try TestFolder.disk()
+            case .s3: try await TestFolder.s3()
+            }
+        }
+    }
+
+    /// On a disk folder: deleting a whole folder tree is what a user does to a folder (a bucket's
+    /// keys are not removed as a tree through `FileIO`).
     @Test("without a marker (userDeletedZone): recreated, everyone re-uploads, a new device gets every note")
     func deletedWithoutMarker() async throws {
         let folder = try TestFolder.disk()
@@ -28,9 +44,12 @@ struct ZoneDeletionTests {
         try await quiesce([a, b, c])
     }
 
-    @Test("with a marker: the zone's notes go to the trash once; a note restored afterwards stays")
-    func deletedWithMarker() async throws {
-        let (folder, _) = TestFolder.memory()
+    @Test(
+        "with a marker: the zone's notes go to the trash once; a note restored afterwards stays",
+        arguments: Backend.allCases)
+    func deletedWithMarker(_ backend: Backend) async throws {
+        let folder = try await backend.folder()
+        defer { if backend == .disk { try? FileManager.default.removeItem(atPath: folder.layout.root) } }
         let a = try TestDevice("a", folder: folder)
         let b = try TestDevice("b", folder: folder)
         let note = try a.store.create(title: "doomed", body: "x\n")
