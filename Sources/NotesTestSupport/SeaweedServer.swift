@@ -49,6 +49,8 @@ public actor SeaweedServer {
 
     struct SeaweedError: Error, CustomStringConvertible {
         var message: String
+        /// Worth a new try on fresh ports (weed exited while starting).
+        var retryable = false
         var description: String { message }
     }
 
@@ -89,12 +91,17 @@ public actor SeaweedServer {
 
     /// A port nothing listens on now (bound to 127.0.0.1:0, then released).
     static func freePort() throws -> Int {
+        try bindable(0) ?? { throw SeaweedError(message: "bind failed") }()
+    }
+
+    /// The port `port` (0: any) if it can be bound on 127.0.0.1 now, else nil.
+    static func bindable(_ port: Int) throws -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SeaweedError(message: "socket failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
@@ -102,11 +109,24 @@ public actor SeaweedServer {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw SeaweedError(message: "bind failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
+    /// Starts weed, again on fresh ports when it dies while starting (a port taken between
+    /// choosing and binding it, by a proxy or another test's child: seen as a fatal exit in CI).
     private func start() async throws -> Endpoint {
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            do {
+                return try await startOnce()
+            } catch let error as SeaweedError where error.retryable {
+                lastError = error
+            }
+        }
+        throw lastError ?? SeaweedError(message: "SeaweedFS did not start")
+    }
+
+    private func startOnce() async throws -> Endpoint {
         let weed = try Self.weedBinary()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seaweed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -115,7 +135,10 @@ public actor SeaweedServer {
             let port = try Self.freePort()
             // Some of weed's services still dial a port of their own 10000 above one given here
             // ("address 70561: invalid port" in a CI run): only ports that leave room for that.
-            if port <= Self.highestPort, !ports.contains(port) { ports.append(port) }
+            // The port 10000 above must be free as well.
+            if port <= Self.highestPort, !ports.contains(port), try Self.bindable(port + 10_000) != nil {
+                ports.append(port)
+            }
         }
         let names = [
             "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
@@ -168,6 +191,12 @@ public actor SeaweedServer {
                 await Self.answers(endpoint.url + "/", expecting: [200, 403])
             {
                 return endpoint
+            }
+            // The group is gone once weed has exited (the shell ends with it).
+            if kill(-group, 0) != 0 {
+                let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
+                throw SeaweedError(
+                    message: "SeaweedFS exited while starting; its log ends: \(log.suffix(800))", retryable: true)
             }
             try await Task.sleep(nanoseconds: 200_000_000)
         }
