@@ -30,21 +30,18 @@ public actor SeaweedServer {
 
     public static let shared = SeaweedServer()
 
-    private var started: Endpoint?
-    private var failure: String?
+    /// The one start, shared by every caller: the actor is reentrant at each `await` of
+    /// `start`, so without it tests that asked at once each started a server of their own (several
+    /// weeds fighting over the machine; in CI one did not answer within its minute).
+    private var starting: Task<Endpoint, any Error>?
 
-    /// The running server, started on the first call (waits up to 60 s for it to answer).
+    /// The running server, started on the first call (waits up to 60 s for it to answer); a
+    /// failed start is every caller's failure.
     public func endpoint() async throws -> Endpoint {
-        if let started { return started }
-        if let failure { throw SeaweedError(message: failure) }
-        do {
-            let endpoint = try await start()
-            started = endpoint
-            return endpoint
-        } catch {
-            failure = "\(error)"
-            throw error
-        }
+        if let starting { return try await starting.value }
+        let task = Task { try await self.start() }
+        starting = task
+        return try await task.value
     }
 
     struct SeaweedError: Error, CustomStringConvertible {
