@@ -56,7 +56,8 @@ enum FieldMerge {
         merged.createdAt = pick(\.createdAt, ==)
         merged.modifiedAt = max(a.modifiedAt, b.modifiedAt)
         merged.deletedAt = pick(\.deletedAt, ==)
-        merged.frontMatter = pick(\.frontMatter, ==)
+        // Byte for byte, as titles: canonically equivalent texts are not the same value.
+        merged.frontMatter = pick(\.frontMatter) { $0.map { Array($0.utf8) } == $1.map { Array($0.utf8) } }
         merged.tags = mergeTags(base: base?.tags, a.tags, b.tags)
         merged.attachments = mergeAttachments(
             base: base?.attachments, a.attachments, b.attachments, oursIsLater: ours.stamp > theirs.stamp)
