@@ -113,18 +113,7 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
         let base = key(path)
         let listPrefix = base.isEmpty ? "" : base + "/"
         var names: [String] = []
-        var token: String?
-        var pages = 0
-        repeat {
-            var query = [("list-type", "2"), ("prefix", listPrefix), ("delimiter", "/")]
-            if let token { query.append(("continuation-token", token)) }
-            let response = try client.send("GET", key: "", query: query, countAs: "LIST")
-            guard response.status == 200 else {
-                throw response.cloudError(operation: "list", key: listPrefix, bucket: client.endpoint.bucket)
-            }
-            guard let page = S3XML.listPage(response.body) else {
-                throw CloudError(.networkFailure, "the S3 server sent a listing that is not one", path: path)
-            }
+        try eachListPage(prefix: listPrefix, delimiter: "/", startAfter: nil, path: path) { page in
             for key in page.keys where key.hasPrefix(listPrefix) {
                 let name = String(key.dropFirst(listPrefix.count))
                 if !name.isEmpty && !name.contains("/") { names.append(name) }
@@ -133,6 +122,32 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
                 let name = String(common.dropFirst(listPrefix.count).dropLast(common.hasSuffix("/") ? 1 : 0))
                 if !name.isEmpty && !name.contains("/") { names.append(name) }
             }
+        }
+        // A key and a folder of one name appear once.
+        return Array(Set(names))
+    }
+
+    /// Every page of one ListObjectsV2 over `prefix` (with `delimiter`, from after `startAfter`),
+    /// following continuation tokens; a page that is not a listing, or a truncated one without
+    /// a token, is an error (`path` names it).
+    func eachListPage(
+        prefix: String, delimiter: String?, startAfter: String?, path: String, _ body: (S3XML.ListPage) -> Void
+    ) throws {
+        var token: String?
+        var pages = 0
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let delimiter { query.append(("delimiter", delimiter)) }
+            if let startAfter { query.append(("start-after", startAfter)) }
+            if let token { query.append(("continuation-token", token)) }
+            let response = try client.send("GET", key: "", query: query, countAs: "LIST")
+            guard response.status == 200 else {
+                throw response.cloudError(operation: "list", key: prefix, bucket: client.endpoint.bucket)
+            }
+            guard let page = S3XML.listPage(response.body) else {
+                throw CloudError(.networkFailure, "the S3 server sent a listing that is not one", path: path)
+            }
+            body(page)
             token = page.isTruncated ? page.nextContinuationToken : nil
             pages += 1
             if page.isTruncated && token == nil {
@@ -140,8 +155,6 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
                     .networkFailure, "the S3 listing is truncated without a continuation token", path: path)
             }
         } while token != nil && pages < 100_000
-        // A key and a folder of one name appear once.
-        return Array(Set(names))
     }
 
     public func kind(_ path: String) throws -> FileKind? {
