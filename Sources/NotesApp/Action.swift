@@ -11,8 +11,9 @@ public enum Action: Equatable, Sendable {
     /// Answer to `Effect.locateInList`: `row` is the note's row now (nil when it is not
     /// listed any more) and `window` the rows around it (or around the row asked for).
     case listLocated(id: UUID, row: Int?, window: ListWindow)
-    /// Results of `Effect.search` for `query`; results for an older query are ignored.
-    case searchResults(query: String, rows: [NoteRow])
+    /// Results of `Effect.search` for `query`, at most `limit` (the limit asked for: fewer
+    /// means these are all); results for an older query are ignored.
+    case searchResults(query: String, rows: [NoteRow], limit: Int)
     /// Answer to `Effect.loadTrash`: the first trashed notes (most recently trashed first) and
     /// how many the trash holds in all.
     case trashLoaded(rows: [NoteRow], total: Int)

@@ -24,9 +24,10 @@ public struct AppState: Equatable, Sendable {
     var searchLimit = 0
     /// The limit the loaded results were asked with: fewer results than that are all there are.
     var searchAnsweredLimit = 0
-    /// A result past the loaded ones the selection is heading for (`G`, `PgDn`): more are
-    /// asked for, and the selection moves on as they arrive.
-    var searchWanted: Int?
+    /// A result past the loaded ones the selection is heading for (`G`, `PgDn`, held `j`):
+    /// more are asked for, and the selection moves on as they arrive. Keys pressed before
+    /// they arrive move from here, not from the last loaded row.
+    var searchWanted: SearchTarget?
     /// The selected note: the selection is a note, not a row (ARCHITECTURE §6). It stays on
     /// this note while the note is listed, wherever it moves; nil while the row under
     /// `selection` is not loaded yet, or the list is empty.

@@ -5,12 +5,12 @@ import TerminalUI
 extension AppState {
     mutating func listKey(_ key: InputEvent.Key) -> [Effect] {
         switch key {
-        case .character("j"), .down: return moveSelection(to: selection + 1)
-        case .character("k"), .up: return moveSelection(to: selection - 1)
+        case .character("j"), .down: return moveSelection(by: 1)
+        case .character("k"), .up: return moveSelection(by: -1)
         case .character("g"), .home: return moveSelection(to: 0)
-        case .character("G"), .end: return moveSelection(to: searchResults == nil ? rowCount - 1 : Int.max)
-        case .pageDown: return moveSelection(to: selection + pageSize)
-        case .pageUp: return moveSelection(to: selection - pageSize)
+        case .character("G"), .end: return moveSelectionToEnd(less: 0)
+        case .pageDown: return moveSelection(by: pageSize)
+        case .pageUp: return moveSelection(by: -pageSize)
         case .character("/"):
             focus = .search
             searchCursor = searchText.count

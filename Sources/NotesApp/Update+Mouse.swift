@@ -16,8 +16,8 @@ extension AppState {
                 guard case .row(let index) = listLine(scrollOffset + point.y - layout.list.y) else { return [] }
                 if focus != .search { focus = .list }
                 return moveSelection(to: index)
-            case .wheelUp: return moveSelection(to: selection - Self.wheelStep)
-            case .wheelDown: return moveSelection(to: selection + Self.wheelStep)
+            case .wheelUp: return moveSelection(by: -Self.wheelStep)
+            case .wheelDown: return moveSelection(by: Self.wheelStep)
             }
         }
         guard layout.preview.contains(point), paneShowsEditor, editor?.isLoaded == true else { return [] }

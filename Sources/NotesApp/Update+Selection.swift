@@ -16,13 +16,40 @@ extension AppState {
     var pageSize: Int { max(1, Layout(size).list.height - 1) }
 
     /// Moves the selection to row `index` (clamped); in search results, an index past the
-    /// loaded ones asks for more and the selection follows them (`G` passes `Int.max`).
+    /// loaded ones asks for more and the selection follows them as they arrive.
     @discardableResult
     mutating func moveSelection(to index: Int) -> [Effect] {
         if let results = searchResults {
-            searchWanted = index >= results.count && !searchComplete ? index : nil
+            searchWanted = index >= results.count && !searchComplete ? .row(index) : nil
         }
         selection = max(0, min(index, rowCount - 1))
+        selectedID = row(at: selection)?.id
+        keepSelectionVisible()
+        return loadWindowIfNeeded(force: false)
+    }
+
+    /// Moves by `delta` rows from where the selection is, or from where it is heading when
+    /// the results it asked for have not arrived: ten `j` held past the loaded results move
+    /// ten rows, and `k` after `G` selects the result before the last.
+    mutating func moveSelection(by delta: Int) -> [Effect] {
+        switch searchWanted {
+        case .row(let row)?:
+            return moveSelection(to: max(0, row.addingReportingOverflow(delta).partialValue))
+        case .fromEnd(let less)?:
+            return moveSelectionToEnd(less: max(0, less - delta))
+        case nil:
+            return moveSelection(to: selection + delta)
+        }
+    }
+
+    /// Selects the row `less` rows before the last (`G`: 0). In search results not all
+    /// loaded yet, the rest are asked for and the selection lands when they arrive.
+    mutating func moveSelectionToEnd(less: Int) -> [Effect] {
+        guard let results = searchResults, !searchComplete else {
+            return moveSelection(to: max(0, rowCount - 1 - less))
+        }
+        searchWanted = .fromEnd(less: less)
+        selection = max(0, results.count - 1)
         selectedID = row(at: selection)?.id
         keepSelectionVisible()
         return loadWindowIfNeeded(force: false)
@@ -60,7 +87,9 @@ extension AppState {
         }
         clampSelection()
         adoptSelectedRow()
-        return []
+        // A window asked for before the selection moved on (`g` then `G` faster than the store
+        // answers) does not hold the rows on screen: ask for those again.
+        return loadWindowIfNeeded(force: false)
     }
 
     /// `Effect.locateInList` answered: the selected note's row now, and the rows around it.
@@ -129,19 +158,27 @@ extension AppState {
     /// True when the loaded results are all there are (fewer came back than were asked for).
     var searchComplete: Bool { (searchResults?.count ?? 0) < searchAnsweredLimit }
 
-    mutating func searchAnswered(query: String, rows: [NoteRow]) -> [Effect] {
+    /// Results for `query`, at most `limit` of them (fewer: they are all there are). An
+    /// answer to an earlier, smaller request can arrive after a bigger one was asked for:
+    /// its own limit, not the latest, says whether it is complete.
+    mutating func searchAnswered(query: String, rows: [NoteRow], limit: Int) -> [Effect] {
         guard query == searchText, !query.isEmpty else { return [] }
         // One ranked list, in the store's order (ARCHITECTURE §5): favorites keep their ★ and their rank.
         let newQuery = resultsQuery != query
         let previous = selection
         searchResults = rows
         resultsQuery = query
-        searchAnsweredLimit = searchLimit
+        searchAnsweredLimit = limit
         if newQuery { searchWanted = nil }
         if let wanted = searchWanted {
-            selection = max(0, min(wanted, rows.count - 1))
+            let target: Int
+            switch wanted {
+            case .row(let row): target = row
+            case .fromEnd(let less): target = searchComplete ? rows.count - 1 - less : Int.max
+            }
+            selection = max(0, min(target, rows.count - 1))
             selectedID = row(at: selection)?.id
-            if wanted < rows.count || searchComplete { searchWanted = nil }
+            if target < rows.count || searchComplete { searchWanted = nil }
         } else if let id = selectedID, let index = rows.firstIndex(where: { $0.id == id }) {
             selection = index
         } else if !newQuery, selectedID != nil, !searchComplete {
@@ -180,12 +217,14 @@ extension AppState {
         if let results = searchResults {
             guard !searchText.isEmpty, !searchComplete else { return [] }
             let needed: Int
-            if let wanted = searchWanted {
-                needed = wanted == Int.max ? max(results.count * 2, results.count + fetchLimit) : wanted + fetchLimit
-            } else if selection + height >= results.count {
+            switch searchWanted {
+            case .row(let row)?:
+                needed = row.addingReportingOverflow(fetchLimit).partialValue
+            case .fromEnd?:
+                needed = max(results.count * 2, results.count + fetchLimit)
+            case nil:
+                guard selection + height >= results.count else { return [] }
                 needed = results.count + fetchLimit
-            } else {
-                return []
             }
             guard needed > searchLimit else { return [] }
             searchLimit = needed

@@ -17,8 +17,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.listLoaded(window)
     case .listLocated(let id, let row, let window):
         return state.listLocated(id: id, row: row, window: window)
-    case .searchResults(let query, let rows):
-        return state.searchAnswered(query: query, rows: rows)
+    case .searchResults(let query, let rows, let limit):
+        return state.searchAnswered(query: query, rows: rows, limit: limit)
     case .trashLoaded(let rows, let total):
         return state.trashLoaded(rows: rows, total: total)
     case .conflictsLoaded(let rows):

@@ -50,7 +50,8 @@ final class EffectRunner {
             latest(locateGeneration, on: reads) { store in try Self.locate(store, id: id, row: row, limit: limit) }
         case .search(let query, let limit):
             latest(searchGeneration, on: searches) { store in
-                .searchResults(query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init))
+                .searchResults(
+                    query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init), limit: limit)
             }
         case .loadTrash(let limit):
             latest(trashGeneration, on: reads) { store in

@@ -77,13 +77,53 @@ import Testing
     @Test func searchResultsGrowWhenTheSelectionNearsTheirEnd() {
         var state = bigList()
         _ = send("/note", to: &state)
-        _ = update(&state, .searchResults(query: "note", rows: rows(0..<14)))
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<14), limit: 14))
         #expect(send("<Enter>", to: &state).isEmpty)
         #expect(send("jjjjjj", to: &state).isEmpty)
         // Row 7: a page from the end of the 14 results, which filled the limit: ask for more.
         #expect(send("j", to: &state) == [.search(query: "note", limit: 28)])
-        _ = update(&state, .searchResults(query: "note", rows: rows(0..<28)))
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<28), limit: 28))
         // The longer page of the same search keeps the selection.
         #expect(state.selection == 7)
+    }
+
+    /// Seen in a CI run of the tmux flow: an answer to an earlier, smaller search (a reload)
+    /// arrived after `G` had asked for more and was taken for all the results, so `G` stopped
+    /// at the 14th of 40. Each answer says the limit it was asked for.
+    @Test func aLateAnswerToASmallerSearchDoesNotEndAJumpToTheLastResult() {
+        var state = bigList()
+        _ = send("/note", to: &state)
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<14), limit: 14))
+        _ = send("<Enter>", to: &state)
+        #expect(send("G", to: &state) == [.search(query: "note", limit: 28)])
+        // The reload asked for before G answers now, with 14 of its 14.
+        #expect(update(&state, .searchResults(query: "note", rows: rows(0..<14), limit: 14)).isEmpty)
+        #expect(
+            update(&state, .searchResults(query: "note", rows: rows(0..<28), limit: 28)) == [
+                .search(query: "note", limit: 56)
+            ])
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<40), limit: 56))
+        #expect(state.selectedRow?.title == "Note 39")
+    }
+
+    /// Keys held while results load move from where the selection is heading: `k` after
+    /// `G` is the result before the last, and `j` past the loaded results counts every press.
+    @Test func keysPressedBeforeResultsArriveCountFromWhereTheSelectionIsHeading() {
+        var state = bigList()
+        _ = send("/note", to: &state)
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<14), limit: 14))
+        _ = send("<Enter>", to: &state)
+        _ = send("Gk", to: &state)
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<28), limit: 28))
+        _ = update(&state, .searchResults(query: "note", rows: rows(0..<40), limit: 56))
+        #expect(state.selectedRow?.title == "Note 38")
+
+        var held = bigList()
+        _ = send("/note", to: &held)
+        _ = update(&held, .searchResults(query: "note", rows: rows(0..<14), limit: 14))
+        _ = send("<Enter>", to: &held)
+        _ = send(String(repeating: "j", count: 20), to: &held)
+        _ = update(&held, .searchResults(query: "note", rows: rows(0..<28), limit: 28))
+        #expect(held.selectedRow?.title == "Note 20")
     }
 }

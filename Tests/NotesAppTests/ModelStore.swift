@@ -121,7 +121,7 @@ struct ModelStore {
             let offset = ListWindow.offset(around: index ?? row, limit: limit)
             return [.listLocated(id: id, row: index, window: window(offset: offset, limit: limit))]
         case .search(let query, let limit):
-            return [.searchResults(query: query, rows: searched(query).prefix(limit).map(row))]
+            return [.searchResults(query: query, rows: searched(query).prefix(limit).map(row), limit: limit)]
         case .loadNote(let id):
             guard let note = notes.first(where: { $0.id == id }) else { return [.effectFailed("the note was deleted")] }
             return [

@@ -66,7 +66,7 @@ import Testing
         _ = send("/zebra", to: &state)
         var found = row(3, "Meeting notes", ago: 3 * 86_400)
         found.snippetMatches = []
-        _ = update(&state, .searchResults(query: "zebra", rows: [found]))
+        _ = update(&state, .searchResults(query: "zebra", rows: [found], limit: 100))
         #expect(state.selectedRow?.id == noteID(3))
         state.focus = .list
         #expect(state.requestPreview() == [.loadPreview(noteID(3))])

@@ -187,9 +187,42 @@ struct SelectionModelRun {
             send("<Enter>x<Esc>")
         case 73..<77:
             resize()
+        case 77..<85:
+            heldKeys()
         default:
             externalWrite()
         }
+    }
+
+    /// Keys pressed faster than the store answers (a held `j`, `G` at once after a search):
+    /// between keys only some of the waiting answers arrive, in an order the runtime allows.
+    /// The selection ends where the same keys answered one by one would put it.
+    mutating func heldKeys() {
+        let keys = (0..<Int.random(in: 2...12, using: &random)).map { _ in
+            ["j", "j", "j", "k", "G", "<End>", "g", "<PgDn>", "<PgUp>", "<Down>"].randomElement(using: &random)!
+        }
+        log.append("held: " + keys.joined(separator: " "))
+        var held = HeldAnswers()
+        for key in keys {
+            for event in InputEvent.keys(key)! { held.hold(update(&app, .input(event))) }
+            if ProcessInfo.processInfo.environment["CLOUDNOTES_SELECTION_TRACE"] != nil {
+                print(
+                    "key \(key) -> sel \(app.selection) \(String(describing: app.selectedID)) window \(app.listWindow.offset)+\(app.listWindow.rows.count) total \(app.listWindow.totalCount) waiting \(held.waiting)"
+                )
+            }
+            switch key {
+            case "j", "<Down>": move(by: 1)
+            case "k": move(by: -1)
+            case "G", "<End>": move(by: nil)
+            case "g": move(by: -Int.max)
+            case "<PgDn>": move(by: pageSize)
+            default: move(by: -pageSize)
+            }
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                held.answerOne(store: &store, app: &app, random: &random)
+            }
+        }
+        held.settle(store: &store, app: &app, random: &random)
     }
 
     mutating func searchStep() {

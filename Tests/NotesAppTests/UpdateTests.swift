@@ -76,16 +76,16 @@ import Testing
         var state = AppState.fixture()
         _ = send("/me", to: &state)
         let meeting = state.notes[0]
-        _ = update(&state, .searchResults(query: "m", rows: state.notes))
+        _ = update(&state, .searchResults(query: "m", rows: state.notes, limit: 100))
         #expect(state.searchResults == nil)
-        _ = update(&state, .searchResults(query: "me", rows: [meeting]))
+        _ = update(&state, .searchResults(query: "me", rows: [meeting], limit: 100))
         #expect(state.rows == [meeting])
     }
 
     @Test func escClearsTheSearchAndShowsTheWholeList() {
         var state = AppState.fixture()
         _ = send("/me", to: &state)
-        _ = update(&state, .searchResults(query: "me", rows: [state.notes[0]]))
+        _ = update(&state, .searchResults(query: "me", rows: [state.notes[0]], limit: 100))
         // The whole list is reloaded (writes made while searching reloaded only the results),
         // around the note selected in the results.
         #expect(send("<Esc>", to: &state) == [.locateInList(id: noteID(3), row: 0, limit: 21)])
@@ -99,14 +99,14 @@ import Testing
         var state = AppState.fixture()
         _ = send("jjjj/tr", to: &state)
         // Books was selected and is a result: it stays selected; Enter goes to the list.
-        _ = update(&state, .searchResults(query: "tr", rows: [state.notes[1], state.notes[2]]))
+        _ = update(&state, .searchResults(query: "tr", rows: [state.notes[1], state.notes[2]], limit: 100))
         #expect(send("<Enter>", to: &state).isEmpty)
         #expect(state.focus == .list)
         #expect(state.selectedRow?.id == noteID(5))
         #expect(state.selection == 1)
         // A query that does not list it starts at its top result.
         _ = send("/x", to: &state)
-        _ = update(&state, .searchResults(query: "trx", rows: [state.notes[1]]))
+        _ = update(&state, .searchResults(query: "trx", rows: [state.notes[1]], limit: 100))
         #expect(state.selectedRow?.id == noteID(4))
     }
 

@@ -62,7 +62,7 @@ import Testing
     @Test func searchFieldWhileTypingShowsTheQueryAndOnlyTheResults() {
         var state = AppState.fixture()
         _ = send("/mee", to: &state)
-        _ = update(&state, .searchResults(query: "mee", rows: [state.notes[0]]))
+        _ = update(&state, .searchResults(query: "mee", rows: [state.notes[0]], limit: 100))
         let screen = view(state, Size(width: 60, height: 15))
         #expect(
             text(screen)
@@ -91,7 +91,7 @@ import Testing
         var hit = row(3, "Budget meeting", ago: 60, snippet: "the budget for Q3")
         hit.titleMatches = [0..<4]
         hit.snippetMatches = [4..<8]
-        _ = update(&state, .searchResults(query: "budg", rows: [hit]))
+        _ = update(&state, .searchResults(query: "budg", rows: [hit], limit: 100))
         let screen = view(state, Size(width: 60, height: 15))
         #expect(text(screen).lines[2] == "  Budget meeting  the budget for Q3                    1m ✓ ")
         let highlight = Style().foreground(.yellow).bold().underline().reverse()

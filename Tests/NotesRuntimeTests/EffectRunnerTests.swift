@@ -70,7 +70,7 @@ import Testing
 
     @Test func searchAnswersWithHighlightRanges() throws {
         try store.create(title: "Groceries", body: "milk")
-        guard case .searchResults(let query, let rows) = answer(to: .search(query: "groc", limit: 10)) else {
+        guard case .searchResults(let query, let rows, _) = answer(to: .search(query: "groc", limit: 10)) else {
             Issue.record("no results")
             return
         }
