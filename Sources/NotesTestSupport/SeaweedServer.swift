@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7).
 ///
 /// One server per test process, started on first use on free 127.0.0.1 ports and never any
@@ -184,8 +180,8 @@ public actor SeaweedServer {
         // Ready once the filer shows the bucket and the S3 port answers.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            if await Self.answers("http://127.0.0.1:\(ports[4])/buckets/\(endpoint.bucket)/", expecting: [200]),
-                await Self.answers(endpoint.url + "/", expecting: [200, 403])
+            if await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
+                await Self.answers(port: ports[6], path: "/", expecting: [200, 403])
             {
                 return endpoint
             }
@@ -202,13 +198,8 @@ public actor SeaweedServer {
         throw SeaweedError(message: "SeaweedFS did not answer within 60 s; its log ends: \(log.suffix(800))")
     }
 
-    private static func answers(_ url: String, expecting statuses: Set<Int>) async -> Bool {
-        guard let url = URL(string: url) else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        guard let (_, response) = try? await URLSession.shared.data(for: request),
-            let status = (response as? HTTPURLResponse)?.statusCode
-        else { return false }
+    private static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {
+        guard let status = await loopbackStatus(port: port, path: path) else { return false }
         return statuses.contains(status)
     }
 }

@@ -5,10 +5,6 @@ import Testing
 
 @testable import CloudFolder
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Publications through a loopback proxy that cuts, throttles and stalls (ARCHITECTURE §7): a
 /// publish that failed is published by its retry, one that landed is found there, and no log
 /// file is ever there twice or at a temp key.
@@ -64,20 +60,36 @@ struct S3FaultProxyTests {
         #expect(files == (1...3).map { "000000000000/" + CloudLayout.padded(Int64($0)) + ".json" }, "\(files)")
     }
 
+    @Test("an answer longer than asked for (a Range ignored) is refused while it arrives, not kept")
+    func answerOverTheCapIsRefused() async throws {
+        let io = try await S3Fixture.io()
+        let big = [UInt8](repeating: 7, count: 300_000)
+        let fd = try io.createExclusive("big.tmp")
+        try io.write(fd, big)
+        try io.close(fd)
+        try io.rename("big.tmp", to: "big")
+        // A plain GET (no Range) with a cap below the object's size.
+        let error = #expect(throws: CloudError.self) {
+            _ = try io.client.send("GET", key: io.key("big"), maxAnswerBytes: 100_000)
+        }
+        #expect(error?.code == .limitExceeded, "\(String(describing: error))")
+        #expect(try io.client.send("GET", key: io.key("big"), maxAnswerBytes: 300_000).body == big)
+    }
+
     @Test("an answer lost after the server stored the object: the retry finds it there, never a second file")
     func lostAnswer() async throws {
         let server = try await SeaweedServer.shared.endpoint()
         let endpoint = S3Endpoint(
             url: URL(string: server.url)!, bucket: server.bucket, region: "us-east-1",
             credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 20)
-        let real = S3Client.transport(session: URLSession(configuration: .ephemeral), endpoint: endpoint)
+        let real = S3Client.httpTransport(endpoint: endpoint)
         let toLose = LockedBox(0)
         let client = S3Client(
             endpoint: endpoint,
             transport: { request in
                 let response = try real(request)
-                if request.httpMethod == "PUT", request.value(forHTTPHeaderField: "If-None-Match") == "*",
-                    request.url?.path.hasSuffix(".json") == true, toLose.get() > 0
+                if request.method == "PUT", request.header("If-None-Match") == "*",
+                    request.url.path.hasSuffix(".json"), toLose.get() > 0
                 {
                     toLose.set(toLose.get() - 1)
                     throw CloudError(.networkFailure, "the answer was lost on the way back")

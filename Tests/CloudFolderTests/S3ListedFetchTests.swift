@@ -131,9 +131,9 @@ final class TreeOrderLister: KeyListingFileIO, @unchecked Sendable {
         let names = try io.listFiles(under: "z", startAfter: "a")
         #expect(names == ["b", "notes-2/1.json", "notes/1.json", "notes/2.json"])
         #expect(io.requestCounts["LIST"] == 2)
-        let first = server.requests[0].url?.absoluteString ?? ""
+        let first = server.requests[0].url.absoluteString
         #expect(first.contains("start-after=p%2Fz%2Fa"), "\(first)")
-        #expect(server.requests[1].url?.absoluteString.contains("continuation-token=t1") == true)
+        #expect(server.requests[1].url.absoluteString.contains("continuation-token=t1"))
     }
 
     @Test("over SeaweedFS: the listed fetch matches probing, and an idle fetch costs one LIST per device")
