@@ -60,6 +60,56 @@ struct S3FaultProxyTests {
         #expect(files == (1...3).map { "000000000000/" + CloudLayout.padded(Int64($0)) + ".json" }, "\(files)")
     }
 
+    /// What a connection closed or held before the client has a whole answer head looks like;
+    /// each with whether the server stored the object (the retry then meets it: 412, same bytes).
+    /// Through URLSession on Linux each of the closes stopped the test process (DECISIONS session 11).
+    static let headFaults: [(fault: FaultProxy.Fault, stored: Bool)] = [
+        (.dropRequest, false), (.dropAnswer, true), (.cutHead(keeping: 7), true), (.cutHead(keeping: 40), true),
+        (.holdAnswer, true), (.stall, false),
+    ]
+
+    @Test(
+        "a connection closed or stalled before the answer's head is networkFailure; the retry lands one file",
+        arguments: headFaults.indices)
+    func publishThroughAHeadFault(_ index: Int) async throws {
+        let (fault, stored) = Self.headFaults[index]
+        let server = try await SeaweedServer.shared.endpoint()
+        let proxy = try FaultProxy(upstream: server.url)
+        defer { proxy.stop() }
+        let prefix = "head-\(UUID().uuidString.lowercased())"
+        let direct = DirectoryCloudFolder(root: "/", io: try await Self.io(server.url, prefix: prefix, timeout: 20))
+        let proxied = DirectoryCloudFolder(root: "/", io: try await Self.io(proxy.url, prefix: prefix, timeout: 2))
+        let (zone, device) = (Fixtures.zone, Fixtures.deviceA)
+        _ = try direct.createContainer(device: device, hlc: Fixtures.hlc)
+        _ = try direct.createZone(ZoneInfo(zone: zone, displayName: "Notes", createdBy: device), hlc: Fixtures.hlc)
+        // A read through the fault first: no answer is no answer, whatever the method.
+        proxy.arm(fault, request: { $0.hasPrefix("GET ") })
+        let readError = #expect(throws: CloudError.self) {
+            _ = try proxied.io.read(direct.layout.containerFile, maxBytes: 4096)
+        }
+        #expect(readError?.code == .networkFailure, "\(fault): \(String(describing: readError))")
+        for seq in Int64(1)...2 {
+            let batch = Fixtures.batch([Int(seq)])
+            // On the log file's PUT: the publication's own write (the requests before it read
+            // and make folders).
+            proxy.arm(fault, request: { $0.hasPrefix("PUT ") && $0.contains(".json ") })
+            let error = #expect(throws: CloudError.self) {
+                _ = try proxied.publish(batch, zone: zone, device: device, seq: seq, hlc: Fixtures.hlc)
+            }
+            #expect(error?.code == .networkFailure, "\(fault): \(String(describing: error))")
+            proxy.disarm()
+            // The engine's retry of the same batch at the same seq.
+            let outcome = try proxied.publish(batch, zone: zone, device: device, seq: seq, hlc: Fixtures.hlc)
+            #expect(outcome == (stored ? .alreadyPublished : .published), "\(fault)")
+        }
+        #expect(proxy.firedFaults == Array(repeating: fault, count: 3), "\(fault) did not fire each time")
+        let fetched = try direct.fetchChanges(zone: zone, since: .empty, maxBatches: 100)
+        #expect(fetched.batches.map(\.batch) == [1, 2].map { Fixtures.batch([$0]) })
+        let lister = try #require(direct.io as? S3FileIO)
+        let files = try lister.listFiles(under: direct.layout.deviceLogDirectory(zone, device: device), startAfter: "")
+        #expect(files == (1...2).map { "000000000000/" + CloudLayout.padded(Int64($0)) + ".json" }, "\(files)")
+    }
+
     @Test("an answer longer than asked for (a Range ignored) is refused while it arrives, not kept")
     func answerOverTheCapIsRefused() async throws {
         let io = try await S3Fixture.io()
