@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 declare -A allowed
 while IFS= read -r row; do
     target=$(sed -E 's/^\| `([A-Za-z_]+)`.*/\1/' <<<"$row")
-    imports=$(awk -F'|' '{print $(NF-1)}' <<<"$row" | grep -oE '`[A-Za-z_]+`' | tr -d '`' | tr '\n' ' ' || true)
+    imports=$(awk -F'|' '{print $(NF-1)}' <<<"$row" | grep -oE '`[A-Za-z_][A-Za-z0-9_]*`' | tr -d '`' | tr '\n' ' ' || true)
     allowed[$target]=" $imports "
 done < <(grep -E '^\| `[A-Za-z_]+` \|' docs/ARCHITECTURE.md)
 
@@ -24,7 +24,7 @@ for dir in Sources/*/ Tests/*/; do
             echo "layering: $file imports $module, which $target may not use (docs/ARCHITECTURE.md §1)"
             status=1
         fi
-    done < <(grep -rnoE '^(@preconcurrency |@testable )*import [A-Za-z_]+' "$dir" | sed -E 's/:(@preconcurrency |@testable )*import /:/')
+    done < <(grep -rnoE '^(@preconcurrency |@testable )*import [A-Za-z_][A-Za-z0-9_]*' "$dir" | sed -E 's/:(@preconcurrency |@testable )*import /:/')
 done
 [ $status = 0 ] && echo "layering: ok (${#allowed[@]} targets)"
 exit $status

@@ -1,26 +1,44 @@
 import Foundation
 
 /// A loopback TCP proxy between a client and a server (S3FileIO and SeaweedFS in the fault
-/// tests) that injects what networks do: a connection cut while the answer comes down, a canned error answer (503 SlowDown, 429) that never reaches the
-/// server, and a request held unanswered until the client's timeout.
+/// tests) that injects what networks do: a connection closed before, in or after the answer's
+/// head, an answer cut mid-body, a canned error answer (503 SlowDown, 429) that never reaches
+/// the server, and a request or an answer held until the client's timeout.
 ///
-/// Each armed fault fires once, on the next chunk of bytes flowing its way on any connection.
+/// Each armed fault fires once, on the next chunk of bytes flowing its way on any connection
+/// (armed for some requests: on the next such request, or on its answer).
 /// Every connection is served by two threads of its own (never the cooperative pool), and
 /// `stop` closes every socket, so no thread outlives the test. Only 127.0.0.1 is ever used.
 public final class FaultProxy: @unchecked Sendable {
     public enum Fault: Sendable, Equatable {
         /// The next answer with a body is cut: its head and half the body of the chunk reach the
-        /// client, then the connection closes. (A cut inside the head is not offered: Foundation's
-        /// URLSession on Linux stops the process on an answer without a complete head,
-        /// swift-corelibs-foundation issue 5285.)
+        /// client, then the connection closes.
         case cutResponse
+        /// The next answer is cut inside its head: its first `keeping` bytes (at most all but
+        /// the last of the head; 7 is inside the status line) reach the client, then the
+        /// connection closes. The server did act on the request.
+        case cutHead(keeping: Int)
+        /// The next request reaches the server, which acts on it; the connection closes before
+        /// any byte of the answer reaches the client.
+        case dropAnswer
+        /// The next request is never forwarded: the connection closes as soon as it arrives,
+        /// with no answer byte.
+        case dropRequest
+        /// The next answer is held: the server acted, the client gets no byte and times out.
+        case holdAnswer
         /// The next request is answered with this status (and `Retry-After`, when given) by the
         /// proxy itself; the server never sees it.
         case respond(status: Int, retryAfter: String?)
         /// The next request is swallowed and never answered: the client times out.
         case stall
 
-        var upstream: Bool { self != .cutResponse }
+        /// Whether the fault fires on a request (else on an answer).
+        var upstream: Bool {
+            switch self {
+            case .dropRequest, .respond, .stall: true
+            case .cutResponse, .cutHead, .dropAnswer, .holdAnswer: false
+            }
+        }
     }
 
     public let port: Int
@@ -28,7 +46,9 @@ public final class FaultProxy: @unchecked Sendable {
     private let upstreamPort: UInt16
     private let listener: Int32
     private let lock = NSLock()
-    private var armed: [Fault] = []
+    private var armed: [(fault: Fault, request: (@Sendable (String) -> Bool)?)] = []
+    /// The request line of the latest request on each connection (by its client socket).
+    private var requestLines: [Int32: String] = [:]
     private var fired: [Fault] = []
     private var sockets: Set<Int32> = []
     private var stopped = false
@@ -66,9 +86,10 @@ public final class FaultProxy: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    /// Arms `fault` to fire on the next chunk its way, `times` times.
-    public func arm(_ fault: Fault, times: Int = 1) {
-        lock.withLock { armed += Array(repeating: fault, count: times) }
+    /// Arms `fault` to fire on the next chunk its way, `times` times; with `request`, only on a
+    /// request whose request line (`PUT /bucket/key HTTP/1.1`) it accepts, or on its answer.
+    public func arm(_ fault: Fault, times: Int = 1, request: (@Sendable (String) -> Bool)? = nil) {
+        lock.withLock { armed += Array(repeating: (fault, request), count: times) }
     }
 
     /// Disarms every fault not fired yet.
@@ -129,7 +150,10 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     private func unregister(_ fd: Int32) {
-        lock.withLock { _ = sockets.remove(fd) }
+        lock.withLock {
+            _ = sockets.remove(fd)
+            requestLines[fd] = nil
+        }
         close(fd)
     }
 
@@ -151,7 +175,7 @@ public final class FaultProxy: @unchecked Sendable {
         }
         let downDone = DispatchSemaphore(value: 0)
         let down = Thread { [self] in
-            pump(from: server, to: client, upstream: false)
+            pump(from: server, to: client, upstream: false, connection: client)
             // Either side ending ends the connection: the other pump's read returns.
             shutdown(client, Int32(SHUT_RDWR))
             shutdown(server, Int32(SHUT_RDWR))
@@ -159,7 +183,7 @@ public final class FaultProxy: @unchecked Sendable {
         }
         down.name = "fault-proxy-down"
         down.start()
-        pump(from: client, to: server, upstream: true)
+        pump(from: client, to: server, upstream: true, connection: client)
         shutdown(client, Int32(SHUT_RDWR))
         shutdown(server, Int32(SHUT_RDWR))
         // Both sockets are closed once the other pump has seen them shut (it only reads and
@@ -170,30 +194,63 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// The fault that fires on `chunk`, if one is armed its way (a cut answer waits for a chunk
-    /// with body bytes past the head).
-    private func take(upstream: Bool, chunk: [UInt8]) -> Fault? {
+    /// with body bytes past the head; a fault on an answer's head, for a chunk that starts one).
+    private func take(upstream: Bool, chunk: [UInt8], connection: Int32) -> Fault? {
         lock.withLock {
-            guard let index = armed.firstIndex(where: { $0.upstream == upstream }) else { return nil }
-            if armed[index] == .cutResponse, Self.bodyStart(chunk).map({ $0 < chunk.count }) != true { return nil }
-            let fault = armed.remove(at: index)
+            if upstream, let line = Self.requestLine(chunk) { requestLines[connection] = line }
+            let line = requestLines[connection] ?? ""
+            guard
+                let index = armed.firstIndex(where: {
+                    $0.fault.upstream == upstream && ($0.request.map { $0(line) } ?? true)
+                })
+            else { return nil }
+            switch armed[index].fault {
+            case .cutResponse:
+                if Self.bodyStart(chunk).map({ $0 < chunk.count }) != true { return nil }
+            case .cutHead, .dropAnswer, .holdAnswer:
+                // The start of an answer, not the rest of a body.
+                if !chunk.starts(with: Array("HTTP/".utf8)) { return nil }
+            default:
+                break
+            }
+            let fault = armed.remove(at: index).fault
             fired.append(fault)
             return fault
         }
     }
 
-    private func pump(from source: Int32, to target: Int32, upstream: Bool) {
+    /// The request line of a chunk that starts a request (`PUT /key HTTP/1.1`), nil for other bytes.
+    static func requestLine(_ chunk: [UInt8]) -> String? {
+        let line = chunk.prefix(8192).prefix { $0 != 13 && $0 != 10 }
+        let method = line.prefix { $0 != 32 }
+        guard method.count >= 3, method.count <= 7, method.allSatisfy({ (65...90).contains($0) }),
+            line.suffix(9).starts(with: Array(" HTTP/1.".utf8))
+        else { return nil }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    private func pump(from source: Int32, to target: Int32, upstream: Bool, connection: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             let chunk = Array(buffer[0..<count])
-            switch take(upstream: upstream, chunk: chunk) {
+            switch take(upstream: upstream, chunk: chunk, connection: connection) {
             case nil:
                 guard writeAll(target, chunk) else { return }
             case .cutResponse:
                 let body = Self.bodyStart(chunk) ?? 0
                 _ = writeAll(target, Array(chunk.prefix(body + (count - body) / 2)))
+                return
+            case .cutHead(let keeping):
+                let head = Self.bodyStart(chunk) ?? count
+                _ = writeAll(target, Array(chunk.prefix(max(0, min(keeping, head - 1)))))
+                return
+            case .dropAnswer, .dropRequest:
+                return
+            case .holdAnswer:
+                swallow(source, &buffer)
                 return
             case .respond(let status, let retryAfter):
                 let body =
@@ -205,13 +262,19 @@ public final class FaultProxy: @unchecked Sendable {
                 _ = writeAll(source, Array((head + "\r\n" + body).utf8))
                 return
             case .stall:
-                // Swallow what the client sends until it gives up and closes.
-                while true {
-                    let more = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-                    if more < 0 && errno == EINTR { continue }
-                    if more <= 0 { return }
-                }
+                swallow(source, &buffer)
+                return
             }
+        }
+    }
+
+    /// Reads and drops what `source` sends until it closes (the client gave up: the other pump
+    /// then shuts both sockets).
+    private func swallow(_ source: Int32, _ buffer: inout [UInt8]) {
+        while true {
+            let more = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if more < 0 && errno == EINTR { continue }
+            if more <= 0 { return }
         }
     }
 

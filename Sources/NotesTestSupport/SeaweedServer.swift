@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7).
 ///
 /// One server per test process, started on first use on free 127.0.0.1 ports and never any
@@ -30,10 +26,20 @@ public actor SeaweedServer {
 
     public static let shared = SeaweedServer()
 
+    /// A server of its own (`shared` is the one to use): for a test that kills and restarts it
+    /// (`crash`, `restart`), which would break every other test on a shared one.
+    public init() {}
+
     /// The one start, shared by every caller: the actor is reentrant at each `await` of
     /// `start`, so without it tests that asked at once each started a server of their own (several
     /// weeds fighting over the machine; in CI one did not answer within its minute).
     private var starting: Task<Endpoint, any Error>?
+    /// Where the running server keeps its data, its ports (`portNames` order), its endpoint and
+    /// its process group: what `restart` starts again.
+    var dir: URL?
+    var ports: [Int] = []
+    var current: Endpoint?
+    var group: Int32 = 0
 
     /// The running server, started on the first call (waits up to 60 s for it to answer); a
     /// failed start is every caller's failure.
@@ -137,24 +143,34 @@ public actor SeaweedServer {
                 ports.append(port)
             }
         }
-        let names = [
-            "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
-            "s3.port", "s3.port.grpc", "admin.port", "admin.port.grpc", "webdav.port", "debug.port",
-        ]
+        let endpoint = Endpoint(
+            url: "http://127.0.0.1:\(ports[6])", bucket: "cloudnotes-test", accessKey: "cloudnotes-test-key",
+            secretKey: "cloudnotes-test-secret")
+        try await launch(weed: weed, dir: dir, ports: ports, endpoint: endpoint)
+        (self.dir, self.ports, current) = (dir, ports, endpoint)
+        return endpoint
+    }
+
+    static let portNames = [
+        "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
+        "s3.port", "s3.port.grpc", "admin.port", "admin.port.grpc", "webdav.port", "debug.port",
+    ]
+
+    /// Runs weed on `ports` over `dir` and waits until it answers (the filer shows the bucket and
+    /// the S3 port answers), at most 60 s. A weed that exits meanwhile is a retryable error.
+    func launch(weed: String, dir: URL, ports: [Int], endpoint: Endpoint) async throws {
         var arguments = [
             "mini", "-dir=\(dir.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3.port.iceberg=0", "-s3.port.lance=0",
             "-admin.ui=false", "-webdav=false",
         ]
-        for (name, port) in zip(names, ports) { arguments.append("-\(name)=\(port)") }
-        let endpoint = Endpoint(
-            url: "http://127.0.0.1:\(ports[6])", bucket: "cloudnotes-test", accessKey: "cloudnotes-test-key",
-            secretKey: "cloudnotes-test-secret")
+        for (name, port) in zip(Self.portNames, ports) { arguments.append("-\(name)=\(port)") }
         // A shell in a new session (its own process group) runs weed and kills it once this
         // process is gone, so a crashed test run leaves no server behind.
         let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let groupFile = dir.appendingPathComponent("group").path
+        try? FileManager.default.removeItem(atPath: groupFile)
         let script =
-            "echo $$ >'\(groupFile)'; \(quoted) >'\(dir.path)/weed.log' 2>&1 </dev/null & w=$!; "
+            "echo $$ >'\(groupFile)'; \(quoted) >>'\(dir.path)/weed.log' 2>&1 </dev/null & w=$!; "
             + "while kill -0 \(getpid()) 2>/dev/null && kill -0 $w 2>/dev/null; do sleep 1; done; kill -9 $w"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
@@ -179,15 +195,15 @@ public actor SeaweedServer {
             if group == 0 { try await Task.sleep(nanoseconds: 50_000_000) }
         }
         guard group > 0 else { throw SeaweedError(message: "the SeaweedFS shell did not start") }
-        seaweedProcessGroup = group
-        atexit { if seaweedProcessGroup > 0 { kill(-seaweedProcessGroup, SIGKILL) } }
+        self.group = group
+        seaweedGroups.add(group)
         // Ready once the filer shows the bucket and the S3 port answers.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            if await Self.answers("http://127.0.0.1:\(ports[4])/buckets/\(endpoint.bucket)/", expecting: [200]),
-                await Self.answers(endpoint.url + "/", expecting: [200, 403])
+            if await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
+                await Self.answers(port: ports[6], path: "/", expecting: [200, 403])
             {
-                return endpoint
+                return
             }
             // The group is gone once weed has exited (the shell ends with it).
             if kill(-group, 0) != 0 {
@@ -202,16 +218,32 @@ public actor SeaweedServer {
         throw SeaweedError(message: "SeaweedFS did not answer within 60 s; its log ends: \(log.suffix(800))")
     }
 
-    private static func answers(_ url: String, expecting statuses: Set<Int>) async -> Bool {
-        guard let url = URL(string: url) else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        guard let (_, response) = try? await URLSession.shared.data(for: request),
-            let status = (response as? HTTPURLResponse)?.statusCode
-        else { return false }
+    private static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {
+        guard let status = await loopbackStatus(port: port, path: path) else { return false }
         return statuses.contains(status)
     }
 }
 
-/// The server's process group, for the exit handler (a C function pointer captures nothing).
-nonisolated(unsafe) private var seaweedProcessGroup: Int32 = 0
+/// The servers' process groups, killed at exit (a C function pointer captures nothing).
+let seaweedGroups = SeaweedGroups()
+
+final class SeaweedGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var groups: Set<Int32> = []
+    private var registered = false
+
+    func add(_ group: Int32) {
+        let first: Bool = lock.withLock {
+            groups.insert(group)
+            defer { registered = true }
+            return !registered
+        }
+        if first { atexit { seaweedGroups.killAll() } }
+    }
+
+    func remove(_ group: Int32) { lock.withLock { _ = groups.remove(group) } }
+
+    func killAll() {
+        for group in lock.withLock({ groups }) { kill(-group, SIGKILL) }
+    }
+}

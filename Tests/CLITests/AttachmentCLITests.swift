@@ -212,14 +212,17 @@ enum PeakRSS {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
-    static func run(_ runner: CLIRunner, _ arguments: [String], deadline: TimeInterval = CLIRunner.deadline) throws
-        -> Measured
-    {
+    /// `environment`: variables added to the runner's (the AWS ones of a bucket).
+    static func run(
+        _ runner: CLIRunner, _ arguments: [String], environment extra: [String: String] = [:],
+        deadline: TimeInterval = CLIRunner.deadline
+    ) throws -> Measured {
         let path = CLIRunner.binary.path
-        let environment = [
-            "HOME=\(runner.home.path)", "XDG_DATA_HOME=\(runner.home.appendingPathComponent("xdg-data").path)",
-            "XDG_CONFIG_HOME=\(runner.home.appendingPathComponent("xdg-config").path)", "LANG=C.UTF-8",
-        ]
+        let environment =
+            [
+                "HOME=\(runner.home.path)", "XDG_DATA_HOME=\(runner.home.appendingPathComponent("xdg-data").path)",
+                "XDG_CONFIG_HOME=\(runner.home.appendingPathComponent("xdg-config").path)", "LANG=C.UTF-8",
+            ] + extra.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -164,8 +164,8 @@ import Testing
             transport: { request in
                 sent.set(
                     URLRequestSummary(
-                        url: request.url?.absoluteString ?? "",
-                        authorization: request.value(forHTTPHeaderField: "Authorization") ?? ""))
+                        url: request.url.absoluteString,
+                        authorization: request.header("Authorization") ?? ""))
                 return S3Response(status: 206, headers: [:], body: [])
             },
             now: { Date(timeIntervalSince1970: 1_369_353_600) })

@@ -23,7 +23,7 @@ import Testing
         let io = server.io()
         try publish(io, "z/log/d/1.json", Array("{}".utf8))
         #expect(server.requests.count == 3)
-        #expect(server.requests.allSatisfy { $0.value(forHTTPHeaderField: "If-None-Match") == "*" })
+        #expect(server.requests.allSatisfy { $0.header("If-None-Match") == "*" })
         #expect(server.pauses == [0.1, 0.2])
         #expect(io.requestCounts["PUT"] == 3)
     }

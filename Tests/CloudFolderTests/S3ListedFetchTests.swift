@@ -94,15 +94,27 @@ final class TreeOrderLister: KeyListingFileIO, @unchecked Sendable {
         return results
     }
 
+    /// The fixture each comparison builds: seqs 1…`last` of A and B (and a renamed copy)
+    /// published through a listing folder over `io`, the same files seen by a folder that probes
+    /// (`io` without its listing); the fetches from every token must match. Returns both
+    /// folders and the listed fetches.
+    func listedAndProbed(_ io: any KeyListingFileIO, root: String, last: Int64) throws -> (
+        listed: DirectoryCloudFolder, probed: DirectoryCloudFolder, fetched: [FetchedChanges]
+    ) {
+        let listed = DirectoryCloudFolder(root: root, io: io)
+        try populate(listed, seqs: 1...last)
+        let probed = DirectoryCloudFolder(root: root, io: ProbingOnlyFileIO(base: io))
+        let viaListing = try fetches(listed, last: last)
+        for (one, other) in zip(viaListing, try fetches(probed, last: last)) {
+            #expect(one == other, "\(one)\n\(other)")
+        }
+        return (listed, probed, viaListing)
+    }
+
     @Test func aTreeOrderedListingGivesWhatProbingGives() throws {
         let lister = TreeOrderLister()
         lister.base.plantDirectory("/cloud")
-        let listed = DirectoryCloudFolder(root: "/cloud", io: lister)
-        try populate(listed, seqs: 1...4)
-        let probed = DirectoryCloudFolder(root: "/cloud", io: ProbingOnlyFileIO(base: lister.base))
-        let viaListing = try fetches(listed, last: 4)
-        let viaProbing = try fetches(probed, last: 4)
-        for (one, other) in zip(viaListing, viaProbing) { #expect(one == other, "\(one)\n\(other)") }
+        let viaListing = try listedAndProbed(lister, root: "/cloud", last: 4).fetched
         #expect(viaListing[0].batches.map(\.seq) == [1, 2, 3])
         #expect(viaListing[0].moreComing)
         #expect(viaListing[3].copies.count == 1)
@@ -131,20 +143,15 @@ final class TreeOrderLister: KeyListingFileIO, @unchecked Sendable {
         let names = try io.listFiles(under: "z", startAfter: "a")
         #expect(names == ["b", "notes-2/1.json", "notes/1.json", "notes/2.json"])
         #expect(io.requestCounts["LIST"] == 2)
-        let first = server.requests[0].url?.absoluteString ?? ""
+        let first = server.requests[0].url.absoluteString
         #expect(first.contains("start-after=p%2Fz%2Fa"), "\(first)")
-        #expect(server.requests[1].url?.absoluteString.contains("continuation-token=t1") == true)
+        #expect(server.requests[1].url.absoluteString.contains("continuation-token=t1"))
     }
 
     @Test("over SeaweedFS: the listed fetch matches probing, and an idle fetch costs one LIST per device")
     func idleFetchOverSeaweed() async throws {
         let io = try await S3Fixture.io()
-        let listed = DirectoryCloudFolder(root: "/", io: io)
-        try populate(listed, seqs: 1...5)
-        let probed = DirectoryCloudFolder(root: "/", io: ProbingOnlyFileIO(base: io))
-        for (one, other) in zip(try fetches(listed, last: 5), try fetches(probed, last: 5)) {
-            #expect(one == other, "\(one)\n\(other)")
-        }
+        let (listed, probed, _) = try listedAndProbed(io, root: "/", last: 5)
         var idle = ChangeToken.empty
         idle[a] = 5
         idle[b] = 5

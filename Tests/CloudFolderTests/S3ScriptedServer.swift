@@ -1,22 +1,18 @@
 import CloudFolder
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A transport for `S3Client` that answers from a script, in order, and records what was
 /// asked: S3 behaviour without a server (the real one is `SeaweedServer`).
 final class S3ScriptedServer: @unchecked Sendable {
     private let lock = NSLock()
     private var script: [S3Response]
-    private var asked: [URLRequest] = []
+    private var asked: [S3Request] = []
     private var paused: [Double] = []
 
     init(_ script: [S3Response]) { self.script = script }
 
     /// The requests sent, in order.
-    var requests: [URLRequest] { lock.withLock { asked } }
+    var requests: [S3Request] { lock.withLock { asked } }
     /// The pauses the client took between resends, in seconds.
     var pauses: [Double] { lock.withLock { paused } }
 
@@ -31,7 +27,7 @@ final class S3ScriptedServer: @unchecked Sendable {
                 try lock.withLock {
                     asked.append(request)
                     guard !script.isEmpty else {
-                        throw CloudError(.internalError, "the script ran out at \(request.url?.path ?? "")")
+                        throw CloudError(.internalError, "the script ran out at \(request.url.path)")
                     }
                     return script.removeFirst()
                 }

@@ -1,21 +1,16 @@
 import Crypto
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Signed, synchronous S3 requests over URLSession (ARCHITECTURE §4). `FileIO` is synchronous
-/// and the engine calls it off the UI, so each request waits for its answer; URLSession runs
-/// the request on its own threads, never on the caller's.
+/// Signed, synchronous S3 requests (ARCHITECTURE §4) over the process's one AsyncHTTPClient
+/// (`S3HTTP`). `FileIO` is synchronous and the engine calls it off the UI, so each request waits
+/// for its answer on the caller's thread; the request itself runs on SwiftNIO's threads.
 public final class S3Client: @unchecked Sendable {
     /// Sends one request and returns the server's answer, whatever its status; throws a
     /// `CloudError` when no answer came. Tests give a scripted one.
-    public typealias Transport = @Sendable (URLRequest) throws -> S3Response
+    public typealias Transport = @Sendable (S3Request) throws -> S3Response
 
     public let endpoint: S3Endpoint
     private let signer: SigV4Signer
-    private let session: URLSession
     private let transport: Transport
     private let pause: @Sendable (Double) -> Void
     private let now: @Sendable () -> Date
@@ -24,10 +19,13 @@ public final class S3Client: @unchecked Sendable {
     private var log: [String] = []
     /// How many of the latest requests `recentRequests` keeps.
     static let logSize = 4096
+    /// The most answer body bytes kept for a request that is not a ranged read (a listing page
+    /// is well under 1 MiB; an error answer a few hundred bytes).
+    public static let maxAnswerBytes = 16 * 1_048_576
     /// How many times a request answered 409 ConditionalRequestConflict is sent again.
     static let conflictRetries = 4
 
-    /// A client over URLSession, or over `transport` when given; `pause` waits between the
+    /// A client over HTTP (`S3HTTP`), or over `transport` when given; `pause` waits between the
     /// resends of a conflicting request (seconds; tests record instead of sleeping); `now` dates
     /// the signatures.
     public init(
@@ -38,18 +36,9 @@ public final class S3Client: @unchecked Sendable {
         self.now = now
         self.endpoint = endpoint
         self.signer = SigV4Signer(credentials: endpoint.credentials, region: endpoint.region)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = endpoint.timeout
-        configuration.timeoutIntervalForResource = endpoint.timeout * 4
-        configuration.httpMaximumConnectionsPerHost = 8
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        self.session = session
         self.pause = pause
-        self.transport = transport ?? Self.transport(session: session, endpoint: endpoint)
+        self.transport = transport ?? Self.httpTransport(endpoint: endpoint)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     /// Requests sent so far, by method (`GET`, `PUT`, `HEAD`, `DELETE`, and `LIST` for listings).
     public var requestCounts: [String: Int] { lock.withLock { counts } }
@@ -62,10 +51,11 @@ public final class S3Client: @unchecked Sendable {
     public var recentRequests: [String] { lock.withLock { log } }
 
     /// Sends one request for `key` (empty: the bucket itself) and returns the answer, whatever
-    /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`.
+    /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`, an
+    /// answer body over `maxAnswerBytes` `limitExceeded`.
     public func send(
         _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
-        body: [UInt8] = [], countAs: String? = nil
+        body: [UInt8] = [], countAs: String? = nil, maxAnswerBytes: Int = S3Client.maxAnswerBytes
     ) throws -> S3Response {
         let listed = query.filter { $0.0 == "prefix" || $0.0 == "start-after" }.map { " \($0.0)=\($0.1)" }.joined()
         lock.withLock {
@@ -78,9 +68,9 @@ public final class S3Client: @unchecked Sendable {
         var signed = headers
         signed.append(("host", endpoint.hostHeader))
         signed.append(("x-amz-content-sha256", payloadHash))
-        let request = SigV4Signer.Request(
+        let toSign = SigV4Signer.Request(
             method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
-        let authorization = signer.sign(request, at: now())
+        let authorization = signer.sign(toSign, at: now())
         var text = endpoint.url.scheme! + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
         if !query.isEmpty {
             text +=
@@ -92,18 +82,17 @@ public final class S3Client: @unchecked Sendable {
         guard let url = URL(string: text) else {
             throw CloudError(.invalidArguments, "not a valid S3 request URL", path: key)
         }
-        var urlRequest = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: endpoint.timeout)
-        urlRequest.httpMethod = method
-        for (name, value) in headers + [("x-amz-content-sha256", payloadHash)] + authorization {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        if method == "PUT" || !body.isEmpty { urlRequest.httpBody = Data(body) }
+        let request = S3Request(
+            method: method, url: url,
+            headers: ([("host", endpoint.hostHeader)] + headers + [("x-amz-content-sha256", payloadHash)]
+                + authorization)
+                .map { ($0.0, $0.1) },
+            body: body, maxAnswerBytes: maxAnswerBytes, timeout: endpoint.timeout)
         // A 409 ConditionalRequestConflict means another request on the key was in flight and
         // this one did nothing: sent again after a short pause (then zoneBusy, retried later).
         var attempt = 0
         while true {
-            let response = try transport(urlRequest)
+            let response = try transport(request)
             guard response.isConcurrentConflict, attempt < Self.conflictRetries else { return response }
             attempt += 1
             pause(0.05 * Double(1 << attempt))
@@ -111,62 +100,10 @@ public final class S3Client: @unchecked Sendable {
         }
     }
 
-    /// The URLSession transport over `session`: what a client without a scripted transport uses
-    /// (tests wrap it to lose answers the server did act on).
-    public static func transport(session: URLSession, endpoint: S3Endpoint) -> Transport {
-        { request in try perform(request, session: session, endpoint: endpoint) }
-    }
-
-    private static func perform(_ request: URLRequest, session: URLSession, endpoint: S3Endpoint) throws
-        -> S3Response
-    {
-        let key = request.url?.path ?? ""
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        let task = session.dataTask(with: request) { data, response, error in
-            box.set(data, response, error)
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        let (data, response, error) = box.get()
-        if let error {
-            throw Self.classify(error, endpoint: endpoint, key: key)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw CloudError(.networkFailure, "the S3 server gave no HTTP answer", path: key)
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return S3Response(status: http.statusCode, headers: headers, body: data.map { Array($0) } ?? [])
-    }
-
-    /// A transport failure as a `CloudError`: no connection → networkUnavailable, anything
-    /// cut or timed out → networkFailure (both retried, ARCHITECTURE §4).
-    static func classify(_ error: any Error, endpoint: S3Endpoint, key: String) -> CloudError {
+    /// The HTTP transport: what a client without a scripted transport uses (tests wrap it to
+    /// lose answers the server did act on).
+    public static func httpTransport(endpoint: S3Endpoint) -> Transport {
         let place = endpoint.url.absoluteString
-        if let urlError = error as? URLError {
-            switch urlError.code {
-            case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed:
-                return CloudError(.networkUnavailable, "the S3 endpoint \(place) is not reachable", path: key)
-            case .timedOut:
-                return CloudError(.networkFailure, "the S3 endpoint \(place) did not answer in time", path: key)
-            default:
-                return CloudError(
-                    .networkFailure, "the request to \(place) failed (\(urlError.code.rawValue))", path: key)
-            }
-        }
-        return CloudError(.networkFailure, "the request to \(place) failed: \(error.localizedDescription)", path: key)
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, URLResponse?, (any Error)?) = (nil, nil, nil)
-        func set(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-            lock.withLock { value = (data, response, error) }
-        }
-        func get() -> (Data?, URLResponse?, (any Error)?) { lock.withLock { value } }
+        return { request in try S3HTTP.perform(request, place: place) }
     }
 }
