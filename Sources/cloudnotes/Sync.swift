@@ -72,6 +72,11 @@ struct SyncRun: ParsableCommand {
             if let waiting = result.waiting { line += "; not yet more: \(waiting)" }
             Output.line(line)
         }
+        if let chunks = compacted.chunks, chunks.deleted > 0 || chunks.waiting != nil {
+            var line = "compact: \(chunks.deleted) chunk(s) no file names deleted, \(chunks.kept) kept"
+            if let waiting = chunks.waiting { line += "; not yet: \(waiting)" }
+            Output.line(line)
+        }
     }
 
     static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
