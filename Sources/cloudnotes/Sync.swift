@@ -13,7 +13,7 @@ struct Sync: ParsableCommand {
             `cloudnotes sync` sends pending changes and fetches remote ones once; `--watch` keeps \
             syncing until interrupted. `cloudnotes sync init PATH` creates or joins a cloud folder.
             """,
-        subcommands: [SyncRun.self, SyncInit.self, SyncMove.self, SyncPassphrase.self],
+        subcommands: [SyncRun.self, SyncInit.self, SyncMove.self, SyncEncrypt.self, SyncPassphrase.self],
         defaultSubcommand: SyncRun.self)
 }
 
