@@ -16,6 +16,7 @@ extension SyncEngine {
         let old = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
         var queued = 0
         for zone in old.zones.keys.sorted() { queued += try store.requeueZone(zone.rawValue) }
+        try store.requeueNotebookNames()
         var fresh = SyncEngineState()
         fresh.deviceID = old.deviceID
         fresh.rotatedFrom = old.rotatedFrom

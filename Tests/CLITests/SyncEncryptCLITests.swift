@@ -23,7 +23,11 @@ struct SyncEncryptCLITests {
         #expect(try cn(c, [:], "sync", "init", cloud).status == 0)
         #expect(try cn(a, [:], "add", "Alpha", "--body", "quokka").status == 0)
         #expect(try cn(b, [:], "add", "Beta", "--body", "zanzibar").status == 0)
+        #expect(try cn(b, [:], "notebook", "create", "Trips").status == 0)
+        #expect(try cn(b, [:], "add", "Packing", "--body", "socks", "--notebook", "Trips").status == 0)
+        #expect(try cn(b, [:], "notebook", "rename", "Trips", "Voyages").status == 0)
         for device in [a, b, c, a] { #expect(try cn(device, [:], "sync").status == 0) }
+        #expect(try cn(a, [:], "notebooks").stdout.contains("Voyages  (trips)"))
 
         let encrypted = try cn(a, good, "sync", "encrypt")
         #expect(encrypted.status == 0, "\(encrypted.stderr)")
@@ -78,6 +82,11 @@ struct SyncEncryptCLITests {
             }
         }
         #expect(try cn(b, [:], "show", "During b").stdout == "wombat")
+        // Notebook names are published again into the encrypted container.
+        let joined = try cn(runner.device("e"), good, "sync", "init", cloud + "/sealed")
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let notebooks = try cn(runner.device("e"), [:], "notebooks").stdout
+        #expect(notebooks.contains("Voyages  (trips)"), "\(notebooks)")
         // No file left in the folder holds a note's words.
         for (path, data) in EncryptionCLITests.files(cloud) {
             for word in Self.markers {
