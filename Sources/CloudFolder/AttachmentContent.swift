@@ -5,6 +5,8 @@ import NotesCore
 /// where the two layers meet); a folder given one streams content between it and the chunks
 /// under `private/assets/`, a piece at a time.
 public protocol AttachmentContent: Sendable {
+    /// The device id this data directory writes under (temp names of the chunks it writes).
+    var deviceID: String { get }
     func hasAttachmentContent(sha256: String) -> Bool
     /// Streams the content of `sha256` in pieces of `chunkSize` (an empty file is one empty
     /// piece), throwing when it does not match its hash; false when it is not here.
@@ -16,4 +18,10 @@ public protocol AttachmentContent: Sendable {
     /// The chunk names of content `sha256` in the folder identified by `folder`, if remembered.
     func cloudChunks(sha256: String, folder: String) -> [String]?
     func rememberCloudChunks(_ names: [String], sha256: String, folder: String)
+    /// Chunks this device wrote itself in `folder` (its own: only it deletes them, rule 15).
+    func rememberOwnChunks(_ names: [String], folder: String)
+    func ownChunks(folder: String) -> Set<String>
+    func forgetOwnChunks(_ names: [String], folder: String)
+    /// The contents (SHA-256) the notes' current heads name: their chunks are live.
+    func liveAttachmentContents() -> Set<String>
 }

@@ -29,7 +29,7 @@ public struct ChangeRecord: Sendable, Equatable {
     /// reference would be. Attachments' chunks always go to `assets` (rule 15).
     public func json(
         assets: (any AssetStore)? = nil, device: DeviceID? = nil, estimating: Bool = false,
-        maxBytes: Int = ChangeRecord.maxFieldsBytes, inlineFields: Bool = false
+        maxBytes: Int = ChangeRecord.maxFieldsBytes, inlineFields: Bool = false, attachmentContent: Bool = true
     ) throws -> JSONValue {
         if let reason = revision.fields?.timeOutOfRange {
             throw OutOfRange(recordID: revision.recordID.lowercasedString, reason: reason)
@@ -63,7 +63,8 @@ public struct ChangeRecord: Sendable, Equatable {
             } else {
                 object["fields"] = json
             }
-            if !fields.attachments.isEmpty {
+            // A snapshot's history record goes without its attachments' chunks (rule 15).
+            if !fields.attachments.isEmpty, attachmentContent {
                 object["attachmentChunks"] = try Self.attachmentChunks(
                     fields.attachments, assets: assets, device: device, estimating: estimating)
             }
@@ -92,7 +93,9 @@ public struct ChangeRecord: Sendable, Equatable {
     /// Reads a record; throws when it is malformed or its `rev` does not match its content, and
     /// `OutOfRange` when it is well formed but carries a value outside its range. Fields in an
     /// asset are read from `assets` (`AssetUnavailable` when a chunk is missing or damaged).
-    public init(json: JSONValue, assets: (any AssetStore)? = nil) throws {
+    /// `contentOptional` (a snapshot's records): a record naming attachments without
+    /// `attachmentChunks` is a history record, applied without its content (rule 15).
+    public init(json: JSONValue, assets: (any AssetStore)? = nil, contentOptional: Bool = false) throws {
         guard let idText = json["recordID"]?.stringValue, let recordID = UUID(uuidString: idText),
             idText == idText.lowercased(),
             let recordType = json["recordType"]?.stringValue, let rev = json["rev"]?.stringValue,
@@ -131,7 +134,10 @@ public struct ChangeRecord: Sendable, Equatable {
             throw CloudError(.invalidArguments, "record \(idText): rev \(rev) does not match its content")
         }
         if let reason = fields?.timeOutOfRange { throw OutOfRange(recordID: idText, reason: reason) }
-        try Self.readAttachments(fields?.attachments ?? [], json["attachmentChunks"], assets: assets, record: idText)
+        if !(contentOptional && json["attachmentChunks"] == nil) {
+            try Self.readAttachments(
+                fields?.attachments ?? [], json["attachmentChunks"], assets: assets, record: idText)
+        }
         self.init(revision, recordType: recordType)
     }
 
@@ -191,5 +197,11 @@ public struct ChangeRecord: Sendable, Equatable {
     /// "newer than this build" instead (and wait there, never applying the note without them).
     static func needsFormat3(_ json: JSONValue) -> Bool {
         json["attachmentChunks"] != nil || json["fields"]?["frontMatter"] != nil
+    }
+
+    /// Whether a snapshot record names attachments without their chunks (a history record):
+    /// the snapshot is then written in format 4 (rule 15).
+    static func isHistoryWithoutContent(_ json: JSONValue) -> Bool {
+        json["attachmentChunks"] == nil && json["fields"]?["attachments"] != nil
     }
 }

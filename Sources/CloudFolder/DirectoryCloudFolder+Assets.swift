@@ -27,7 +27,9 @@ extension DirectoryCloudFolder: AssetStore {
             try io.ensureDirectory(CloudPath.parent(of: path))
             // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
             // attempt wrote is already there.
-            _ = try publishOnce(Array(chunk), at: path, device: device)
+            if try publishOnce(Array(chunk), at: path, device: device) == .published {
+                attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+            }
             names.append(name)
             start += AssetRef.chunkSize
         } while start < bytes.count

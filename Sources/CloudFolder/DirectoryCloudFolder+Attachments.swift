@@ -31,7 +31,10 @@ extension DirectoryCloudFolder {
             let path = assetFile(name)
             try io.ensureDirectory(CloudPath.parent(of: path))
             // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
-            _ = try publishOnce(Array(piece), at: path, device: device)
+            // Only a chunk this device wrote is its own, to delete when nothing names it (rule 15).
+            if try publishOnce(Array(piece), at: path, device: device) == .published {
+                attachments.rememberOwnChunks([name], folder: identity)
+            }
             names.append(name)
         }
         guard found else {
@@ -50,6 +53,7 @@ extension DirectoryCloudFolder {
             throw CloudError(.invalidArguments, "attachment \(attachment.name): its chunks do not add up to its size")
         }
         if let attachments, attachments.hasAttachmentContent(sha256: attachment.sha256) {
+            try restoreMissingChunks(of: attachment, ref: ref)
             attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
             return
         }
@@ -91,5 +95,26 @@ extension DirectoryCloudFolder {
                 "does not add up to the attachment's size and SHA-256, or could not be kept (\(error))")
         }
         attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
+    }
+
+    /// A device holding the content of a record it reads writes again any of its chunks that
+    /// are missing (collected while another device named them, rule 15), so readers without the
+    /// content stop waiting; the chunk is then its own. A stat per chunk.
+    func restoreMissingChunks(of attachment: Attachment, ref: AssetRef) throws {
+        guard let attachments, let device = DeviceID(attachments.deviceID) else { return }
+        var missing = Set<String>()
+        for name in ref.chunks where try io.kind(assetFile(name)) == nil { missing.insert(name) }
+        guard !missing.isEmpty else { return }
+        let identity = attachmentFolderIdentity
+        _ = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) { piece in
+            let name = chunkName(piece)
+            guard missing.remove(name) != nil else { return }
+            let path = assetFile(name)
+            try io.ensureDirectory(layout.privateDirectory + "/assets")
+            try io.ensureDirectory(CloudPath.parent(of: path))
+            if try publishOnce(Array(piece), at: path, device: device) == .published {
+                attachments.rememberOwnChunks([name], folder: identity)
+            }
+        }
     }
 }

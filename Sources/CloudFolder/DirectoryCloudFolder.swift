@@ -101,6 +101,12 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         switch Envelope.verify(bytes, expecting: .init(kind: .container)) {
         case .valid(let envelope): return try ContainerInfo(json: envelope.body)
+        case .unsupportedFormat(Self.encryptedInPlaceFormat) where encryptedContainerID() != nil:
+            throw CloudError(
+                .incompatibleVersion,
+                "this cloud folder was encrypted in place (sync encrypt): its notes are in the encrypted container in "
+                    + "its \(Self.sealedFolderName) folder; sync with the passphrase ($CLOUDNOTES_PASSPHRASE, "
+                    + "passphraseCommand or a terminal) to move there")
         case .unsupportedFormat(let format):
             throw CloudError(
                 .incompatibleVersion,

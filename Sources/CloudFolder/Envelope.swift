@@ -25,8 +25,12 @@ public struct Envelope: Sendable, Equatable {
     /// The format of a log file or snapshot holding a record with attachments (SYNC-FORMAT
     /// rule 15): a build that knows no attachments refuses it as newer, never misreads it.
     public static let attachmentsFormat: Int64 = 3
+    /// The format of a snapshot whose history records (revisions that are no note's head) name
+    /// attachments without their chunks (SYNC-FORMAT rule 15): a build that requires the chunks
+    /// of every record refuses it as newer rather than as damaged.
+    public static let snapshotHistoryFormat: Int64 = 4
     /// The formats this build reads.
-    public static let supportedFormats: ClosedRange<Int64> = 1...3
+    public static let supportedFormats: ClosedRange<Int64> = 1...4
 
     public var format: Int64
     public var kind: Kind
@@ -107,6 +111,8 @@ public struct Envelope: Sendable, Equatable {
         }
         // Format 3 is that of log files and snapshots naming attachments (rule 15) only.
         if format == attachmentsFormat, kind != .changes, kind != .snapshot { return .unsupportedFormat(format) }
+        // Format 4 is that of snapshots whose history records go without chunks (rule 15) only.
+        if format == snapshotHistoryFormat, kind != .snapshot { return .unsupportedFormat(format) }
         guard (0...CloudLayout.maxSeq).contains(seq) else {
             return .notArrivedYet(reason: "seq \(seq) is out of range")
         }

@@ -27,7 +27,10 @@ public struct Snapshot: Sendable, Equatable {
             kind: .snapshot, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc,
             body: .object(["covers": covers.json, "state": state]))
         // Rule 15: a snapshot naming attachments is format 3, as a log file is.
-        if (state["revisions"]?.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3) {
+        let records = state["revisions"]?.arrayValue ?? []
+        if records.contains(where: ChangeRecord.isHistoryWithoutContent) {
+            envelope.format = Envelope.snapshotHistoryFormat
+        } else if records.contains(where: ChangeRecord.needsFormat3) {
             envelope.format = Envelope.attachmentsFormat
         }
         return envelope

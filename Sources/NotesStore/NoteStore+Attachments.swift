@@ -108,6 +108,34 @@ extension NoteStore {
         }
     }
 
+    public func rememberOwnChunks(_ names: [String], folder: String) {
+        guard !names.isEmpty else { return }
+        _ = try? write { db in
+            for name in names {
+                try db.run("INSERT OR IGNORE INTO own_chunk(folder, name) VALUES (?, ?)", [folder, name])
+            }
+        }
+    }
+
+    public func ownChunks(folder: String) -> Set<String> {
+        let names = try? read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM own_chunk WHERE folder = ?", arguments: [folder])
+        }
+        return Set(names ?? [])
+    }
+
+    public func forgetOwnChunks(_ names: [String], folder: String) {
+        guard !names.isEmpty else { return }
+        _ = try? write { db in
+            for name in names { try db.run("DELETE FROM own_chunk WHERE folder = ? AND name = ?", [folder, name]) }
+        }
+    }
+
+    public func liveAttachmentContents() -> Set<String> {
+        let contents = try? read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment") }
+        return Set(contents ?? [])
+    }
+
     // MARK: The attachment table
 
     static func fetchAttachments(_ noteID: String, _ db: Database) throws -> [Attachment] {

@@ -158,6 +158,11 @@ extension NoteStore {
         }
     }
 
+    /// Every stamped name held here goes out again (a move to a new container).
+    public func requeueNotebookNames() throws {
+        try write { db in try db.run("UPDATE notebook SET namePending = 1 WHERE nameHLC > 0") }
+    }
+
     /// The name was published (under whatever device id the engine holds now).
     public func markNotebookNamePublished(_ name: NotebookName) throws {
         try write { db in

@@ -132,6 +132,12 @@ enum Schema {
         // chunks (SYNC-FORMAT rule 15).
         ("attachments-1", attachments1),
         ("aliases-1", aliases1),
+        // Chunks this device wrote in a cloud folder (its own, which only it may delete by
+        // compaction, SYNC-FORMAT rule 15): `folder` is the container's identity.
+        (
+            "chunks-1",
+            "CREATE TABLE own_chunk (folder TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (folder, name)) WITHOUT ROWID"
+        ),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

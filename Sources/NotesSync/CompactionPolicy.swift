@@ -43,6 +43,9 @@ public struct CompactionSummary: Sendable, Equatable {
     }
 
     public var zones: [ZoneID: Zone] = [:]
+    /// This device's own chunks collected after the zones' log files (rule 15); nil when the
+    /// collection did not run (a publication half done).
+    public var chunks: ChunkCollection?
 
     public init() {}
 }

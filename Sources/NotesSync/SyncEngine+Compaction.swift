@@ -66,6 +66,11 @@ extension SyncEngine {
             summary.zones[zone] = result
         }
         try store.saveEngineState(state.serialized)
+        // Chunks go after the log files that named them (rule 15); never while a batch whose
+        // chunks are written is not yet published.
+        if state.inFlight == nil {
+            summary.chunks = try folder.collectOwnChunks(device: device)
+        }
         return summary
     }
 

@@ -74,6 +74,9 @@ public protocol SyncStore: Sendable {
     /// Zones of notebooks deleted on this device whose deletion marker waits (rule 12).
     func pendingZoneDeletions() throws -> [String]
     func markZoneDeletionPublished(_ zone: String) throws
+    /// Marks every stamped notebook name this device holds for publication again (a move to
+    /// a new container, SYNC-FORMAT "Encrypting in place").
+    func requeueNotebookNames() throws
 }
 
 /// Stores without notebooks (test doubles) have no names to publish or take.
@@ -85,4 +88,5 @@ extension SyncStore {
     public func applyNotebookName(_ name: NotebookName) throws -> Bool { false }
     public func pendingZoneDeletions() throws -> [String] { [] }
     public func markZoneDeletionPublished(_ zone: String) throws {}
+    public func requeueNotebookNames() throws {}
 }

@@ -13,7 +13,7 @@ struct Sync: ParsableCommand {
             `cloudnotes sync` sends pending changes and fetches remote ones once; `--watch` keeps \
             syncing until interrupted. `cloudnotes sync init PATH` creates or joins a cloud folder.
             """,
-        subcommands: [SyncRun.self, SyncInit.self, SyncMove.self, SyncPassphrase.self],
+        subcommands: [SyncRun.self, SyncInit.self, SyncMove.self, SyncEncrypt.self, SyncPassphrase.self],
         defaultSubcommand: SyncRun.self)
 }
 
@@ -70,6 +70,11 @@ struct SyncRun: ParsableCommand {
             line +=
                 "\(result.deleted) log file(s) deleted, this device's log pruned through seq \(result.prunedThrough)"
             if let waiting = result.waiting { line += "; not yet more: \(waiting)" }
+            Output.line(line)
+        }
+        if let chunks = compacted.chunks, chunks.deleted > 0 || chunks.waiting != nil {
+            var line = "compact: \(chunks.deleted) chunk(s) no file names deleted, \(chunks.kept) kept"
+            if let waiting = chunks.waiting { line += "; not yet: \(waiting)" }
             Output.line(line)
         }
     }

@@ -33,8 +33,18 @@ enum SyncSetup {
         unlocked: FolderSeal? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        let location = try followMove(
+        var followed = try followMove(
             CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store)
+        var unlocked = unlocked
+        // A plain folder encrypted in place (`sync encrypt`): this device moves, then helps finish.
+        if asksPassphrase {
+            if let (sealed, seal) = try EncryptInPlace.follow(followed, context, store) {
+                followed = sealed
+                unlocked = unlocked ?? seal
+            }
+            EncryptInPlace.finish(followed, context, store, inactiveAfter: CompactionPolicy().inactiveAfter)
+        }
+        let location = followed
         let absolute = location.name
         if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
