@@ -129,15 +129,8 @@ struct AttachmentCLITests {
         #expect(try runner.cn(at: a, "attach", "kill me", file.path).status == 0)
         let seed = SeededRandom.seed(default: 13)
         var random = SeededRandom(seed: seed)
-        var killed = 0
-        for round in 0..<4 {
-            if try SyncKillTests.killedSync(runner, a, after: 20_000 + random.below(round < 2 ? 150_000 : 500_000)) {
-                killed += 1
-            }
-            if try SyncKillTests.killedSync(runner, b, after: 20_000 + random.below(round < 2 ? 150_000 : 500_000)) {
-                killed += 1
-            }
-        }
+        let killed = try runner.killSyncs(
+            [a, b], .init(rounds: 4, earlyRounds: 2, base: 20_000, early: 150_000, late: 500_000), random: &random)
         #expect(killed > 0, "seed \(seed): no sync was killed")
         #expect(try runner.cn(at: a, "sync").status == 0)
         let final = try runner.cn(at: b, "sync")

@@ -10,10 +10,13 @@ extension CLIRunner {
     /// there by `sync init` and `b` too when `bindingB`: two devices sharing one folder.
     /// `encrypted`: the folder is created with `--encrypt` and joined with its passphrase
     /// (`CLIRunner.passphrase`); the devices remember the key, so later commands need none.
+    /// `cloud`: where the folder is (default: `cloud` under the home; an `s3://` URL, see
+    /// `devicesSharingACloudFolder(over:)`).
     func devicesSharingACloudFolder(
-        bindingB: Bool = true, encrypted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+        cloud: String? = nil, bindingB: Bool = true, encrypted: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (cloud: String, a: URL, b: URL) {
-        let cloud = home.appendingPathComponent("cloud").path
+        let cloud = cloud ?? home.appendingPathComponent("cloud").path
         let (a, b) = (device("a"), device("b"))
         let environment = encrypted ? Self.passphraseEnvironment(Self.passphrase) : [:]
         let first = try run(
@@ -30,9 +33,7 @@ extension CLIRunner {
 
     /// Writes this runner's config with the largest note that syncs set to `bytes`.
     func limitNotes(to bytes: Int) throws {
-        let folder = home.appendingPathComponent("xdg-config/cloudnotes")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(#"{"maxNoteBytes": \#(bytes)}"#.utf8).write(to: folder.appendingPathComponent("config.json"))
+        try mergeConfig(["maxNoteBytes": bytes])
     }
 
     /// The passphrase for a command, with scrypt made cheap (N = 2^10) so tests stay fast.

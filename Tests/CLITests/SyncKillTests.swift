@@ -7,12 +7,15 @@ import Testing
 /// nothing left to send.
 @Suite("kill -9 during sync")
 struct SyncKillTests {
-    @Test("a kill -9 loop against 'sync' loses nothing and duplicates nothing", arguments: [false, true])
-    func killLoop(encrypted: Bool) throws {
+    /// Over S3 fewer notes and rounds: each killed sync costs real requests.
+    @Test(
+        "a kill -9 loop against 'sync' loses nothing and duplicates nothing",
+        arguments: CloudBackend.allCases, [false, true])
+    func killLoop(_ backend: CloudBackend, encrypted: Bool) async throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let (_, a, b) = try runner.devicesSharingACloudFolder(encrypted: encrypted)
-        let notes = (0..<1200).map { n in
+        let (_, a, b) = try await runner.devicesSharingACloudFolder(over: backend, encrypted: encrypted)
+        let notes = (0..<(backend == .s3 ? 900 : 1200)).map { n in
             CLIRunner.fixture(
                 id: String(format: "00000000-0000-4000-8000-%012d", n), title: "note \(n)",
                 body: String(repeating: "line of note \(n)\n", count: 20))
@@ -21,14 +24,11 @@ struct SyncKillTests {
         // CLOUDNOTES_SEED=<seed> replays a failure's schedule of kills.
         let seed = SeededRandom.seed(default: 20_261_123)
         var random = SeededRandom(seed: seed)
-        print("kill loop seed \(seed)")
-        var killed = 0
-        for round in 0..<8 {
-            // The first rounds kill early, while the sync certainly runs; later ones anywhere.
-            let delay = 10_000 + random.below(round < 3 ? 60_000 : 400_000)
-            // Counted only when the signal, not a finished sync, ended the process.
-            if try Self.killedSync(runner, a, after: delay) { killed += 1 }
-        }
+        print("kill loop seed \(seed) (\(backend))")
+        // The first rounds kill early, while the sync certainly runs; later ones anywhere.
+        let schedule = CLIRunner.KillSchedule(
+            rounds: backend == .s3 ? 5 : 8, earlyRounds: 3, base: 10_000, early: 60_000, late: 400_000)
+        let killed = try runner.killSyncs([a], schedule, random: &random)
         #expect(killed > 0, "seed \(seed): no sync was killed, so nothing was tested")
         let finalA = try runner.cn(at: a, "sync")
         #expect(finalA.status == 0, "\(finalA.stderr)")
@@ -50,25 +50,6 @@ struct SyncKillTests {
         #expect((try JSONSerialization.jsonObject(with: history.stdoutData) as? [Any])?.count == 1)
     }
 
-    /// Starts `cloudnotes sync` on `directory` and kills it with SIGKILL after `delay` µs;
-    /// returns whether the kill (not the end of the sync) ended it.
-    static func killedSync(_ runner: CLIRunner, _ directory: URL, after delay: Int) throws -> Bool {
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = ["sync", "--data-dir", directory.path]
-        process.environment = [
-            "HOME": runner.home.path, "XDG_DATA_HOME": runner.home.appendingPathComponent("xdg-data").path,
-            "XDG_CONFIG_HOME": runner.home.appendingPathComponent("xdg-config").path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        usleep(UInt32(delay))
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
-    }
-
     @Test(
         "kill -9 during the upload and the download of a 12 MB note (rule 15's chunks) loses nothing",
         arguments: [false, true])
@@ -83,15 +64,8 @@ struct SyncKillTests {
         let file = runner.home.appendingPathComponent("big.txt")
         try Data(body.utf8).write(to: file)
         #expect(try runner.cn(at: a, "add", "large", "--file", file.path).status == 0)
-        var killed = 0
-        for round in 0..<4 {
-            if try Self.killedSync(runner, a, after: 30_000 + random.below(round < 2 ? 100_000 : 600_000)) {
-                killed += 1
-            }
-            if try Self.killedSync(runner, b, after: 30_000 + random.below(round < 2 ? 100_000 : 600_000)) {
-                killed += 1
-            }
-        }
+        let killed = try runner.killSyncs(
+            [a, b], .init(rounds: 4, earlyRounds: 2, base: 30_000, early: 100_000, late: 600_000), random: &random)
         #expect(killed > 0, "seed \(seed): no sync was killed")
         #expect(try runner.cn(at: a, "sync").status == 0)
         let final = try runner.cn(at: b, "sync")

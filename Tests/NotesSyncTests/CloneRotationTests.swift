@@ -17,9 +17,11 @@ struct CloneRotationTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("a copied data directory: one copy rotates, both sync without losing an edit", arguments: Moment.allCases)
-    func copiedDataDirectory(_ moment: Moment) async throws {
-        let (folder, io, devices) = try CompactionTests.memoryDevices(2)
+    @Test(
+        "a copied data directory: one copy rotates, both sync without losing an edit",
+        arguments: Moment.allCases, [(FolderBackend.memory, FolderKind.plain), (.s3, .plain), (.s3, .encrypted)])
+    func copiedDataDirectory(_ moment: Moment, _ over: (backend: FolderBackend, kind: FolderKind)) async throws {
+        let (folder, devices) = try await over.backend.devices(2, over.kind)
         let (a, b) = (devices[0], devices[1])
         let note = try a.store.create(title: "shared", body: "l1\nl2\nl3\nl4\n")
         try await quiesce([a, b])
@@ -30,7 +32,7 @@ struct CloneRotationTests {
         _ = try copy.store.update(note.id) { $0.body = $0.body.replacingOccurrences(of: "l1\n", with: "l1 copy\n") }
         let fromCopy = try copy.store.create(title: "made on the copy", body: "copy\n")
         await copy.sync()
-        let copyFiles = CompactionTests.logFiles(io, of: original)
+        let copyFiles = try folder.logFiles(of: original)
         // The original edits too, then syncs (in a new process, or in the session it had).
         _ = try a.store.update(note.id) { $0.body = $0.body.replacingOccurrences(of: "l4\n", with: "l4 original\n") }
         let fromOriginal = try a.store.create(title: "made on the original", body: "original\n")
@@ -49,7 +51,7 @@ struct CloneRotationTests {
         #expect(rotated != original)
         #expect(await copy.engine.device == original)
         // Nothing under the shared id was overwritten.
-        #expect(CompactionTests.logFiles(io, of: original) == copyFiles)
+        #expect(try folder.logFiles(of: original) == copyFiles)
         #expect(await engine.warnings.contains { $0.contains("now publishes as \(rotated)") })
         let report = await engine.report()
         #expect(report.warnings.contains { $0.contains("copy of device \(original)") }, "\(report.warnings)")
@@ -73,6 +75,6 @@ struct CloneRotationTests {
         try await quiesce([restarted, copy, b])
         #expect(try b.store.note(note.id)?.title == "after rotation")
         #expect(try b.store.note(fromCopy.id)?.body == "copy, later\n")
-        #expect(CompactionTests.logFiles(io, of: rotated).isEmpty == false)
+        #expect(try folder.logFiles(of: rotated).isEmpty == false)
     }
 }

@@ -25,12 +25,8 @@ struct CompactionTests {
     }
 
     /// Every file of the folder that is not under `device`'s name, with its bytes.
-    static func filesNotOf(_ io: InMemoryFileIO, _ device: DeviceID) -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        for path in io.allPaths() where !path.contains("/\(device)") {
-            if let bytes = io.contents(path) { files[path] = bytes }
-        }
-        return files
+    static func filesNotOf(_ folder: DirectoryCloudFolder, _ device: DeviceID) throws -> [String: [UInt8]] {
+        try folder.allFiles().filter { !$0.key.contains("/\(device)") }
     }
 
     static func advance(_ devices: [TestDevice], by ms: Int64) {
@@ -71,10 +67,10 @@ struct CompactionTests {
 
     @Test(
         "compaction, then a device returns with pending edits: token expired, snapshot loaded, edits merged, all converge",
-        arguments: FolderKind.allCases
+        arguments: [FolderBackend.memory, .s3], FolderKind.allCases
     )
-    func returningDeviceWithPendingEdits(_ kind: FolderKind) async throws {
-        let (folder, io, all) = try Self.memoryDevices(3, kind)
+    func returningDeviceWithPendingEdits(_ backend: FolderBackend, _ kind: FolderKind) async throws {
+        let (folder, all) = try await backend.devices(3, kind)
         let (a, b, c) = (all[0], all[1], all[2])
         let shared = try a.store.create(title: "shared", body: "l1\nl2\nl3\nl4\nl5\n")
         try await quiesce(all)
@@ -107,8 +103,8 @@ struct CompactionTests {
         let deviceB = await b.engine.device
         #expect((secondA.zones[Self.zone]?.deleted ?? 0) > 0, "\(secondA)")
         #expect((secondB.zones[Self.zone]?.deleted ?? 0) > 0, "\(secondB)")
-        #expect(Self.logFiles(io, of: deviceA)[1] == nil)
-        #expect(Self.logFiles(io, of: deviceB)[1] == nil)
+        #expect(try folder.logFiles(of: deviceA)[1] == nil)
+        #expect(try folder.logFiles(of: deviceB)[1] == nil)
 
         // C comes back: its token points at deleted files.
         c.clock.advance(by: 32 * Self.day)
@@ -130,9 +126,11 @@ struct CompactionTests {
         #expect(try d.store.list(ListRequest(section: .all, limit: 100)).count == 8)
     }
 
-    @Test("a device deletes only its own log files: every other device's file keeps its bytes")
-    func neverAnotherDevicesFiles() async throws {
-        let (_, io, devices) = try Self.memoryDevices(2)
+    @Test(
+        "a device deletes only its own log files: every other device's file keeps its bytes",
+        arguments: [FolderBackend.memory, .s3])
+    func neverAnotherDevicesFiles(_ backend: FolderBackend) async throws {
+        let (folder, devices) = try await backend.devices(2)
         let (a, b) = (devices[0], devices[1])
         for n in 0..<5 {
             _ = try a.store.create(title: "a\(n)", body: "x\n")
@@ -142,7 +140,7 @@ struct CompactionTests {
         _ = try await b.engine.compact()
         let deviceA = await a.engine.device
         let published = await a.engine.state.zones[Self.zone]?.published ?? 0
-        let before = Self.filesNotOf(io, deviceA)
+        let before = try Self.filesNotOf(folder, deviceA)
         _ = try await a.engine.compact()
         Self.advance([a, b], by: Self.day + Self.minute)
         await Self.syncRound([b, a])
@@ -150,12 +148,12 @@ struct CompactionTests {
         #expect(summary.zones[Self.zone]?.prunedThrough == published - 1, "\(summary)")
         // Everything not of A is unchanged, byte for byte (B's log and snapshot included), but
         // B's device file, the one file B rewrites when it syncs.
-        let after = Self.filesNotOf(io, deviceA)
+        let after = try Self.filesNotOf(folder, deviceA)
         for (path, bytes) in before where !path.contains("/devices/") {
             #expect(after[path] == bytes, "\(path) changed or vanished")
         }
         // A's own log: the files through the floor are gone, the last one stays.
-        let own = Self.logFiles(io, of: deviceA)
+        let own = try folder.logFiles(of: deviceA)
         #expect(own.keys.sorted() == [published], "A's log holds \(own.keys.sorted())")
     }
 

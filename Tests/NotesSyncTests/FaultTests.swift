@@ -50,10 +50,11 @@ struct FaultTests {
     }
 
     @Test(
-        "a crash inside the fetch transaction: rolled back, fetched again, applied once", arguments: FolderKind.allCases
+        "a crash inside the fetch transaction: rolled back, fetched again, applied once",
+        arguments: [FolderBackend.memory, .s3], FolderKind.allCases
     )
-    func crashInsideFetch(_ kind: FolderKind) async throws {
-        let (folder, _) = TestFolder.memory(encrypted: kind == .encrypted)
+    func crashInsideFetch(_ backend: FolderBackend, _ kind: FolderKind) async throws {
+        let folder = try await backend.folder(kind)
         let a = try TestDevice("a", folder: folder)
         let note = try a.store.create(title: "once", body: "x\n")
         _ = await a.sync()

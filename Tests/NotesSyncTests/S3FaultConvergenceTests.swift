@@ -22,12 +22,14 @@ struct S3FaultConvergenceTests {
         .dropRequest, .dropAnswer, .cutHead(keeping: 7), .cutHead(keeping: 40), .holdAnswer, .stall,
     ]
 
-    static func folder(_ url: String, root: String, timeout: TimeInterval) async throws -> DirectoryCloudFolder {
+    static func folder(_ url: String, root: String, timeout: TimeInterval, seal: FolderSeal?) async throws
+        -> DirectoryCloudFolder
+    {
         let server = try await SeaweedServer.shared.endpoint()
         let endpoint = S3Endpoint(
             url: URL(string: url)!, bucket: server.bucket, region: "us-east-1",
             credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: timeout)
-        return DirectoryCloudFolder(root: root, io: S3FileIO(client: S3Client(endpoint: endpoint)))
+        return DirectoryCloudFolder(root: root, io: S3FileIO(client: S3Client(endpoint: endpoint)), seal: seal)
     }
 
     @Test func connectionsClosedBeforeTheAnswerHeadLoseNothingAndDuplicateNothing() async throws {
@@ -35,8 +37,8 @@ struct S3FaultConvergenceTests {
         let proxy = try FaultProxy(upstream: server.url)
         defer { proxy.stop() }
         let root = "/head-faults-\(UUID().uuidString.lowercased())"
-        let a = try TestDevice("a", folder: try await Self.folder(proxy.url, root: root, timeout: 2))
-        let b = try TestDevice("b", folder: try await Self.folder(server.url, root: root, timeout: 20))
+        let a = try TestDevice("a", folder: try await Self.folder(proxy.url, root: root, timeout: 2, seal: nil))
+        let b = try TestDevice("b", folder: try await Self.folder(server.url, root: root, timeout: 20, seal: nil))
         var bodies: [UUID: String] = [:]
         var edits: [UUID: Int] = [:]
         for (round, fault) in Self.headFaults.enumerated() {
@@ -73,15 +75,17 @@ struct S3FaultConvergenceTests {
         #expect(try a.snapshot() == (try b.snapshot()))
     }
 
-    @Test func randomFaultsDuringSyncsLoseNothingAndDuplicateNothing() async throws {
+    @Test(arguments: FolderKind.allCases)
+    func randomFaultsDuringSyncsLoseNothingAndDuplicateNothing(_ kind: FolderKind) async throws {
         let seed = SeededRandom.seed(default: 1414)
+        let seal = kind == .encrypted ? TestFolder.testSeal() : nil
         var random = SeededRandom(seed: seed)
         let server = try await SeaweedServer.shared.endpoint()
         let proxy = try FaultProxy(upstream: server.url)
         defer { proxy.stop() }
         let root = "/faults-\(UUID().uuidString.lowercased())"
-        let a = try TestDevice("a", folder: try await Self.folder(proxy.url, root: root, timeout: 2))
-        let b = try TestDevice("b", folder: try await Self.folder(server.url, root: root, timeout: 20))
+        let a = try TestDevice("a", folder: try await Self.folder(proxy.url, root: root, timeout: 2, seal: seal))
+        let b = try TestDevice("b", folder: try await Self.folder(server.url, root: root, timeout: 20, seal: seal))
         var bodies: [UUID: String] = [:]
         var edits: [UUID: Int] = [:]
         for round in 0..<8 {

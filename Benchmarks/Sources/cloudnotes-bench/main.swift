@@ -9,13 +9,15 @@ import NotesStore
 //        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
-//        cloudnotes-bench --s3 [--bucket NAME] [--count N]...          (S3Benchmark.swift)
+//        cloudnotes-bench --s3 [--cloudnotes PATH] [--poll S] [--runs N] [--count N]...  (S3Benchmark.swift)
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
+// Line by line, so a run's figures show as they come (and survive an interrupted run).
+Machine.lineBufferedOutput()
 var counts: [Int] = []
 var work = "/tmp/cloudnotes-bench"
 var phase = "all"
@@ -24,6 +26,9 @@ var importRuns = 3
 var cloudnotesBinary: String?
 var bucket = "cloudnotes-bench"
 var megabytes = 200
+/// `--s3`: the watchers' pollIntervalSeconds in the propagation part, and the initial syncs per backend.
+var pollSeconds = 2.0
+var s3Runs = 3
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -44,6 +49,8 @@ while let arg = args.popFirst() {
     case "--export": phase = "export"
     case "--organise": phase = "organise"
     case "--bucket": bucket = args.popFirst() ?? bucket
+    case "--poll": pollSeconds = max(0.5, Double(args.popFirst() ?? "") ?? 2)
+    case "--runs": s3Runs = max(1, Int(args.popFirst() ?? "") ?? 3)
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -78,8 +85,22 @@ if phase == "organise" {
     exit(0)
 }
 if phase == "s3" {
-    // S3 vs directory (S3Benchmark.swift): --s3 [--bucket NAME] [--count N], AWS_* variables set
-    for count in counts { try await S3Benchmark(count: count, work: work, bucket: bucket).run() }
+    // S3 vs directory against a SeaweedFS started here on loopback (S3Benchmark.swift):
+    // --s3 [--cloudnotes PATH-TO-RELEASE-BINARY] [--poll SECONDS] [--runs N] [--count N]
+    let server = try BenchSeaweed(bucket: bucket, work: work)
+    print("SeaweedFS (weed mini from \(BenchSeaweed.venv)) at \(server.url), bucket \(bucket)")
+    do {
+        for count in counts {
+            try await S3Benchmark(
+                count: count, work: work, corpusScript: corpusScript, server: server, cloudnotes: cloudnotesBinary,
+                poll: pollSeconds, runs: s3Runs
+            ).run()
+        }
+    } catch {
+        server.stop()
+        throw error
+    }
+    server.stop()
     exit(0)
 }
 if phase == "export" {
