@@ -4,39 +4,38 @@ import Foundation
 /// shutdown of its own, as in a power cut of the process), `restart` runs it again on the same
 /// ports over the same data folder, so clients reach it at the same endpoint.
 extension SeaweedServer {
-    /// Kills the running server's process group with SIGKILL and waits (at most 10 s) until
-    /// nothing listens on its ports (zombies hold no socket; a connection left in TIME_WAIT does
-    /// not stop weed, which binds with SO_REUSEADDR).
+    /// Kills the running server's process group with SIGKILL and waits (at most 30 s) until
+    /// nothing listens on its ports.
     public func crash() async throws {
         guard group > 0, ports.count > 6 else { throw SeaweedError(message: "no SeaweedFS of this instance runs") }
         let killed = group
         _ = kill(-killed, SIGKILL)
         group = 0
         seaweedGroups.remove(killed)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if ports.allSatisfy(Self.nothingListens) { return }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        throw SeaweedError(message: "SeaweedFS (process group \(killed)) still listened 10 s after SIGKILL")
+        throw SeaweedError(message: "SeaweedFS (process group \(killed)) still listened 30 s after SIGKILL")
     }
 
-    /// Whether `port` on 127.0.0.1 has no listener (it binds with SO_REUSEADDR).
+    /// Whether a connection to `port` on 127.0.0.1 is refused. (Not whether it can be bound: a
+    /// socket in TIME_WAIT or another test's client socket can hold the port without listening.)
     static func nothingListens(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        return !connected && errno == ECONNREFUSED
     }
 
     /// Starts the killed server again on its ports over its data folder (waits up to 60 s for it

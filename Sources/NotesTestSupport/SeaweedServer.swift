@@ -89,15 +89,11 @@ public actor SeaweedServer {
         }
     }
 
-    /// The highest port handed to weed: 10000 below the last valid one.
-    static let highestPort = 65_535 - 10_000
+    /// The ports handed to weed: they and the ports 10000 above them lie below the ephemeral
+    /// range client sockets take their local ports from.
+    static let portRange = 15_000...22_700
 
-    /// A port nothing listens on now (bound to 127.0.0.1:0, then released).
-    static func freePort() throws -> Int {
-        try bindable(0) ?? { throw SeaweedError(message: "bind failed") }()
-    }
-
-    /// The port `port` (0: any) if it can be bound on 127.0.0.1 now, else nil.
+    /// The port `port` if it can be bound on 127.0.0.1 now, else nil.
     static func bindable(_ port: Int) throws -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SeaweedError(message: "socket failed") }
@@ -134,12 +130,16 @@ public actor SeaweedServer {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seaweed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var ports: [Int] = []
+        var attempts = 0
         while ports.count < 12 {
-            let port = try Self.freePort()
-            // Some of weed's services still dial a port of their own 10000 above one given here
-            // ("address 70561: invalid port" in a CI run): only ports that leave room for that.
-            // The port 10000 above must be free as well.
-            if port <= Self.highestPort, !ports.contains(port), try Self.bindable(port + 10_000) != nil {
+            attempts += 1
+            guard attempts < 10_000 else { throw SeaweedError(message: "no free ports for SeaweedFS") }
+            // Below the kernel's ephemeral range (32768 up), so no client socket of a test running
+            // beside this one takes a port weed was given, while it starts or after a crash,
+            // before a restart on the same ports. Some of weed's services dial a port of their own
+            // 10000 above one given here: that one must be free as well.
+            let port = Int.random(in: Self.portRange)
+            if !ports.contains(port), try Self.bindable(port) != nil, try Self.bindable(port + 10_000) != nil {
                 ports.append(port)
             }
         }
