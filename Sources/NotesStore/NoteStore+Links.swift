@@ -57,27 +57,33 @@ extension NoteStore {
                 throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
             guard note.deletedAt == nil else { return [] }
+            // Hot at 100k notes (a note linked from 1,000): one cached statement read through a
+            // cursor, columns by index, the note's id string made once, and a sort on keys made
+            // once per row (the comparator made two `idString`s per comparison).
+            let target = note.idString
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT l.noteID, l.folderZone, n.zone, n.title, n.sortTitle FROM note_link l
+                    JOIN note n ON n.id = l.noteID WHERE l.targetKey = ? AND n.deletedAt IS NULL
+                    """)
             var seen: Set<String> = []
-            var found: [(sortTitle: String, note: LinkedNote)] = []
+            var found: [(sortTitle: String, id: String, note: LinkedNote)] = []
             for key in Self.names(of: note) {
                 let candidates = try Self.candidates(key, db)
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT l.noteID, l.folderZone, n.zone, n.title, n.sortTitle FROM note_link l
-                        JOIN note n ON n.id = l.noteID WHERE l.targetKey = ? AND n.deletedAt IS NULL
-                        """, arguments: [key])
-                for row in rows {
-                    let source: String = row["noteID"]
-                    guard !seen.contains(source),
-                        Self.pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString,
+                let rows = try Row.fetchCursor(statement, arguments: [key])
+                while let row = try rows.next() {
+                    let source: String = row[0]
+                    guard !seen.contains(source) else { continue }
+                    let zone: String = row[2]
+                    guard Self.pick(candidates, folderZone: row[1], sourceZone: zone) == target,
                         let sourceID = UUID(uuidString: source)
                     else { continue }
                     seen.insert(source)
-                    found.append((row["sortTitle"], LinkedNote(id: sourceID, title: row["title"], zone: row["zone"])))
+                    found.append((row[4], source, LinkedNote(id: sourceID, title: row[3], zone: zone)))
                 }
             }
-            return found.sorted { ($0.sortTitle, $0.note.idString) < ($1.sortTitle, $1.note.idString) }.map(\.note)
+            found.sort { $0.sortTitle != $1.sortTitle ? $0.sortTitle < $1.sortTitle : $0.id < $1.id }
+            return found.map(\.note)
         }
     }
 
