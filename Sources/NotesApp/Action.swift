@@ -51,6 +51,10 @@ public enum Action: Equatable, Sendable {
     case pickerLoaded(PickerState.Kind, [PickerItem])
     /// Answer to `Effect.openToday` and `Effect.followLink`: select the note and open it.
     case openNote(UUID)
+    /// Answer to `Effect.countTitleLinks`.
+    case titleLinksCounted(noteID: UUID, oldTitle: String, newTitle: String, count: Int)
+    /// Answer to `Effect.updateTitleLinks`: how many notes were rewritten.
+    case titleLinksUpdated(noteID: UUID, count: Int)
     /// SIGTERM or SIGHUP: save what is unsaved, then quit.
     case terminate
     /// An effect failed; the message is for the status bar.

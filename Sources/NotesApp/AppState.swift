@@ -81,6 +81,8 @@ public struct AppState: Equatable, Sendable {
     public var resolver: ResolverState?
     /// The Trash view (`T`), while open.
     public var trash: TrashState?
+    /// The question about links to a retitled note's old title, while the status bar asks it.
+    public var linkUpdate: LinkUpdatePrompt?
     /// The notebook or tag picker, while open.
     public var picker: PickerState?
     /// Display names of notebooks by zone id, as the notebook picker last loaded them: the

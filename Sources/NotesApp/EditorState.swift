@@ -18,6 +18,9 @@ public struct EditorState: Equatable, Sendable {
     var reloadAfterSave = false
     /// The autosave timer's generation: only the newest scheduled timer saves.
     var autosaveGeneration = 0
+    /// The title links to the note were last known by (its title when loaded, or when last
+    /// asked about): leaving the editor with another title offers to update those links.
+    var linkTitle: String?
     /// Created by `n` in this session: left empty, it is discarded rather than kept.
     var isNew = false
     /// A save with text in it was sent: the note is the user's now, even if emptied later.

@@ -95,6 +95,13 @@ public enum Effect: Equatable, Sendable {
     /// Find the note a link names (`target`, the folder its path names, from the note `from`),
     /// as `links` resolves it. -> `Action.openNote(id)`, or effectFailed naming the target.
     case followLink(target: String, folder: String?, from: UUID)
+    /// How many notes link to `oldTitle` in a way that led to note `noteID` before it was
+    /// retitled `newTitle` in the editor (NotesStore `notesLinking(to:byOldTitle:)`), after the
+    /// writes asked for before. -> `Action.titleLinksCounted(noteID:, oldTitle:, newTitle:, count:)`.
+    case countTitleLinks(noteID: UUID, oldTitle: String, newTitle: String)
+    /// Rewrite those links to the note's title now, as `rename --update-links` does (NotesStore
+    /// `updateLinks(to:fromOldTitle:)`). -> `Action.titleLinksUpdated(noteID:, count:)`.
+    case updateTitleLinks(noteID: UUID, oldTitle: String)
     /// Sync now (send, then fetch), whatever the debounce.
     case syncNow
     /// Unlock the encrypted cloud folder with this passphrase and start sync.

@@ -8,7 +8,7 @@ extension AppState {
     mutating func openEditor(_ id: UUID) -> [Effect] {
         focus = .editor
         if editor?.noteID == id { return [] }
-        let save = discardIfEmpty() ?? saveEditor()
+        let save = discardIfEmpty() ?? (saveEditor() + askAboutTitleLinks())
         editor = EditorState(noteID: id)
         return save + [.loadNote(id)]
     }
@@ -31,6 +31,7 @@ extension AppState {
             editor!.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
             editor!.storedText = text
             editor!.baseRevision = content.headRevision
+            editor!.linkTitle = content.title
             return notice
         }
         if content.headRevision == open.baseRevision && open.baseRevision != nil { return notice }
@@ -47,6 +48,8 @@ extension AppState {
         editor!.storedText = text
         editor!.cleanChangeCount = editor!.editor!.changeCount
         editor!.baseRevision = content.headRevision
+        // Retitled elsewhere: links are that change's business, not this editor's.
+        editor!.linkTitle = content.title
         return notice.isEmpty ? show("Reloaded: the note changed outside this editor") : notice
     }
 
@@ -142,13 +145,13 @@ extension AppState {
             }
             focus = .list
             if let discard = discardIfEmpty() { return discard }
-            guard let open = editor, open.isTrashed else { return saveEditor() }
+            guard let open = editor, open.isTrashed else { return saveEditor() + askAboutTitleLinks() }
             // Kept, not lost: the text is saved into the trashed note, which the Trash view shows.
             let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
             return saveEditor()
                 + show("“\(title)” is in the trash with your text: T shows the trash", severity: .warning)
         case (.character("s"), .control):
-            return saveEditor()
+            return saveEditor() + askAboutTitleLinks()
         case (.character("r"), .control):
             return restoreOpenNote()
         case (.character("]"), .control):

@@ -68,6 +68,10 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.pickerLoaded(kind, items)
     case .openNote(let id):
         return state.openNote(id)
+    case .titleLinksCounted(let id, let oldTitle, let newTitle, let count):
+        return state.titleLinksCounted(noteID: id, oldTitle: oldTitle, newTitle: newTitle, count: count)
+    case .titleLinksUpdated(_, let count):
+        return state.titleLinksUpdated(count: count)
     }
 }
 
@@ -95,6 +99,7 @@ extension AppState {
         // Ctrl-C (when the runtime passes it on) and Ctrl-Q quit from anywhere, saving first.
         if (key == .character("c") || key == .character("q")) && modifiers == .control { return quit() }
         if unlock != nil { return unlockKey(key, modifiers) }
+        if linkUpdate != nil { return linkUpdateKey(key, modifiers) }
         switch focus {
         case .list: return modifiers.isEmpty || modifiers == .shift ? listKey(key) : []
         case .search:

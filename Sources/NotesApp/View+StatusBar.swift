@@ -74,7 +74,7 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard rightRoom > 0 else { return }
     let right: String
     let style: Style
-    if let prompt = purgePrompt(state) {
+    if let prompt = purgePrompt(state) ?? state.linkUpdate?.question {
         right = TextWidth.clip(prompt, to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(.warning)
     } else if state.focus == .editor, state.editor?.isTrashed == true, (state.message?.severity ?? .info) == .info {

@@ -8,7 +8,8 @@ import Foundation
 /// title: "Groceries"
 /// tags: ["home","todo"]
 /// favorite: false
-/// notebook: notes
+/// notebook: work
+/// notebookName: "Work"
 /// created: 2025-10-30T10:13:21.000Z
 /// modified: 2025-11-16T05:54:21.000Z
 /// ---
@@ -18,7 +19,8 @@ import Foundation
 /// ```
 /// The front matter is YAML (`FrontMatter`); title and tags are double-quoted with escapes so
 /// any text round-trips, and keys kept from an imported file (`Note.frontMatter`) follow the
-/// ones above. The `# title` heading is for readers and is dropped on import. The body is followed by one newline, which import strips.
+/// ones above. `notebookName` is there only when the notebook's display name is not its id.
+/// The `# title` heading is for readers and is dropped on import. The body is followed by one newline, which import strips.
 /// This is also the shape `shared/bench/corpus.py --markdown` writes.
 public enum MarkdownNote {
     public struct FormatError: Error, Equatable, CustomStringConvertible {
@@ -27,7 +29,9 @@ public enum MarkdownNote {
         public var description: String { "line \(line): \(message)" }
     }
 
-    public static func render(_ note: Note) -> String {
+    /// `notebookName`: the notebook's display name, written as `notebookName` when it is not the
+    /// zone id, so that an import into a device without that notebook names it the same.
+    public static func render(_ note: Note, notebookName: String? = nil) -> String {
         var lines = [
             "---",
             "id: \(note.idString)",
@@ -38,6 +42,9 @@ public enum MarkdownNote {
             "created: \(ISODate.string(note.createdAt))",
             "modified: \(ISODate.string(note.modifiedAt))",
         ]
+        if let notebookName, notebookName != note.zone {
+            lines.insert("notebookName: \(FrontMatter.quoted(notebookName))", at: 6)
+        }
         if let deletedAt = note.deletedAt { lines.append("deleted: \(ISODate.string(deletedAt))") }
         for (key, value) in keptKeys(note) { lines.append(FrontMatter.key(key) + ": " + FrontMatter.flow(value)) }
         lines.append("---")
@@ -85,6 +92,7 @@ public enum MarkdownNote {
         case dateModified = "date modified"
         case lastModified = "last modified"
         case deletedAt = "deletedat"
+        case notebookName = "notebookname"
     }
 
     /// The `# title` line: the title on one line (CR and LF become spaces).
@@ -132,11 +140,19 @@ public enum MarkdownNote {
     public static func parse(
         _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
     ) throws -> Note {
+        try parseWithNotebookName(text, fileDate: fileDate, notebook: defaultNotebook, fileName: fileName).note
+    }
+
+    /// `parse`, and the display name the front matter gives the note's notebook (`notebookName`,
+    /// which export writes), nil when it gives none.
+    public static func parseWithNotebookName(
+        _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
+    ) throws -> (note: Note, notebookName: String?) {
         var lines = Lines(text)
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
             var note = plainNote(lines, fileDate: fileDate, fileName: fileName)
             note.zone = defaultNotebook ?? Note.defaultZone
-            return note
+            return (note, nil)
         }
         guard
             let close = (1..<lines.items.count).first(where: {
@@ -157,6 +173,7 @@ public enum MarkdownNote {
         var tags: [String] = []
         var favorite = false
         var notebook = defaultNotebook ?? Note.defaultZone
+        var notebookName: String?
         var created: Date?
         var modified: Date?
         var deleted: Date?
@@ -200,6 +217,10 @@ public enum MarkdownNote {
                 guard entry.value != .null else { continue }
                 guard let text = entry.text else { throw fail("text") }
                 notebook = text
+            case .notebookName:
+                guard entry.value != .null else { continue }
+                guard let text = entry.text else { throw fail("text") }
+                notebookName = text
             case .created, .createdAt, .createdUnderscore, .dateCreated, .creationDate:
                 created = try date() ?? created
             case .modified, .modifiedAt, .updated, .updatedAt, .updatedUnderscore, .dateModified, .lastModified:
@@ -232,10 +253,11 @@ public enum MarkdownNote {
         lines.dropFinalLineEnd()
         let body = lines.text
         let createdAt = created ?? modified ?? fileDate
-        return Note(
+        let note = Note(
             id: id, zone: notebook, title: title ?? fileName ?? Note.derivedTitle(fromBody: body), body: body,
             tags: tags, isFavorite: favorite, createdAt: createdAt, modifiedAt: modified ?? createdAt,
             deletedAt: deleted, frontMatter: kept.isEmpty ? nil : JSONValue.object(kept).canonicalString)
+        return (note, notebookName)
     }
 
     /// Tags as a list or as text (`a, b` or `a b`), with `dropMarks` each without a leading

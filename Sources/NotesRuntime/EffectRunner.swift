@@ -99,6 +99,17 @@ final class EffectRunner {
                 }
                 return .openNote(id)
             }
+        case .countTitleLinks(let id, let oldTitle, let newTitle):
+            // On the writes queue: after the save of the new title asked for before it.
+            write { store in
+                .titleLinksCounted(
+                    noteID: id, oldTitle: oldTitle, newTitle: newTitle,
+                    count: try store.notesLinking(to: id, byOldTitle: oldTitle))
+            }
+        case .updateTitleLinks(let id, let oldTitle):
+            write { store in
+                .titleLinksUpdated(noteID: id, count: try store.updateLinks(to: id, fromOldTitle: oldTitle))
+            }
         case .createNote:
             write { store in .noteCreated(try store.create(title: "", body: "").id) }
         case .saveNote(let id, let title, let body, let baseRevision):

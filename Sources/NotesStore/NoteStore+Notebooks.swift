@@ -125,6 +125,25 @@ extension NoteStore {
         return try update(id) { $0.zone = notebook.zone }
     }
 
+    /// Gives each zone of `names` (zone → display name) that name when this device has no name
+    /// or deletion for it: an import of an export names the notebooks it brings as they were
+    /// named, and never renames one this device knows. Names are set as `setName` does (they
+    /// sync, rule 16). Returns the zones named; a name `NotebookName.cleaned` refuses is skipped.
+    @discardableResult
+    public func nameNewNotebooks(_ names: [String: String]) throws -> [String] {
+        try write { db in
+            var named: [String] = []
+            for zone in names.keys.sorted() where Self.isValidZone(zone) {
+                guard let name = NotebookName.cleaned(names[zone]!), name != zone,
+                    try Int.fetchOne(db, sql: "SELECT 1 FROM notebook WHERE zone = ?", arguments: [zone]) == nil
+                else { continue }
+                try setName(name, zone: zone, db)
+                named.append(zone)
+            }
+            return named
+        }
+    }
+
     func setName(_ name: String, zone: String, _ db: Database) throws {
         let stamp = try nextHLC(db)
         try db.run(

@@ -11,11 +11,12 @@ enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Export notes as Markdown files (a folder per notebook, a file per note named by its title) or one JSON file.",
+            "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file.",
         discussion: """
             Markdown files carry front matter (id, dates, tags, favorite, notebook and the keys kept from an import), \
             so importing the folder gives back the same notes. A title shared by two notes of a notebook gets the \
-            start of the id in the later one's name; the same notes always get the same names. An existing target is \
+            start of the id in the later one's name, a notebook name shared by two notebooks the id of the later \
+            one (in zone id order); the same notes always get the same names. An existing target is \
             never overwritten without --force.
             """)
 
@@ -52,7 +53,9 @@ struct Export: ParsableCommand {
                 try Self.makeFolder(target)
             }
             notes = try store.allNotes(includeTrash: includeTrash)
-            let paths = try Self.writeMarkdown(notes, into: target)
+            var names: [String: String] = [:]
+            for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
+            let paths = try Self.writeMarkdown(notes, into: target, notebookNames: names)
             // A note's attachments go into the folder named like its file, beside it.
             for (note, path) in zip(notes, paths) where !note.attachments.isEmpty {
                 try ExportAttachments.write(note, store, beside: target + "/" + String(path.dropLast(3)))
@@ -62,19 +65,28 @@ struct Export: ParsableCommand {
     }
 
     /// Renders and writes every note's file, on all cores; the first failure is reported
-    /// after the others are written.
+    /// after the others are written. `notebookNames`: zone → display name, which names the
+    /// notebook's folder (`ExportNames.folders`) and goes into the front matter.
     /// Returns each note's path under `target` (`<notebook>/<stem>.md`).
     @discardableResult
-    static func writeMarkdown(_ notes: [Note], into target: String) throws -> [String] {
-        let paths = ExportNames.paths(notes)
-        for zone in Set(notes.map(\.zone)).sorted() { try makeFolder(target + "/" + zone) }
+    static func writeMarkdown(_ notes: [Note], into target: String, notebookNames: [String: String] = [:]) throws
+        -> [String]
+    {
+        var allNames = notebookNames
+        for zone in Set(notes.map(\.zone)) where allNames[zone] == nil { allNames[zone] = zone }
+        let names = allNames
+        let folders = ExportNames.folders(names)
+        let paths = ExportNames.paths(notes, folders: folders)
+        for folder in Set(folders.values).sorted() { try makeFolder(target + "/" + folder) }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count))
         let lock = NSLock()
         nonisolated(unsafe) var failure: CLIError?
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: notes.count, by: workers) {
                 do {
-                    try writeNew(MarkdownNote.render(notes[index]), to: target + "/" + paths[index])
+                    let note = notes[index]
+                    try writeNew(
+                        MarkdownNote.render(note, notebookName: names[note.zone]), to: target + "/" + paths[index])
                 } catch let error as CLIError {
                     lock.withLock { failure = failure ?? error }
                 } catch {

@@ -41,8 +41,31 @@ enum ExportNames {
             || scalar == "\u{FEFF}"
     }
 
-    /// The relative path of each note's file (`notebook/Title.md`), in the order of `notes`.
-    static func paths(_ notes: [Note]) -> [String] {
+    /// The folder of each notebook (zone → folder name): its display name made safe, unique
+    /// case-insensitively. Zones are taken in order; a name already taken (two notebooks named
+    /// "Work", or "a/b" beside "a-b") gets the zone id in brackets, so the same notebooks always
+    /// get the same folders. Import reads a note's notebook from its front matter, not from the
+    /// folder.
+    static func folders(_ names: [String: String]) -> [String: String] {
+        var folders: [String: String] = [:]
+        var taken: Set<String> = []
+        for zone in names.keys.sorted() {
+            let stem = safe(names[zone] ?? zone)
+            var folder = stem
+            var n = 1
+            while taken.contains(folder.lowercased()) {
+                folder = n == 1 ? stem + " (" + zone + ")" : stem + " (" + zone + " \(n))"
+                n += 1
+            }
+            taken.insert(folder.lowercased())
+            folders[zone] = folder
+        }
+        return folders
+    }
+
+    /// The relative path of each note's file (`Notebook/Title.md`), in the order of `notes`;
+    /// `folders` maps each note's zone to its folder (`folders(_:)`; the zone id when absent).
+    static func paths(_ notes: [Note], folders: [String: String] = [:]) -> [String] {
         var paths = [String](repeating: "", count: notes.count)
         let order = notes.indices.sorted {
             let a = notes[$0]
@@ -58,7 +81,7 @@ enum ExportNames {
                 if taken[note.zone, default: []].contains(stem.lowercased()) { stem = note.idString }
             }
             taken[note.zone, default: []].insert(stem.lowercased())
-            paths[index] = note.zone + "/" + stem + ".md"
+            paths[index] = (folders[note.zone] ?? note.zone) + "/" + stem + ".md"
         }
         return paths
     }

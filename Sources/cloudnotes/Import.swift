@@ -20,7 +20,7 @@ struct Import: ParsableCommand {
         discussion: """
             Keeps ids and dates; a note whose id exists gets a new revision if it differs. Folders are read with their \
             subfolders, each of which becomes a notebook named after its path (Work/Projects → work-projects) unless a \
-            note names its own; hidden files and folders (.obsidian, nb's .index) and other file types are left out \
+            note names its own (as an export's notes do, with their notebook's name, which a notebook new here takes); hidden files and folders (.obsidian, nb's .index) and other file types are left out \
             and counted, and a folder named like a note beside it (Trip/ beside Trip.md) holds that note's \
             attachments. Front matter is YAML; keys CloudNotes does not use are kept and written back on export. A \
             file that cannot be read is reported and skipped, the rest is imported, and a summary is printed per \
@@ -59,6 +59,8 @@ struct Import: ParsableCommand {
         let store = try Context(global).openStore()
         let read = Self.readAll(scan.files, from: from, now: Date())
         var perNotebook: [String: Int] = [:]
+        // Zone → the display name the files give it (an export's `notebookName`), first file first.
+        var notebookNames: [String: String] = [:]
         var total = Tally()
         var perSource: [(source: String, tally: Tally)] = []
         var unreadable = scan.unreadable
@@ -67,7 +69,8 @@ struct Import: ParsableCommand {
             var notes: [Note] = []
             for (index, file) in scan.files.enumerated() where file.source == source {
                 switch read[index] {
-                case .success(let parsed):
+                case .success(let read):
+                    let parsed = read.notes
                     // A note's attachment folder comes with it (not on a dry run: nothing is copied).
                     let found: [Note]
                     do {
@@ -78,6 +81,9 @@ struct Import: ParsableCommand {
                         continue
                     }
                     notes += found
+                    if let name = read.notebookName {
+                        for note in found where notebookNames[note.zone] == nil { notebookNames[note.zone] = name }
+                    }
                     if let notebook = file.notebook {
                         perNotebook[notebook, default: 0] += found.filter { $0.zone == notebook }.count
                     }
@@ -93,6 +99,8 @@ struct Import: ParsableCommand {
             total.add(tally)
             perSource.append((source, tally))
         }
+        // The notebooks an export brings get their names back where this device has none.
+        if !dryRun { try store.nameNewNotebooks(notebookNames) }
         for (file, reason) in unreadable.map({ ($0.path, $0.reason) }) { Output.warn("skipped \(file): \(reason)") }
         for folder in scan.emptyFolders {
             Output.warn(
@@ -126,13 +134,15 @@ struct Import: ParsableCommand {
 
     /// Every file read and checked, on all cores (YAML parsing dominates a vault's import), in
     /// the order of `files`.
-    static func readAll(_ files: [ImportScan.File], from: ImportFormat?, now: Date) -> [Result<[Note], CLIError>] {
+    static func readAll(_ files: [ImportScan.File], from: ImportFormat?, now: Date) -> [Result<
+        ImportReader.Read, CLIError
+    >] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lock = NSLock()
-        nonisolated(unsafe) var results = [Result<[Note], CLIError>](
+        nonisolated(unsafe) var results = [Result<ImportReader.Read, CLIError>](
             repeating: .failure(CLIError("not read")), count: files.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var mine: [(Int, Result<[Note], CLIError>)] = []
+            var mine: [(Int, Result<ImportReader.Read, CLIError>)] = []
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
                 do {

@@ -5,8 +5,16 @@ import NotesStore
 /// One file of an import read into notes, each checked as the store would check it, so that a
 /// bad file is skipped alone instead of failing the whole import.
 enum ImportReader {
-    static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> [Note] {
-        let notes = try parse(file.path, notebook: file.notebook, from: from, now: now)
+    /// What one file gave: its notes, and the display name its front matter gives their
+    /// notebook (`notebookName`, which Markdown export writes).
+    struct Read: Sendable {
+        var notes: [Note]
+        var notebookName: String? = nil
+    }
+
+    static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> Read {
+        let read = try parse(file.path, notebook: file.notebook, from: from, now: now)
+        let notes = read.notes
         for note in notes {
             guard NoteStore.isValidZone(note.zone) else {
                 throw CLIError(
@@ -15,10 +23,10 @@ enum ImportReader {
             }
             try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
         }
-        return notes
+        return read
     }
 
-    private static func parse(_ file: String, notebook: String?, from: ImportFormat?, now: Date) throws -> [Note] {
+    private static func parse(_ file: String, notebook: String?, from: ImportFormat?, now: Date) throws -> Read {
         let text = try Input.read(file)
         let lower = file.lowercased()
         func refuse(_ what: String) -> CLIError {
@@ -26,32 +34,37 @@ enum ImportReader {
         }
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }
-            return try text.split(separator: "\n").enumerated().map { index, line in
+            let notes = try text.split(separator: "\n").enumerated().map { index, line in
                 do {
                     return try decodeNote(Data(line.utf8), notebook: notebook, now: now)
                 } catch let error as CLIError {
                     throw CLIError("line \(index + 1): \(error.message)")
                 }
             }
+            return Read(notes: notes)
         }
         if lower.hasSuffix(".json") {
             if let from, from.isMarkdown { throw refuse(".json") }
             let data = Data(text.utf8)
             switch from ?? detect(data) {
             case .jrnl:
-                return try decode(ImportApps.Jrnl.self, data, what: "a jrnl export").notes(notebook: notebook)
+                return Read(
+                    notes: try decode(ImportApps.Jrnl.self, data, what: "a jrnl export").notes(notebook: notebook))
             case .simplenote:
-                return try decode(ImportApps.Simplenote.self, data, what: "a Simplenote export").notes(
-                    notebook: notebook, now: now)
+                return Read(
+                    notes: try decode(ImportApps.Simplenote.self, data, what: "a Simplenote export").notes(
+                        notebook: notebook, now: now))
             default:
-                return try notes(data, text: text, notebook: notebook, now: now)
+                return Read(notes: try notes(data, text: text, notebook: notebook, now: now))
             }
         }
         if let from, !from.isMarkdown { throw refuse("Markdown") }
         let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? now
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         do {
-            return [try MarkdownNote.parse(text, fileDate: modified, notebook: notebook, fileName: stem)]
+            let parsed = try MarkdownNote.parseWithNotebookName(
+                text, fileDate: modified, notebook: notebook, fileName: stem)
+            return Read(notes: [parsed.note], notebookName: parsed.notebookName)
         } catch let error as MarkdownNote.FormatError {
             throw CLIError("broken front matter, \(error)")
         }

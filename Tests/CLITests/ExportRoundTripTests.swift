@@ -5,9 +5,11 @@ import Testing
 /// Markdown export, then import into a fresh device: the same notes come back (ids, titles and
 /// bodies byte for byte, tags, favorites, notebooks, dates, the trash, kept front matter keys),
 /// for random notes whose titles collide, hold path separators, dots, line breaks and several
-/// scripts. Replay with CLOUDNOTES_SEED.
+/// scripts, in notebooks whose names are not file names. Replay with CLOUDNOTES_SEED.
 @Suite struct ExportRoundTripTests {
     static let alphabet = Array("ab /\\.:?*\"<>|#-\n\r\té日Жλ🎉\u{301}\u{2028}\u{85}\u{FEFF}".unicodeScalars)
+
+    static let nameAlphabet = Array("aB /\\.:?*\"<>|#-é日Жλ🎉\u{301}".unicodeScalars)
 
     static func randomNotes(_ rng: inout SeededRandom, count: Int) -> [[String: Any]] {
         let sharedTitles = ["Meeting", "meeting", ".hidden", "a/b", "", "..."]
@@ -66,6 +68,12 @@ import Testing
         defer { cli.cleanUp() }
         let notes = Self.randomNotes(&rng, count: 80)
         try cli.seed(notes)
+        // Notebook names that are not file names (separators, dots, a name shared once folded).
+        for zone in ["work", "a-b-c"] where rng.below(4) != 0 {
+            let name = rng.string(from: Self.nameAlphabet, count: Int.random(in: 1...10, using: &rng))
+            _ = try cli.cn("notebook", "rename", zone, name)
+        }
+        let notebooks = try cli.cn("notebooks", "--json").stdout
         let original = try exported(cli, cli.dataDirectory, "a")
         #expect(original.count == notes.count, "seed \(seed)")
         let folder = cli.home.appendingPathComponent("md")
@@ -85,6 +93,7 @@ import Testing
         let imported = try cli.cn(at: fresh, "import", folder.path)
         #expect(imported.status == 0, "seed \(seed): \(imported.stderr)")
         let back = try exported(cli, fresh, "b")
+        #expect(try cli.cn(at: fresh, "notebooks", "--json").stdout == notebooks, "seed \(seed): notebooks")
         #expect(Set(back.keys) == Set(original.keys), "seed \(seed)")
         for (id, bytes) in original where back[id] != bytes {
             Issue.record(

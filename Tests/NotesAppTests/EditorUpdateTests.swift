@@ -62,11 +62,15 @@ import Testing
     @Test func oneSaveAtATimeAndTheAnswerSavesWhatWasTypedMeanwhile() {
         var state = AppState.editing(content("T", ""))
         _ = send("<End>1", to: &state)
+        // The new title is saved, then the store is asked about links to the old one.
         #expect(
-            send("<C-s>", to: &state) == [.saveNote(id: noteID(1), title: "T1", body: "", baseRevision: "r1")])
+            send("<C-s>", to: &state) == [
+                .saveNote(id: noteID(1), title: "T1", body: "", baseRevision: "r1"),
+                .countTitleLinks(noteID: noteID(1), oldTitle: "T", newTitle: "T1"),
+            ])
         _ = send("2", to: &state)
         // A second save waits for the first one's answer.
-        #expect(send("<C-s>", to: &state).isEmpty)
+        #expect(send("<C-s>", to: &state) == [.countTitleLinks(noteID: noteID(1), oldTitle: "T1", newTitle: "T12")])
         let saved = SavedNote(id: noteID(1), title: "T1", body: "", headRevision: "r2", modifiedAt: testNow)
         #expect(update(&state, .noteSaved(saved)) == [.locateInList(id: noteID(1), row: 0, limit: 21)])
         #expect(state.editor?.text == "T12")
@@ -220,6 +224,7 @@ import Testing
         #expect(
             send("<Enter>", to: &dirty) == [
                 .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"),
+                .countTitleLinks(noteID: noteID(1), oldTitle: "Groceries", newTitle: "XGroceries"),
                 .loadNote(noteID(2)),
             ])
     }

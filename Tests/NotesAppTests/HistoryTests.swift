@@ -78,8 +78,10 @@ import Testing
         var state = AppState.editing(
             NoteContent(id: noteID(1), title: "Groceries", body: "milk, eggs", modifiedAt: testNow, headRevision: "r3"))
         #expect(
-            send("Y<Esc>", to: &state).last
-                == .saveNote(id: noteID(1), title: "YGroceries", body: "milk, eggs", baseRevision: "r3"))
+            send("Y<Esc>", to: &state).suffix(2) == [
+                .saveNote(id: noteID(1), title: "YGroceries", body: "milk, eggs", baseRevision: "r3"),
+                .countTitleLinks(noteID: noteID(1), oldTitle: "Groceries", newTitle: "YGroceries"),
+            ])
         _ = send("h", to: &state)
         _ = update(&state, .historyLoaded(noteID(1), entries))
         // The runtime runs writes in order: the restore lands on top of the save.

@@ -111,6 +111,12 @@ struct ModelStore {
         return ListWindow(offset: offset, rows: rows, favoriteCount: favoriteCount, totalCount: all.count)
     }
 
+    /// Notes outside the trash whose body holds `[[title]]` (case-insensitively).
+    func linking(_ title: String) -> [UUID] {
+        notes.filter { !$0.trashed && $0.body.range(of: "[[" + title + "]]", options: .caseInsensitive) != nil }
+            .map(\.id)
+    }
+
     /// The answers to `effect`, as the runtime posts them (writes answer `storeChanged`).
     mutating func answer(_ effect: Effect) -> [Action] {
         switch effect {
@@ -190,6 +196,25 @@ struct ModelStore {
                 return [.effectFailed("no note titled “\(target)”")]
             }
             return [.openNote(note.id)]
+        case .countTitleLinks(let id, let oldTitle, let newTitle):
+            return [
+                .titleLinksCounted(
+                    noteID: id, oldTitle: oldTitle, newTitle: newTitle, count: linking(oldTitle).count)
+            ]
+        case .updateTitleLinks(let id, let oldTitle):
+            // Plain `[[Old]]` links only, case-insensitively (the store reads every link form).
+            let title = notes.first { $0.id == id }?.title ?? oldTitle
+            let sources = linking(oldTitle)
+            for source in sources {
+                clock += 1
+                let now = clock
+                change(source) {
+                    $0.body = $0.body.replacingOccurrences(
+                        of: "[[" + oldTitle + "]]", with: "[[" + title + "]]", options: .caseInsensitive)
+                    $0.modifiedAt = now
+                }
+            }
+            return [.titleLinksUpdated(noteID: id, count: sources.count)]
         case .scheduleTimer, .syncNow, .quit, .setClipboard, .loadConflicts, .openExternalEditor, .loadHistory,
             .restoreRevision,
             .loadConflict, .resolveConflict, .loadNotebooks, .loadTags, .openToday, .openAttachment, .unlock:

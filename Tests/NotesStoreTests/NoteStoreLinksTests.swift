@@ -98,6 +98,30 @@ struct NoteStoreLinksTests {
         #expect(try store.backlinks(of: other.id).map(\.id) == [far.id])
     }
 
+    /// The app saves a new title as it is typed, then asks: links are counted and rewritten
+    /// by the old title after the fact, with the same choice as `rename --update-links`.
+    @Test func linksToAnOldTitleAreCountedAndRewrittenAfterTheNoteWasRetitled() throws {
+        let t = try TestStore()
+        let store = t.store
+        let target = try store.create(title: "Old Name", body: "")
+        let other = try store.create(title: "Old Name", body: "", zone: "elsewhere")
+        let source = try store.create(title: "S", body: "[[Old Name]] [m](Old%20Name.md) [[Other]]")
+        let far = try store.create(title: "F", body: "[[old name]]", zone: "elsewhere")
+        let trashed = try store.create(title: "T", body: "[[Old Name]]")
+        _ = try store.trash(trashed.id)
+        try store.update(target.id) { $0.title = "New Name" }
+        #expect(try store.notesLinking(to: target.id, byOldTitle: "Old Name") == 1)
+        // With the target retitled, S's link leads to the other note of that title too.
+        #expect(try store.notesLinking(to: other.id, byOldTitle: "Old Name") == 2)
+        #expect(try store.notesLinking(to: target.id, byOldTitle: "Nothing") == 0)
+        #expect(try store.updateLinks(to: target.id, fromOldTitle: "Old Name") == 1)
+        #expect(try store.note(source.id)?.body == "[[New Name]] [m](New%20Name.md) [[Other]]")
+        #expect(try store.note(far.id)?.body == "[[old name]]", "it leads to the note in its own notebook")
+        #expect(try store.note(trashed.id)?.body == "[[Old Name]]")
+        #expect(try store.backlinks(of: target.id).map(\.id) == [source.id])
+        #expect(try store.updateLinks(to: target.id, fromOldTitle: "Old Name") == 0, "nothing left to rewrite")
+    }
+
     @Test func aDatabaseWithoutTheLinkIndexBuildsItOnOpen() throws {
         let t = try TestStore()
         let target = try t.store.create(title: "T", body: "")

@@ -45,4 +45,50 @@ struct OrganiseEndToEndTests {
         try tmux.keys("Escape")
         try tmux.type("q")
     }
+
+    /// Retitling a note in the editor: leaving it asks whether to update the links to the old
+    /// title; `y` rewrites them in the other notes (read back through the CLI), `n` leaves them.
+    @Test func retitleInTheEditorAndUpdateTheLinks() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Plan", "--body", "see [[Hub]] first")
+        try tmux.cli("add", "Other", "--body", "also [Hub](Hub.md)")
+        try tmux.cli("add", "Hub", "--body", "the centre of things")
+        try tmux.start()
+        try await tmux.waitFor("Plan", seconds: Self.wait)
+        // Hub is the newest, selected: open it and retitle it.
+        try tmux.keys("Enter")
+        try await tmux.waitFor("Hub open in the editor", seconds: Self.wait) {
+            $0.contains("the centre of things") && $0.contains("Esc back")
+        }
+        try tmux.keys("End", "BSpace", "BSpace", "BSpace")
+        try tmux.type("Centre")
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the question about links", seconds: Self.wait) {
+            $0.contains("Update 2 links to “Hub” → “Centre”? y/n")
+        }
+        try tmux.type("y")
+        try await tmux.waitFor("Updated links in 2 notes", seconds: Self.wait)
+        try await tmux.waitForCLI(["show", "Plan"], "Plan links to the new title", seconds: Self.wait) {
+            $0.contains("see [[Centre]] first")
+        }
+        try await tmux.waitForCLI(["show", "Other"], "Other's Markdown link too", seconds: Self.wait) {
+            $0.contains("also [Hub](Centre.md)")
+        }
+        // Again, answering n: the links stay.
+        try tmux.keys("Enter")
+        try await tmux.waitFor("Centre open in the editor", seconds: Self.wait) {
+            $0.contains("the centre of things") && $0.contains("Esc back")
+        }
+        try tmux.keys("Home", "End", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try tmux.type("Core")
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the question again", seconds: Self.wait) {
+            $0.contains("Update 2 links to “Centre” → “Core”? y/n")
+        }
+        try tmux.type("n")
+        try await tmux.waitFor("Links to “Centre” left as they are", seconds: Self.wait)
+        try await tmux.waitForCLI(["list"], "the note is saved as Core", seconds: Self.wait) { $0.contains("Core") }
+        #expect(try tmux.cli("show", "Plan").contains("see [[Centre]] first"))
+        try tmux.type("q")
+    }
 }
