@@ -137,20 +137,7 @@ extension NoteStore {
         // Links by title only (an alias stays an alias); the note itself as if it still had the title.
         var candidates = try candidates(oldKey, db, byAlias: false).filter { $0.id != note.idString }
         candidates.append(Candidate(id: note.idString, zone: note.zone, createdAt: millis(note)))
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT l.noteID, l.folderZone, n.zone FROM note_link l JOIN note n ON n.id = l.noteID
-                WHERE l.targetKey = ? AND n.deletedAt IS NULL
-                """, arguments: [oldKey])
-        var sources: Set<String> = []
-        for row in rows {
-            let source: String = row["noteID"]
-            if sources.contains(source) { continue }
-            if pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString {
-                sources.insert(source)
-            }
-        }
+        let sources = try linkSources(to: note.idString, key: oldKey, candidates, db)
         return (sources, candidates)
     }
 
@@ -237,11 +224,11 @@ extension NoteStore {
 
     /// Ids of the notes outside the trash with a link that resolves to `note`: one indexed
     /// lookup of the links that name its title.
-    static func backlinkSources(_ note: Note, _ db: Database) throws -> Set<String> {
-        guard note.deletedAt == nil else { return [] }
-        // Links by title only: `rename --update-links` rewrites those (an alias stays an alias).
-        let key = TextFolding.fold(note.title)
-        let candidates = try candidates(key, db)
+    /// The notes with a link under `key` that resolves to `id` among `candidates` (the nearest
+    /// folder first, as every link is resolved).
+    static func linkSources(to id: String, key: String, _ candidates: [Candidate], _ db: Database) throws
+        -> Set<String>
+    {
         let rows = try Row.fetchAll(
             db,
             sql: """
@@ -252,10 +239,19 @@ extension NoteStore {
         for row in rows {
             let source: String = row["noteID"]
             if sources.contains(source) { continue }
-            if pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == note.idString {
+            if pick(candidates, folderZone: row["folderZone"], sourceZone: row["zone"]) == id {
                 sources.insert(source)
             }
         }
+        return sources
+    }
+
+    static func backlinkSources(_ note: Note, _ db: Database) throws -> Set<String> {
+        guard note.deletedAt == nil else { return [] }
+        // Links by title only: `rename --update-links` rewrites those (an alias stays an alias).
+        let key = TextFolding.fold(note.title)
+        let candidates = try candidates(key, db)
+        let sources = try linkSources(to: note.idString, key: key, candidates, db)
         return sources
     }
 

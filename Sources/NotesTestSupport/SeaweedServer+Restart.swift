@@ -26,16 +26,7 @@ extension SeaweedServer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        return !connected && errno == ECONNREFUSED
+        return !connectLoopback(fd, port: port) && errno == ECONNREFUSED
     }
 
     /// Starts the killed server again on its ports over its data folder (waits up to 60 s for it
