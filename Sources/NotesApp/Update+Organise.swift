@@ -66,14 +66,9 @@ extension AppState {
     /// `Action.openNote`: the note is selected (a search is cleared so it is listed) and opens
     /// in the editor (the day's note, a followed link).
     mutating func openNote(_ id: UUID) -> [Effect] {
-        searchText = ""
-        searchResults = nil
-        resultsQuery = nil
-        searchWanted = nil
-        selectedID = id
-        requestedWindow = nil
+        let locate = selectInWholeList(id)
         focus = .list
-        return openEditor(id) + [.locateInList(id: id, row: 0, limit: windowLimit)]
+        return openEditor(id) + locate
     }
 
     /// `L`: follows the first link of the previewed note.

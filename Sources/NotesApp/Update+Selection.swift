@@ -200,13 +200,20 @@ extension AppState {
     /// `Action.noteCreated`: the new note is selected (a search is cleared so it is listed)
     /// and opens in the editor.
     mutating func noteCreated(_ id: UUID) -> [Effect] {
+        let locate = selectInWholeList(id)
+        return openNewNote(id) + locate
+    }
+
+    /// Selects note `id` in the whole list (a search is cleared so it is listed) and asks
+    /// where it is listed.
+    mutating func selectInWholeList(_ id: UUID) -> [Effect] {
         searchText = ""
         searchResults = nil
         resultsQuery = nil
         searchWanted = nil
         selectedID = id
         requestedWindow = nil
-        return openNewNote(id) + [.locateInList(id: id, row: 0, limit: windowLimit)]
+        return [.locateInList(id: id, row: 0, limit: windowLimit)]
     }
 
     /// Asks for the rows around the visible ones when they are not loaded (or asked for) yet;
