@@ -41,7 +41,7 @@ public actor SeaweedServer {
     var current: Endpoint?
     var group: Int32 = 0
 
-    /// The running server, started on the first call (waits up to 60 s for it to answer); a
+    /// The running server, started on the first call (waits up to 120 s for it to answer); a
     /// failed start is every caller's failure.
     public func endpoint() async throws -> Endpoint {
         if let starting { return try await starting.value }
@@ -157,7 +157,8 @@ public actor SeaweedServer {
     ]
 
     /// Runs weed on `ports` over `dir` and waits until it answers (the filer shows the bucket and
-    /// the S3 port answers), at most 60 s. A weed that exits meanwhile is a retryable error.
+    /// the S3 port answers), at most 120 s (a full test run on 2 cores starts a second weed
+    /// for the crash test: one CI run saw 60 s pass). A weed that exits meanwhile is a retryable error.
     func launch(weed: String, dir: URL, ports: [Int], endpoint: Endpoint) async throws {
         var arguments = [
             "mini", "-dir=\(dir.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3.port.iceberg=0", "-s3.port.lance=0",
@@ -198,7 +199,7 @@ public actor SeaweedServer {
         self.group = group
         seaweedGroups.add(group)
         // Ready once the filer shows the bucket and the S3 port answers.
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
                 await Self.answers(port: ports[6], path: "/", expecting: [200, 403])
@@ -215,7 +216,7 @@ public actor SeaweedServer {
         }
         kill(-group, SIGKILL)
         let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
-        throw SeaweedError(message: "SeaweedFS did not answer within 60 s; its log ends: \(log.suffix(800))")
+        throw SeaweedError(message: "SeaweedFS did not answer within 120 s; its log ends: \(log.suffix(800))")
     }
 
     private static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {
