@@ -96,6 +96,8 @@ public struct AppState: Equatable, Sendable {
     public var asciiOnly = false
     /// Colours by meaning (from the config's theme; all default under NO_COLOR).
     public var theme = Theme.standard
+    /// How long after the last keystroke the editor saves (config `autosaveSeconds`).
+    public var autosaveDelay = Duration.milliseconds(1500)
 
     /// Quitting is a little protocol: unsaved text is saved first, and a failed save asks again.
     public enum Quitting: Equatable, Sendable {

@@ -212,6 +212,6 @@ extension AppState {
         _ = change(&editor!.editor!)
         guard editor!.editor!.changeCount != before else { return [] }
         editor!.autosaveGeneration += 1
-        return [.scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: Self.autosaveDelay)]
+        return [.scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: autosaveDelay)]
     }
 }

@@ -76,8 +76,6 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
 }
 
 extension AppState {
-    /// How long after the last keystroke the editor saves.
-    static let autosaveDelay = Duration.milliseconds(1500)
     /// How long an info or error message stays in the status bar.
     static let messageDuration = Duration.seconds(6)
     /// How long `u` can undo a trash.

@@ -29,6 +29,8 @@ public struct AppConfig: Sendable, Equatable {
     public var maxNoteBytes = 1 << 30
     /// Whether `#word`s in a note's body count as its tags in `tags` (off by default).
     public var bodyHashtags = false
+    /// How long after the last keystroke the app's editor saves; Esc and quitting save at once.
+    public var autosaveSeconds = 1.5
     /// Where an `s3://` cloud folder's bucket is and its credentials (the config's `s3` section).
     public var s3 = S3Settings()
 

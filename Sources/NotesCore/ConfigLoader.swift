@@ -158,6 +158,9 @@ public enum ConfigLoader {
                     throw fail("a whole number of bytes between 1024 and 1073741824 (1 GB)")
                 }
                 config.maxNoteBytes = Int(n)
+            case "autosaveSeconds":
+                guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
+                config.autosaveSeconds = n
             case "bodyHashtags":
                 guard case .bool(let b) = value else { throw fail("true or false") }
                 config.bodyHashtags = b

@@ -58,6 +58,7 @@ public final class NotesRuntime {
         self.state = AppState(now: clock(), size: backend.size)
         state.asciiOnly = options.asciiOnly
         state.theme = options.theme
+        state.autosaveDelay = options.autosaveDelay
         let waker = Waker(backend)
         inbox = Inbox(wake: { waker.wake() })
         runner = EffectRunner(store: store, inbox: inbox, backend: backend, options: options)

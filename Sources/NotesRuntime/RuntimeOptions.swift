@@ -20,6 +20,8 @@ public struct RuntimeOptions: Sendable {
     public var asciiOnly: Bool
     /// Colours by meaning: the config's theme, or none under NO_COLOR.
     public var theme: Theme
+    /// How long after the last keystroke the editor saves (config `autosaveSeconds`).
+    public var autosaveDelay = Duration.milliseconds(1500)
     /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
     /// clock in unit tests.
     public var timerClock: any Clock<Duration> = ContinuousClock()

@@ -49,6 +49,7 @@ struct ConfigCommand: ParsableCommand {
             ("conflictStrategy", .string(c.conflictStrategy.rawValue), c.conflictStrategy.rawValue),
             ("syncDebounceSeconds", .number(c.syncDebounceSeconds), String(c.syncDebounceSeconds)),
             ("pollIntervalSeconds", .number(c.pollIntervalSeconds), String(c.pollIntervalSeconds)),
+            ("autosaveSeconds", .number(c.autosaveSeconds), String(c.autosaveSeconds)),
             ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
             ("theme", .map(c.theme), pairs(c.theme)),
             (
@@ -57,6 +58,7 @@ struct ConfigCommand: ParsableCommand {
             ),
             ("rememberKey", .bool(c.rememberKey), String(c.rememberKey)),
             ("maxNoteBytes", .number(Double(c.maxNoteBytes)), String(c.maxNoteBytes)),
+            ("bodyHashtags", .bool(c.bodyHashtags), String(c.bodyHashtags)),
             // Secrets show as "(set)", never their value.
             (
                 "s3", .map(c.s3.redacted),

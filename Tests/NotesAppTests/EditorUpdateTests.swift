@@ -20,6 +20,13 @@ import Testing
         #expect(state.editor?.text == "Groceries!\nmilk, eggs, bread")
     }
 
+    /// Config `autosaveSeconds` reaches the editor through the state: typing waits that long.
+    @Test func theAutosaveWaitsTheConfiguredDelay() {
+        var state = AppState.editing(content())
+        state.autosaveDelay = .seconds(10)
+        #expect(send("a", to: &state) == [.scheduleTimer(.autosave(generation: 1), after: .seconds(10))])
+    }
+
     @Test func everyChangeRestartsTheDebounceAndOnlyTheNewestTimerSaves() {
         var state = AppState.editing(content())
         #expect(send("a", to: &state) == [.scheduleTimer(.autosave(generation: 1), after: autosave)])

@@ -42,6 +42,9 @@ struct DailyUseEndToEndTests {
 
     @Test func anEditInTheAppMeetingACLIEditOfTheSameLineIsKeptBothWaysAndFlagged() async throws {
         let tmux = try TmuxSession()
+        // A long autosave gives the test time to stop the app after the typing shows, however
+        // loaded the machine (at the default 1.5 s a slow run saw the autosave slip in first).
+        try tmux.writeConfig(#"{"autosaveSeconds": 8}"#)
         try tmux.cli("add", "Shared", "--body", "line one\nshared line\nline three")
         try tmux.start()
         try await tmux.waitFor("Shared", seconds: Self.wait)
@@ -53,7 +56,7 @@ struct DailyUseEndToEndTests {
         try await tmux.waitFor("the typing in the editor", seconds: Self.wait) {
             $0.contains("shared line from the app")
         }
-        // Another process changes the same line before the app's autosave (1.5 s after the
+        // Another process changes the same line before the app's autosave (8 s after the
         // last key) has stored the typing: the app is stopped meanwhile, so a loaded machine
         // cannot let the autosave slip in first. Its save then finds the head moved and merges.
         let pid = try #require(try tmux.appPID())
