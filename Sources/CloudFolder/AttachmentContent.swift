@@ -22,6 +22,12 @@ public protocol AttachmentContent: Sendable {
     func rememberOwnChunks(_ names: [String], folder: String)
     func ownChunks(folder: String) -> Set<String>
     func forgetOwnChunks(_ names: [String], folder: String)
+    /// When a collection first found each own chunk named by nothing (ms since 1970); a chunk
+    /// named at the last look is absent.
+    func ownChunksUnreferenced(folder: String) -> [String: Int64]
+    /// Records `since` for the chunks in `unreferenced` that have no time yet, and clears the
+    /// time of own chunks not in it (named again).
+    func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String)
     /// The contents (SHA-256) the notes' current heads name: their chunks are live.
     func liveAttachmentContents() -> Set<String>
 }

@@ -40,8 +40,9 @@ public protocol CloudFolder: Sendable {
     /// Deletes one of `device`'s own snapshots (one a newer snapshot of the same device replaces).
     func removeOwnSnapshot(zone: ZoneID, device: DeviceID, seq: Int64) throws
     /// Deletes the chunks `device` wrote itself that no log file or snapshot in the folder and no
-    /// note's head names (rule 15). The caller holds no publication half done.
-    func collectOwnChunks(device: DeviceID) throws -> ChunkCollection
+    /// note's head names, and none has named for `unreferencedFor` ms up to `now` (rule 15).
+    /// The caller holds no publication half done.
+    func collectOwnChunks(device: DeviceID, now: Int64, unreferencedFor: Int64) throws -> ChunkCollection
 
     func zones() throws -> Listing<ZoneID>
     func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus

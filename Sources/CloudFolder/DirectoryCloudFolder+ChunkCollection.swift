@@ -4,8 +4,11 @@ import NotesCore
 public struct ChunkCollection: Sendable, Equatable {
     /// Own chunks deleted now.
     public var deleted = 0
-    /// Own chunks kept: a file in the folder or one of this device's notes names them.
+    /// Own chunks kept: a file in the folder or one of this device's notes names them, or
+    /// nothing has named them for less than the grace period.
     public var kept = 0
+    /// Of those kept, the ones named by nothing, waiting out the grace period.
+    public var unreferenced = 0
     /// Why nothing was deleted, for people (a file whose references could not be read).
     public var waiting: String?
 
@@ -18,8 +21,11 @@ public struct ChunkCollection: Sendable, Equatable {
 /// the chunk names it carries, so a chunk named by a record some device may still need to read
 /// stays: a log file stays until every active device has acknowledged it (rule 11), and a
 /// snapshot names the chunks of its heads. Nothing is deleted while a file's names cannot be read.
+/// A chunk goes only once it has been named by nothing at collections `unreferencedFor` apart
+/// (`now` and the grace in ms): a device that names the same content again meanwhile (it finds
+/// the chunk present, so it does not write it) has that long for its log file to show.
 extension DirectoryCloudFolder {
-    public func collectOwnChunks(device: DeviceID) throws -> ChunkCollection {
+    public func collectOwnChunks(device: DeviceID, now: Int64, unreferencedFor: Int64) throws -> ChunkCollection {
         try requireContainer()
         var result = ChunkCollection()
         guard let attachments else { return result }
@@ -31,18 +37,24 @@ extension DirectoryCloudFolder {
             for name in attachments.cloudChunks(sha256: content, folder: identity) ?? [] { candidates.remove(name) }
         }
         result.kept = own.count
-        guard !candidates.isEmpty else { return result }
         let named: Set<String>
-        switch try chunksNamedInFolder() {
+        switch candidates.isEmpty ? .success([]) : try chunksNamedInFolder() {
         case .failure(let reason):
             result.waiting = reason.message
             return result
         case .success(let names): named = names
         }
+        let unreferenced = candidates.filter { !named.contains($0) && AssetRef.isChunkName($0) }
+        let since = attachments.ownChunksUnreferenced(folder: identity)
+        attachments.markOwnChunksUnreferenced(unreferenced, since: now, folder: identity)
+        let due = unreferenced.filter { name in
+            since[name].map { now - $0 >= unreferencedFor } ?? (unreferencedFor <= 0)
+        }
+        result.unreferenced = unreferenced.count - due.count
         var deleted: [String] = []
         var gone: [String] = []
         var folders = Set<String>()
-        for name in candidates.sorted() where !named.contains(name) && AssetRef.isChunkName(name) {
+        for name in due.sorted() {
             let path = assetFile(name)
             switch try io.kind(path) {
             case .regular:

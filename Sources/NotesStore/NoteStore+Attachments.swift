@@ -131,6 +131,35 @@ extension NoteStore {
         }
     }
 
+    public func ownChunksUnreferenced(folder: String) -> [String: Int64] {
+        let rows = try? read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT name, unreferencedSince FROM own_chunk WHERE folder = ? AND unreferencedSince IS NOT NULL",
+                arguments: [folder])
+        }
+        var since: [String: Int64] = [:]
+        for row in rows ?? [] { since[row["name"]] = row["unreferencedSince"] }
+        return since
+    }
+
+    public func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String) {
+        _ = try? write { db in
+            let marked = try String.fetchAll(
+                db, sql: "SELECT name FROM own_chunk WHERE folder = ? AND unreferencedSince IS NOT NULL",
+                arguments: [folder])
+            for name in marked where !unreferenced.contains(name) {
+                try db.run(
+                    "UPDATE own_chunk SET unreferencedSince = NULL WHERE folder = ? AND name = ?", [folder, name])
+            }
+            for name in unreferenced {
+                try db.run(
+                    "UPDATE own_chunk SET unreferencedSince = ? WHERE folder = ? AND name = ? AND unreferencedSince IS NULL",
+                    [since, folder, name])
+            }
+        }
+    }
+
     public func liveAttachmentContents() -> Set<String> {
         let contents = try? read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment") }
         return Set(contents ?? [])

@@ -138,6 +138,9 @@ enum Schema {
             "chunks-1",
             "CREATE TABLE own_chunk (folder TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (folder, name)) WITHOUT ROWID"
         ),
+        // When a collection first found an own chunk named by nothing (ms since 1970; NULL: named
+        // at the last look): it is deleted only once it has stayed so for a grace period.
+        ("chunks-2", "ALTER TABLE own_chunk ADD COLUMN unreferencedSince INTEGER"),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

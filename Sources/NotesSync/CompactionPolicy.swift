@@ -13,6 +13,9 @@ public struct CompactionPolicy: Sendable, Equatable {
     /// A device whose file says it was last seen longer ago than this no longer holds deletion
     /// back (when it returns, its token has expired and it loads a snapshot).
     public var inactiveAfter: TimeInterval
+    /// How long an own chunk must have been named by no file and no note before compaction
+    /// deletes it (rule 15).
+    public var chunkUnreferencedFor: TimeInterval
     /// After a successful `syncNow`, compact a zone once this device has published this many
     /// log files there since its last snapshot, or has this many covered files left to delete;
     /// nil: only when asked (`SyncEngine.compact()`).
@@ -20,8 +23,9 @@ public struct CompactionPolicy: Sendable, Equatable {
 
     public init(
         snapshotVisibleFor: TimeInterval = 86_400, inactiveAfter: TimeInterval = 30 * 86_400,
-        automaticAfterFiles: Int64? = 1024
+        automaticAfterFiles: Int64? = 1024, chunkUnreferencedFor: TimeInterval = 86_400
     ) {
+        self.chunkUnreferencedFor = chunkUnreferencedFor
         self.snapshotVisibleFor = snapshotVisibleFor
         self.inactiveAfter = inactiveAfter
         self.automaticAfterFiles = automaticAfterFiles

@@ -69,7 +69,8 @@ extension SyncEngine {
         // Chunks go after the log files that named them (rule 15); never while a batch whose
         // chunks are written is not yet published.
         if state.inFlight == nil {
-            summary.chunks = try folder.collectOwnChunks(device: device)
+            summary.chunks = try folder.collectOwnChunks(
+                device: device, now: now, unreferencedFor: Int64(configuration.compaction.chunkUnreferencedFor * 1000))
         }
         return summary
     }

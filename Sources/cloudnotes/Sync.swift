@@ -72,8 +72,11 @@ struct SyncRun: ParsableCommand {
             if let waiting = result.waiting { line += "; not yet more: \(waiting)" }
             Output.line(line)
         }
-        if let chunks = compacted.chunks, chunks.deleted > 0 || chunks.waiting != nil {
+        if let chunks = compacted.chunks, chunks.deleted > 0 || chunks.unreferenced > 0 || chunks.waiting != nil {
             var line = "compact: \(chunks.deleted) chunk(s) no file names deleted, \(chunks.kept) kept"
+            if chunks.unreferenced > 0 {
+                line += " (\(chunks.unreferenced) named by nothing, deleted once so for a day)"
+            }
             if let waiting = chunks.waiting { line += "; not yet: \(waiting)" }
             Output.line(line)
         }

@@ -61,7 +61,13 @@ struct ChunkCollectionTests {
         await CompactionTests.syncRound([a, b, a, b])
         let second = try await a.engine.compact()
         #expect((second.zones[Self.zone]?.deleted ?? 0) > 0, "\(second)")
-        #expect(second.chunks?.deleted == 3, "\(second)")
+        // Named by nothing now: they wait out a day in case a device names the content again.
+        #expect(second.chunks?.deleted == 0, "\(second)")
+        #expect(second.chunks?.unreferenced == 3, "\(second)")
+        #expect(try folder.chunksPresent() == chunks)
+        Self.advance([a, b], by: CompactionTests.day + CompactionTests.minute)
+        let third = try await a.engine.compact()
+        #expect(third.chunks?.deleted == 3, "\(third)")
         #expect(try folder.chunksPresent().isEmpty)
         #expect(try folder.chunkNamesInFolder() == [])
         // A device joining now loads the snapshot, whose history goes without the chunks.
@@ -123,6 +129,48 @@ struct ChunkCollectionTests {
         await CompactionTests.syncRound([a, b, c, a, b, c])
         let last = try await Self.compact([b, c, a])
         #expect(try folder.chunksPresent().isEmpty, "\(last)")
+    }
+
+    @Test(
+        "a chunk named by nothing waits a day; named again meanwhile (by a device that found it present), it stays",
+        arguments: [FolderKind.plain, .encrypted])
+    func namedAgainWithinTheGrace(_ kind: FolderKind) async throws {
+        let (folder, _, a, b) = try await TestFolder.memoryPair(kind)
+        let first = try a.store.create(title: "first", body: "")
+        let (attachment, content) = try AttachmentSyncTests.attach(a, first.id, name: "x.bin", bytes: 60_000, seed: 45)
+        await CompactionTests.syncRound([a, b])
+        let chunks = try folder.chunksPresent()
+        #expect(chunks.count == 1)
+        try a.store.detach(first.id, name: "x.bin")
+        // Until the log files naming the chunk are gone (a day after A's snapshot), it is named;
+        // the first collection that finds it named by nothing keeps it.
+        var marked: CompactionSummary?
+        for _ in 0..<4 {
+            _ = try a.store.create(title: "tick", body: "\n")
+            await CompactionTests.syncRound([a, b, a, b])
+            let summaries = try await Self.compact([a, b])
+            #expect(summaries[0].chunks?.deleted == 0, "\(summaries)")
+            if summaries[0].chunks?.unreferenced == 1 {
+                marked = summaries[0]
+                break
+            }
+            Self.advance([a, b], by: CompactionTests.day + CompactionTests.minute)
+        }
+        #expect(marked != nil, "no collection found the chunk named by nothing")
+        #expect(try folder.chunksPresent() == chunks)
+        // Within the day B, which holds the content, attaches it again: it finds the chunk
+        // present and does not write it; its log file names it.
+        let second = try b.store.create(title: "second", body: "")
+        try b.store.attach(
+            second.id, [NotesCore.Attachment(name: "y.bin", size: attachment.size, sha256: attachment.sha256)])
+        await b.sync()
+        Self.advance([a, b], by: CompactionTests.day + CompactionTests.minute)
+        let kept = try await a.engine.compact()
+        #expect(kept.chunks?.deleted == 0 && kept.chunks?.unreferenced == 0, "\(kept)")
+        #expect(try folder.chunksPresent() == chunks)
+        let c = try TestDevice("c", folder: folder, clock: TestClock(a.clock.date.millisecondsSince1970))
+        try await quiesce([a, b, c])
+        #expect(try AttachmentSyncTests.content(c, attachment) == content)
     }
 
     @Test(
