@@ -5,9 +5,10 @@ import NotesStore
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add a note.",
+        abstract: "Add a note (also `new`).",
         discussion:
-            "The body comes from --body, --file (- for stdin) or piped stdin. An empty title is taken from the first body line."
+            "The body comes from --body, --file (- for stdin) or piped stdin. An empty title is taken from the first body line.",
+        aliases: ["new"]
     )
 
     @OptionGroup var global: GlobalOptions

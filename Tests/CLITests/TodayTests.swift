@@ -48,5 +48,11 @@ import Testing
         #expect(note["title"] as? String == "Meeting 2026-11-24")
         #expect(note["body"] as? String == "## Meeting 2026-11-24 (09:05)\nagenda")
         #expect(note["isFavorite"] as? Bool == true)
+        // `new` is `add` by another name.
+        let renamed = try cli.cn("new", "Retro", "--template", "Meeting {{date}}", environment: morning)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        let retro = try cli.note(renamed.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(retro["title"] as? String == "Retro")
+        #expect(retro["body"] as? String == "## Retro (09:05)\n")
     }
 }
