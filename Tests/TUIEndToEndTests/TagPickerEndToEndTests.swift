@@ -27,19 +27,22 @@ struct TagPickerEndToEndTests {
         }
         try tmux.type("j")
         try tmux.keys("Enter")
-        try await tmux.waitFor("the list filtered to tag:work", seconds: Self.wait) {
-            $0.contains("tag:work") && $0.contains("Alpha report") && $0.contains("Gamma review")
-                && !$0.contains("Beta groceries")
-        }
+        try await Self.waitForList(tmux, "tag:work", showing: ["Alpha report", "Gamma review"], not: "Beta groceries")
         // Opened again, the picker starts on the tag the list is filtered by; Esc puts it away.
         try tmux.type("#")
         try await tmux.waitFor("the picker again", seconds: Self.wait) { $0.contains("Tags") }
         try tmux.type("k")
         try tmux.keys("Enter")
-        try await tmux.waitFor("the list filtered to tag:home", seconds: Self.wait) {
-            $0.contains("tag:home") && $0.contains("Beta groceries") && $0.contains("Gamma review")
-                && !$0.contains("Alpha report")
-        }
+        try await Self.waitForList(tmux, "tag:home", showing: ["Beta groceries", "Gamma review"], not: "Alpha report")
         try tmux.type("q")
+    }
+
+    /// Waits for the list filtered by `query` (shown on the search line): `shown` listed, `hidden` not.
+    static func waitForList(_ tmux: TmuxSession, _ query: String, showing shown: [String], not hidden: String)
+        async throws
+    {
+        try await tmux.waitFor("the list filtered to \(query)", seconds: Self.wait) { screen in
+            screen.contains(query) && shown.allSatisfy(screen.contains) && !screen.contains(hidden)
+        }
     }
 }
