@@ -91,4 +91,40 @@ struct OrganiseEndToEndTests {
         #expect(try tmux.cli("show", "Plan").contains("see [[Centre]] first"))
         try tmux.type("q")
     }
+
+    /// Retitling a note and quitting at once from the editor (`^Q`): the app asks about the
+    /// links before it exits; `y` updates them and then quits (the CLI reads them back), `n`
+    /// quits leaving them. The new title is saved either way.
+    @Test func retitleThenQuitAsksAboutTheLinksBeforeExiting() async throws {
+        for answer in ["y", "n"] {
+            let tmux = try TmuxSession()
+            try tmux.cli("add", "Plan", "--body", "see [[Hub]] first")
+            try tmux.cli("add", "Other", "--body", "also [Hub](Hub.md)")
+            try tmux.cli("add", "Hub", "--body", "the centre of things")
+            try tmux.start()
+            try await tmux.waitFor("Plan", seconds: Self.wait)
+            try tmux.keys("Enter")
+            try await tmux.waitFor("Hub open in the editor", seconds: Self.wait) {
+                $0.contains("the centre of things") && $0.contains("Esc back")
+            }
+            try tmux.keys("End", "BSpace", "BSpace", "BSpace")
+            try tmux.type("Centre")
+            try tmux.keys("C-q")
+            try await tmux.waitFor("the question before quitting", seconds: Self.wait) {
+                $0.contains("Update 2 links to “Hub” → “Centre”? y/n") && !$0.contains("exit=")
+            }
+            try tmux.type(answer)
+            try await tmux.waitFor("the app exited", seconds: Self.wait) { $0.contains("exit=0") }
+            let plan = try tmux.cli("show", "Plan")
+            let other = try tmux.cli("show", "Other")
+            if answer == "y" {
+                #expect(plan.contains("see [[Centre]] first"), "\(plan)")
+                #expect(other.contains("also [Hub](Centre.md)"), "\(other)")
+            } else {
+                #expect(plan.contains("see [[Hub]] first"), "\(plan)")
+                #expect(other.contains("also [Hub](Hub.md)"), "\(other)")
+            }
+            #expect(try tmux.cli("list").contains("Centre"), "the new title is saved (\(answer))")
+        }
+    }
 }
