@@ -6,13 +6,7 @@ import Testing
 /// gives back the same notebooks: names, and which note is in which (as the Markdown round
 /// trip of ExportNotebookTests does).
 @Suite struct ExportJSONNotebookTests {
-    /// `notebooks --json` as `id=name:count` lines, in its order.
-    func notebooks(_ cli: CLIRunner, _ directory: URL) throws -> [String] {
-        let result = try cli.cn(at: directory, "notebooks", "--json")
-        try #require(result.status == 0, "\(result.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
-        return rows.map { "\($0["id"] ?? "")=\($0["name"] ?? ""):\($0["count"] ?? "")" }
-    }
+    func notebooks(_ cli: CLIRunner, _ directory: URL) throws -> [String] { try cli.notebookLines(at: directory) }
 
     /// title → "zone/notebookName" of every note of a JSON export file.
     func placement(_ file: URL) throws -> [String: String] {

@@ -11,16 +11,7 @@ import Testing
     static let size = Size(width: 100, height: 20)
     static let ctrlQ = Action.input(.key(.character("q"), modifiers: .control))
 
-    /// Spoke and Other link to Hub; Hub (the newest) is selected.
-    func hubAndSpokes() -> (ModelStore, hub: UUID, spoke: UUID, other: UUID) {
-        var store = ModelStore()
-        let spoke = store.add(title: "Spoke", body: "go to [[Hub]] now")
-        store.clock += 10
-        let other = store.add(title: "Other", body: "see [[hub]]", modifiedAt: store.clock)
-        store.clock += 10
-        let hub = store.add(title: "Hub", body: "the centre", modifiedAt: store.clock)
-        return (store, hub, spoke, other)
-    }
+    func hubAndSpokes() -> (ModelStore, hub: UUID, spoke: UUID, other: UUID) { ModelStore.hubAndSpokes() }
 
     func body(_ store: ModelStore, _ id: UUID) -> String? { store.notes.first { $0.id == id }?.body }
     func title(_ store: ModelStore, _ id: UUID) -> String? { store.notes.first { $0.id == id }?.title }

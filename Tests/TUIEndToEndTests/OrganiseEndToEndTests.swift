@@ -46,9 +46,9 @@ struct OrganiseEndToEndTests {
         try tmux.type("q")
     }
 
-    /// Retitling a note in the editor: leaving it asks whether to update the links to the old
-    /// title; `y` rewrites them in the other notes (read back through the CLI), `n` leaves them.
-    @Test func retitleInTheEditorAndUpdateTheLinks() async throws {
+    /// The app on Plan and Other, which link to Hub, with Hub open in the editor retitled
+    /// "Centre" (not saved yet).
+    static func hubRetitledInTheEditor() async throws -> TmuxSession {
         let tmux = try TmuxSession()
         try tmux.cli("add", "Plan", "--body", "see [[Hub]] first")
         try tmux.cli("add", "Other", "--body", "also [Hub](Hub.md)")
@@ -62,6 +62,13 @@ struct OrganiseEndToEndTests {
         }
         try tmux.keys("End", "BSpace", "BSpace", "BSpace")
         try tmux.type("Centre")
+        return tmux
+    }
+
+    /// Retitling a note in the editor: leaving it asks whether to update the links to the old
+    /// title; `y` rewrites them in the other notes (read back through the CLI), `n` leaves them.
+    @Test func retitleInTheEditorAndUpdateTheLinks() async throws {
+        let tmux = try await Self.hubRetitledInTheEditor()
         try tmux.keys("Escape")
         try await tmux.waitFor("the question about links", seconds: Self.wait) {
             $0.contains("Update 2 links to “Hub” → “Centre”? y/n")
@@ -97,18 +104,7 @@ struct OrganiseEndToEndTests {
     /// quits leaving them. The new title is saved either way.
     @Test func retitleThenQuitAsksAboutTheLinksBeforeExiting() async throws {
         for answer in ["y", "n"] {
-            let tmux = try TmuxSession()
-            try tmux.cli("add", "Plan", "--body", "see [[Hub]] first")
-            try tmux.cli("add", "Other", "--body", "also [Hub](Hub.md)")
-            try tmux.cli("add", "Hub", "--body", "the centre of things")
-            try tmux.start()
-            try await tmux.waitFor("Plan", seconds: Self.wait)
-            try tmux.keys("Enter")
-            try await tmux.waitFor("Hub open in the editor", seconds: Self.wait) {
-                $0.contains("the centre of things") && $0.contains("Esc back")
-            }
-            try tmux.keys("End", "BSpace", "BSpace", "BSpace")
-            try tmux.type("Centre")
+            let tmux = try await Self.hubRetitledInTheEditor()
             try tmux.keys("C-q")
             try await tmux.waitFor("the question before quitting", seconds: Self.wait) {
                 $0.contains("Update 2 links to “Hub” → “Centre”? y/n") && !$0.contains("exit=")
