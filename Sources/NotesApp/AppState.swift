@@ -83,6 +83,9 @@ public struct AppState: Equatable, Sendable {
     public var trash: TrashState?
     /// The question about links to a retitled note's old title, while the status bar asks it.
     public var linkUpdate: LinkUpdatePrompt?
+    /// How many `Effect.countTitleLinks` are not answered yet: quitting waits for them, so a
+    /// retitle followed at once by `q` still asks.
+    public var linkCountsPending = 0
     /// The notebook or tag picker, while open.
     public var picker: PickerState?
     /// Display names of notebooks by zone id, as the notebook picker last loaded them: the
@@ -106,6 +109,11 @@ public struct AppState: Equatable, Sendable {
         case afterSave
         /// The last save failed: the next `q` quits without saving.
         case confirmWithoutSaving
+        /// Quit once the links to a retitled note are counted and, if any, the question about
+        /// them is answered (`n` quits, `y` updates them first); a second quit does not wait.
+        case afterLinks
+        /// Quit once the links `y` asked to update are updated.
+        case afterLinkUpdate
     }
 
     public init(now: Date, size: Size = Size(width: 80, height: 24)) {

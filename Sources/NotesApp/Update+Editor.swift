@@ -128,7 +128,7 @@ extension AppState {
 
     mutating func saveFailed(_ id: UUID, message text: String) -> [Effect] {
         if editor?.noteID == id { editor?.savingText = nil }
-        if quitting == .afterSave {
+        if quitting == .afterSave || quitting == .afterLinks {
             quitting = .confirmWithoutSaving
             return show("Not saved: \(text). q: quit without saving", severity: .error)
         }

@@ -57,7 +57,7 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         state.quitting = .afterSave
         return state.saveEditor(force: true) + [.quit]
     case .effectFailed(let message):
-        return state.show(message, severity: .error)
+        return state.effectFailed(message)
     case .unlockNeeded:
         return state.unlockNeeded()
     case .unlockFinished(let error):
@@ -152,14 +152,49 @@ extension AppState {
         return []
     }
 
-    /// `q`: saves the open note first and quits when the store says it is saved.
+    /// `q`: saves the open note first and quits when the store says it is saved. A note
+    /// retitled in the editor (just now, or with its links still being counted) first gets
+    /// the question about the links to its old title (`Update+LinkUpdate.swift`).
     mutating func quit() -> [Effect] {
-        if quitting == .confirmWithoutSaving { return [.quit] }
-        if let discard = discardIfEmpty() { return discard + [.quit] }
+        switch quitting {
+        case .confirmWithoutSaving: return [.quit]
+        case .afterLinks:
+            // Quit again while asked or counting: the links stay as they are.
+            linkUpdate = nil
+            linkCountsPending = 0
+            return finishQuit()
+        case .afterLinkUpdate: return []
+        case .no, .afterSave: break
+        }
+        let discard = discardIfEmpty()
+        let save = discard == nil ? saveEditor() : []
+        let ask = discard == nil ? askAboutTitleLinks() : []
+        if linkUpdate != nil || linkCountsPending > 0 {
+            quitting = .afterLinks
+            return (discard ?? []) + save + ask
+        }
+        if let discard { return discard + [.quit] }
+        if save.isEmpty && editor?.savingText == nil { return [.quit] }
+        quitting = .afterSave
+        return save + show("Saving before quitting…")
+    }
+
+    /// The question before quitting is over: quits, once what the editor holds is saved.
+    mutating func finishQuit() -> [Effect] {
+        quitting = .no
         let save = saveEditor()
         if save.isEmpty && editor?.savingText == nil { return [.quit] }
         quitting = .afterSave
         return save + show("Saving before quitting…")
+    }
+
+    /// `Action.effectFailed`: said in the status bar. A count of links that failed is not
+    /// waited for; quitting that waited on the links quits.
+    mutating func effectFailed(_ text: String) -> [Effect] {
+        linkCountsPending = 0
+        let shown = show(text, severity: .error)
+        if quitting == .afterLinkUpdate || (quitting == .afterLinks && linkUpdate == nil) { return finishQuit() }
+        return shown
     }
 
     /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.

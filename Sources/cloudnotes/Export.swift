@@ -11,7 +11,7 @@ enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file.",
+            "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file (with each note's notebook id and name).",
         discussion: """
             Markdown files carry front matter (id, dates, tags, favorite, notebook and the keys kept from an import), \
             so importing the folder gives back the same notes. A title shared by two notes of a notebook gets the \
@@ -36,9 +36,11 @@ struct Export: ParsableCommand {
                 throw CLIError("\(target) exists; use --force to overwrite it")
             }
             notes = try store.allNotes(includeTrash: includeTrash)
+            let names = try Self.notebookNames(notes, store)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try Self.write(try encoder.encode(notes.map(NoteJSON.init)), to: target, atomically: true)
+            let json = notes.map { NoteJSON($0, notebookName: names[$0.zone]) }
+            try Self.write(try encoder.encode(json), to: target, atomically: true)
         case .markdown:
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
@@ -53,8 +55,7 @@ struct Export: ParsableCommand {
                 try Self.makeFolder(target)
             }
             notes = try store.allNotes(includeTrash: includeTrash)
-            var names: [String: String] = [:]
-            for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
+            let names = try Self.notebookNames(notes, store)
             let paths = try Self.writeMarkdown(notes, into: target, notebookNames: names)
             // A note's attachments go into the folder named like its file, beside it.
             for (note, path) in zip(notes, paths) where !note.attachments.isEmpty {
@@ -62,6 +63,13 @@ struct Export: ParsableCommand {
             }
         }
         Output.info("exported \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target)")
+    }
+
+    /// Zone → display name of the notebooks `notes` are in (both export formats write it).
+    static func notebookNames(_ notes: [Note], _ store: NoteStore) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
+        return names
     }
 
     /// Renders and writes every note's file, on all cores; the first failure is reported

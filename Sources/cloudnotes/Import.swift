@@ -59,7 +59,8 @@ struct Import: ParsableCommand {
         let store = try Context(global).openStore()
         let read = Self.readAll(scan.files, from: from, now: Date())
         var perNotebook: [String: Int] = [:]
-        // Zone → the display name the files give it (an export's `notebookName`), first file first.
+        // Zone → the display name the files give it (an export's `notebookName`, Markdown or
+        // JSON), first file first.
         var notebookNames: [String: String] = [:]
         var total = Tally()
         var perSource: [(source: String, tally: Tally)] = []
@@ -81,8 +82,8 @@ struct Import: ParsableCommand {
                         continue
                     }
                     notes += found
-                    if let name = read.notebookName {
-                        for note in found where notebookNames[note.zone] == nil { notebookNames[note.zone] = name }
+                    for (zone, name) in read.notebookNames where notebookNames[zone] == nil {
+                        notebookNames[zone] = name
                     }
                     if let notebook = file.notebook {
                         perNotebook[notebook, default: 0] += found.filter { $0.zone == notebook }.count

@@ -5,11 +5,25 @@ import NotesStore
 /// One file of an import read into notes, each checked as the store would check it, so that a
 /// bad file is skipped alone instead of failing the whole import.
 enum ImportReader {
-    /// What one file gave: its notes, and the display name its front matter gives their
-    /// notebook (`notebookName`, which Markdown export writes).
+    /// What one file gave: its notes, and the display names it gives their notebooks, zone →
+    /// name (`notebookName`, which Markdown export writes in front matter and JSON export beside
+    /// each note's `notebook`; the first note naming a zone wins).
     struct Read: Sendable {
         var notes: [Note]
-        var notebookName: String? = nil
+        var notebookNames: [String: String] = [:]
+
+        init(notes: [Note], notebookNames: [String: String] = [:]) {
+            self.notes = notes
+            self.notebookNames = notebookNames
+        }
+
+        /// Notes read from JSON, with the notebook names they carry.
+        init(_ read: [(note: Note, notebookName: String?)]) {
+            notes = read.map(\.note)
+            for (note, name) in read {
+                if let name, notebookNames[note.zone] == nil { notebookNames[note.zone] = name }
+            }
+        }
     }
 
     static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> Read {
@@ -41,7 +55,7 @@ enum ImportReader {
                     throw CLIError("line \(index + 1): \(error.message)")
                 }
             }
-            return Read(notes: notes)
+            return Read(notes)
         }
         if lower.hasSuffix(".json") {
             if let from, from.isMarkdown { throw refuse(".json") }
@@ -55,7 +69,7 @@ enum ImportReader {
                     notes: try decode(ImportApps.Simplenote.self, data, what: "a Simplenote export").notes(
                         notebook: notebook, now: now))
             default:
-                return Read(notes: try notes(data, text: text, notebook: notebook, now: now))
+                return Read(try notes(data, text: text, notebook: notebook, now: now))
             }
         }
         if let from, !from.isMarkdown { throw refuse("Markdown") }
@@ -64,7 +78,7 @@ enum ImportReader {
         do {
             let parsed = try MarkdownNote.parseWithNotebookName(
                 text, fileDate: modified, notebook: notebook, fileName: stem)
-            return Read(notes: [parsed.note], notebookName: parsed.notebookName)
+            return Read([(parsed.note, parsed.notebookName)])
         } catch let error as MarkdownNote.FormatError {
             throw CLIError("broken front matter, \(error)")
         }
@@ -87,7 +101,9 @@ enum ImportReader {
         }
     }
 
-    private static func notes(_ data: Data, text: String, notebook: String?, now: Date) throws -> [Note] {
+    private static func notes(_ data: Data, text: String, notebook: String?, now: Date) throws -> [(
+        note: Note, notebookName: String?
+    )] {
         guard text.drop(while: \.isWhitespace).first == "[" else {
             return [try decodeNote(data, notebook: notebook, now: now)]
         }
@@ -99,16 +115,19 @@ enum ImportReader {
         }
         return try many.enumerated().map { index, note in
             do {
-                return try note.note(notebook: notebook, now: now)
+                return (try note.note(notebook: notebook, now: now), note.notebookName)
             } catch let error as CLIError {
                 throw CLIError("note \(index + 1): \(error.message)")
             }
         }
     }
 
-    private static func decodeNote(_ data: Data, notebook: String?, now: Date) throws -> Note {
+    private static func decodeNote(_ data: Data, notebook: String?, now: Date) throws -> (
+        note: Note, notebookName: String?
+    ) {
         do {
-            return try JSONDecoder().decode(ImportedNote.self, from: data).note(notebook: notebook, now: now)
+            let decoded = try JSONDecoder().decode(ImportedNote.self, from: data)
+            return (try decoded.note(notebook: notebook, now: now), decoded.notebookName)
         } catch let error as DecodingError {
             throw CLIError("not a note: \(error.shortDescription)")
         }

@@ -7,7 +7,8 @@ import NotesStore
 /// A note in JSON as export writes it or `corpus.py --jsonl` does, and as other tools write
 /// notes: only the text is required (`body`, or `content` / `text`). Without an `id` the note
 /// gets a new one; without dates, the other date or the time of the import. Keys other tools
-/// use are read too (`created`/`updated`/`modified`, `favorite`/`pinned`/`starred`); dates
+/// use are read too (`created`/`updated`/`modified`, `favorite`/`pinned`/`starred`), and the
+/// notebook's display name (`notebookName`) beside its id (`notebook`); dates
 /// are ISO 8601 in the forms front matter takes, or seconds (or milliseconds) since 1970.
 /// Other keys are ignored.
 struct ImportedNote: Decodable {
@@ -17,6 +18,8 @@ struct ImportedNote: Decodable {
     var tags: [String]?
     var isFavorite: Bool?
     var notebook: String?
+    /// The notebook's display name (`notebookName`, which JSON export writes beside `notebook`).
+    var notebookName: String?
     var createdAt: Date?
     var modifiedAt: Date?
     var deletedAt: Date?
@@ -63,6 +66,7 @@ struct ImportedNote: Decodable {
         tags = try first(["tags"], [String].self)
         isFavorite = try first(["isFavorite", "favorite", "pinned", "starred"], Bool.self)
         notebook = try first(["notebook"], String.self)
+        notebookName = try first(["notebookName"], String.self)
         createdAt = try date(["createdAt", "created", "creationDate", "date"])
         modifiedAt = try date(["modifiedAt", "modified", "updatedAt", "updated", "lastModified"])
         deletedAt = try date(["deletedAt", "deleted"])

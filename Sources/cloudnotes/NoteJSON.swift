@@ -11,6 +11,9 @@ struct NoteJSON: Codable, Equatable {
     var tags: [String]
     var isFavorite: Bool
     var notebook: String?
+    /// The notebook's display name, in JSON export only, when it is not the zone id (as
+    /// Markdown export's `notebookName`): an import into a fresh device names the notebook so.
+    var notebookName: String?
     var createdAt: String
     var modifiedAt: String
     var deletedAt: String?
@@ -19,13 +22,14 @@ struct NoteJSON: Codable, Equatable {
     /// Front matter keys kept from an imported Markdown file (`Note.frontMatter`); absent when none.
     var frontMatter: String?
 
-    init(_ note: Note) {
+    init(_ note: Note, notebookName: String? = nil) {
         id = note.idString
         title = note.title
         body = note.body
         tags = note.tags
         isFavorite = note.isFavorite
         notebook = note.zone
+        self.notebookName = notebookName == note.zone ? nil : notebookName
         createdAt = Format.iso(note.createdAt)
         modifiedAt = Format.iso(note.modifiedAt)
         deletedAt = note.deletedAt.map(Format.iso)

@@ -5,13 +5,7 @@ import Testing
 /// unique), and an import of that export into a fresh device gives back the same notebooks:
 /// zone ids from the front matter (not the folder), display names from `notebookName`.
 @Suite struct ExportNotebookTests {
-    /// `notebooks --json` as `id=name:count` lines, in its order.
-    func notebooks(_ cli: CLIRunner, _ directory: URL) throws -> [String] {
-        let result = try cli.cn(at: directory, "notebooks", "--json")
-        try #require(result.status == 0, "\(result.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
-        return rows.map { "\($0["id"] ?? "")=\($0["name"] ?? ""):\($0["count"] ?? "")" }
-    }
+    func notebooks(_ cli: CLIRunner, _ directory: URL) throws -> [String] { try cli.notebookLines(at: directory) }
 
     @Test func foldersAreNamedByNotebookNamesAndImportGivesTheNotebooksBack() throws {
         let cli = try CLIRunner()
@@ -68,5 +62,15 @@ import Testing
         #expect(
             Set(try FileManager.default.subpathsOfDirectory(atPath: again.path))
                 == Set(try FileManager.default.subpathsOfDirectory(atPath: folder.path)))
+    }
+}
+
+extension CLIRunner {
+    /// `notebooks --json` of the device at `directory` as `id=name:count` lines, in its order.
+    func notebookLines(at directory: URL) throws -> [String] {
+        let result = try cn(at: directory, "notebooks", "--json")
+        try #require(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
+        return rows.map { "\($0["id"] ?? "")=\($0["name"] ?? ""):\($0["count"] ?? "")" }
     }
 }

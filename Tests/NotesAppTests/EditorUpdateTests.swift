@@ -89,9 +89,9 @@ import Testing
 
     @Test func qSavesFirstAndQuitsWhenTheStoreHasIt() {
         var state = AppState.editing(content())
-        _ = send("X<Esc>", to: &state)
+        _ = send("<Down>X<Esc>", to: &state)
         let saved = SavedNote(
-            id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
+            id: noteID(1), title: "Groceries", body: "Xmilk, eggs", headRevision: "r2", modifiedAt: testNow)
         _ = update(&state, .noteSaved(saved))
         // Saved already: q quits at once.
         #expect(send("q", to: &state) == [.quit])
@@ -99,34 +99,34 @@ import Testing
 
     @Test func qWithUnsavedTextWaitsForTheSave() {
         var state = AppState.editing(content())
-        _ = send("X", to: &state)
+        _ = send("<Down>X", to: &state)
         state.focus = .list
         let effects = send("q", to: &state)
-        #expect(effects.first == .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"))
+        #expect(effects.first == .saveNote(id: noteID(1), title: "Groceries", body: "Xmilk, eggs", baseRevision: "r1"))
         #expect(!effects.contains(.quit))
         #expect(state.quitting == .afterSave)
         let saved = SavedNote(
-            id: noteID(1), title: "XGroceries", body: "milk, eggs", headRevision: "r2", modifiedAt: testNow)
+            id: noteID(1), title: "Groceries", body: "Xmilk, eggs", headRevision: "r2", modifiedAt: testNow)
         #expect(update(&state, .noteSaved(saved)) == [.quit])
     }
 
     @Test func ctrlQQuitsFromTheEditorSavingFirst() {
         var state = AppState.editing(content())
-        _ = send("X", to: &state)
+        _ = send("<Down>X", to: &state)
         let effects = send("<C-q>", to: &state)
-        #expect(effects.first == .saveNote(id: noteID(1), title: "XGroceries", body: "milk, eggs", baseRevision: "r1"))
+        #expect(effects.first == .saveNote(id: noteID(1), title: "Groceries", body: "Xmilk, eggs", baseRevision: "r1"))
         #expect(state.quitting == .afterSave)
     }
 
     @Test func aFailedSaveOnQuitKeepsTheAppOpenAndAsks() {
         var state = AppState.editing(content())
-        _ = send("X", to: &state)
+        _ = send("<Down>X", to: &state)
         state.focus = .list
         _ = send("q", to: &state)
         _ = update(&state, .saveFailed(noteID(1), message: "disk full"))
         #expect(state.quitting == .confirmWithoutSaving)
         #expect(state.message == StatusMessage("Not saved: disk full. q: quit without saving", severity: .error))
-        #expect(state.editor?.text == "XGroceries\nmilk, eggs")
+        #expect(state.editor?.text == "Groceries\nXmilk, eggs")
         #expect(send("q", to: &state) == [.quit])
     }
 

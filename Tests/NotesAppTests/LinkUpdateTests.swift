@@ -18,16 +18,7 @@ import Testing
         return line
     }
 
-    /// Spoke and Other link to Hub; Hub (the newest) is selected.
-    func hubAndSpokes() -> (ModelStore, hub: UUID, spoke: UUID, other: UUID) {
-        var store = ModelStore()
-        let spoke = store.add(title: "Spoke", body: "go to [[Hub]] now")
-        store.clock += 10
-        let other = store.add(title: "Other", body: "see [[hub]]", modifiedAt: store.clock)
-        store.clock += 10
-        let hub = store.add(title: "Hub", body: "the centre", modifiedAt: store.clock)
-        return (store, hub, spoke, other)
-    }
+    func hubAndSpokes() -> (ModelStore, hub: UUID, spoke: UUID, other: UUID) { ModelStore.hubAndSpokes() }
 
     func body(_ store: ModelStore, _ id: UUID) -> String? { store.notes.first { $0.id == id }?.body }
 
@@ -113,5 +104,18 @@ import Testing
         // A count of none asks nothing.
         #expect(update(&state, .titleLinksCounted(noteID: hub, oldTitle: "Centre", newTitle: "Core", count: 0)) == [])
         #expect(state.linkUpdate == nil)
+    }
+}
+
+extension ModelStore {
+    /// Spoke and Other link to Hub; Hub (the newest) is selected.
+    static func hubAndSpokes() -> (ModelStore, hub: UUID, spoke: UUID, other: UUID) {
+        var store = ModelStore()
+        let spoke = store.add(title: "Spoke", body: "go to [[Hub]] now")
+        store.clock += 10
+        let other = store.add(title: "Other", body: "see [[hub]]", modifiedAt: store.clock)
+        store.clock += 10
+        let hub = store.add(title: "Hub", body: "the centre", modifiedAt: store.clock)
+        return (store, hub, spoke, other)
     }
 }

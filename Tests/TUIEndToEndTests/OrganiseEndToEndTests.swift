@@ -46,9 +46,9 @@ struct OrganiseEndToEndTests {
         try tmux.type("q")
     }
 
-    /// Retitling a note in the editor: leaving it asks whether to update the links to the old
-    /// title; `y` rewrites them in the other notes (read back through the CLI), `n` leaves them.
-    @Test func retitleInTheEditorAndUpdateTheLinks() async throws {
+    /// The app on Plan and Other, which link to Hub, with Hub open in the editor retitled
+    /// "Centre" (not saved yet).
+    static func hubRetitledInTheEditor() async throws -> TmuxSession {
         let tmux = try TmuxSession()
         try tmux.cli("add", "Plan", "--body", "see [[Hub]] first")
         try tmux.cli("add", "Other", "--body", "also [Hub](Hub.md)")
@@ -62,6 +62,13 @@ struct OrganiseEndToEndTests {
         }
         try tmux.keys("End", "BSpace", "BSpace", "BSpace")
         try tmux.type("Centre")
+        return tmux
+    }
+
+    /// Retitling a note in the editor: leaving it asks whether to update the links to the old
+    /// title; `y` rewrites them in the other notes (read back through the CLI), `n` leaves them.
+    @Test func retitleInTheEditorAndUpdateTheLinks() async throws {
+        let tmux = try await Self.hubRetitledInTheEditor()
         try tmux.keys("Escape")
         try await tmux.waitFor("the question about links", seconds: Self.wait) {
             $0.contains("Update 2 links to “Hub” → “Centre”? y/n")
@@ -90,5 +97,30 @@ struct OrganiseEndToEndTests {
         try await tmux.waitForCLI(["list"], "the note is saved as Core", seconds: Self.wait) { $0.contains("Core") }
         #expect(try tmux.cli("show", "Plan").contains("see [[Centre]] first"))
         try tmux.type("q")
+    }
+
+    /// Retitling a note and quitting at once from the editor (`^Q`): the app asks about the
+    /// links before it exits; `y` updates them and then quits (the CLI reads them back), `n`
+    /// quits leaving them. The new title is saved either way.
+    @Test func retitleThenQuitAsksAboutTheLinksBeforeExiting() async throws {
+        for answer in ["y", "n"] {
+            let tmux = try await Self.hubRetitledInTheEditor()
+            try tmux.keys("C-q")
+            try await tmux.waitFor("the question before quitting", seconds: Self.wait) {
+                $0.contains("Update 2 links to “Hub” → “Centre”? y/n") && !$0.contains("exit=")
+            }
+            try tmux.type(answer)
+            try await tmux.waitFor("the app exited", seconds: Self.wait) { $0.contains("exit=0") }
+            let plan = try tmux.cli("show", "Plan")
+            let other = try tmux.cli("show", "Other")
+            if answer == "y" {
+                #expect(plan.contains("see [[Centre]] first"), "\(plan)")
+                #expect(other.contains("also [Hub](Centre.md)"), "\(other)")
+            } else {
+                #expect(plan.contains("see [[Hub]] first"), "\(plan)")
+                #expect(other.contains("also [Hub](Hub.md)"), "\(other)")
+            }
+            #expect(try tmux.cli("list").contains("Centre"), "the new title is saved (\(answer))")
+        }
     }
 }
