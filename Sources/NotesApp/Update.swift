@@ -207,8 +207,9 @@ extension AppState {
             editor?.reloadAfterSave = true
             return effects
         }
-        // Unsaved edits are saved on top of the revision they started from: the runtime
-        // merges them with the change (noteSaved says so); otherwise reload in place.
-        return effects + (open.hasUnsavedEdits ? saveEditor() : [.loadNote(open.noteID)])
+        // The note is read again: when its head moved, unsaved edits are saved on top of the
+        // revision they started from and the runtime merges them with the change (noteLoaded,
+        // noteSaved); a write that left the head alone (sync marking it sent) saves nothing early.
+        return effects + [.loadNote(open.noteID)]
     }
 }

@@ -157,10 +157,14 @@ import Testing
     @Test func aRemoteChangeNeverOverwritesUnsavedEditsTheyAreSavedOverTheirBaseAndMerged() {
         var state = AppState.editing(content())
         _ = send("<C-End> and tea", to: &state)
+        // The store changed: the note is read again before anything is saved.
         let effects = update(&state, .storeChanged([noteID(1)]))
-        #expect(!effects.contains(.loadNote(noteID(1))))
+        #expect(effects.contains(.loadNote(noteID(1))))
+        #expect(!effects.contains { if case .saveNote = $0 { true } else { false } })
+        // Its head moved: the typing is saved over the revision it started from.
+        let loaded = update(&state, .noteLoaded(content("Groceries", "milk, eggs\nbread", rev: "r2")))
         #expect(
-            effects.contains(
+            loaded.contains(
                 .saveNote(id: noteID(1), title: "Groceries", body: "milk, eggs and tea", baseRevision: "r1")))
         #expect(state.editor?.text == "Groceries\nmilk, eggs and tea")
         // The runtime merged with the other device's change: the editor shows the merge and says so.
@@ -173,6 +177,18 @@ import Testing
         #expect(state.editor?.hasUnsavedEdits == false)
         #expect(state.message?.severity == .warning)
         #expect(state.message?.text.contains("changed on another device") == true)
+    }
+
+    /// Sync marking the note sent (or any write that leaves its head) changes the store but not
+    /// the note: the typing waits for its autosave, nothing is saved early.
+    @Test func aStoreChangeThatLeavesTheHeadSavesNothingEarly() {
+        var state = AppState.editing(content())
+        _ = send("<C-End> and tea", to: &state)
+        #expect(update(&state, .storeChanged([noteID(1)])).contains(.loadNote(noteID(1))))
+        #expect(update(&state, .noteLoaded(content(rev: "r1"))).isEmpty)
+        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea")
+        #expect(state.editor?.hasUnsavedEdits == true)
+        #expect(state.editor?.baseRevision == "r1")
     }
 
     @Test func aChangeReportedWhileSavingIsLookedAtOnceTheSaveIsAnswered() {
