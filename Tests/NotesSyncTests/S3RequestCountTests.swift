@@ -80,4 +80,29 @@ struct S3RequestCountTests {
         #expect(fetch.total <= 22, "B's sync of one change: \(fetch.total) requests \(fetch.counts): \(fetch.requests)")
         #expect(try b.store.note(note.id)?.body == "x\nline 0\nline 1\n")
     }
+
+    @Test("each further log file of a sync costs 3 requests: the container's HEAD, the zone's LIST and its PUT")
+    func furtherLogFilesCost() async throws {
+        let folder = try await TestFolder.s3()
+        let io = try #require(folder.io as? S3FileIO)
+        let a = try TestDevice("a", folder: folder)
+        let note = try a.store.create(title: "first", body: "x\n")
+        await a.sync()
+        func send(_ edit: () throws -> Void) async throws -> (total: Int, counts: [String: Int], requests: [String]) {
+            try edit()
+            let (before, seen) = (io.requestCounts, io.client.recentRequests.count)
+            await a.sync()
+            return Self.spent(io, since: before, seen: seen)
+        }
+        let one = try await send { _ = try a.store.update(note.id) { $0.body += "one\n" } }
+        // 2 × 400 + 1 records: three log files (ChangeBatch.maxRecords).
+        let three = try await send {
+            for n in 0...(2 * ChangeBatch.maxRecords) { _ = try a.store.create(title: "note \(n)", body: "\(n)\n") }
+        }
+        var extra = three.counts
+        for (method, n) in one.counts { extra[method, default: 0] -= n }
+        #expect(
+            extra.filter { $0.value != 0 } == ["HEAD": 2, "LIST": 2, "PUT": 2],
+            "one log file: \(one.counts), three: \(three.counts): \(three.requests)")
+    }
 }
