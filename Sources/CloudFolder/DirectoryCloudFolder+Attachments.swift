@@ -103,7 +103,7 @@ extension DirectoryCloudFolder {
     func restoreMissingChunks(of attachment: Attachment, ref: AssetRef) throws {
         guard let attachments, let device = DeviceID(attachments.deviceID) else { return }
         var missing = Set<String>()
-        for name in ref.chunks where try io.kind(assetFile(name)) == nil { missing.insert(name) }
+        for name in ref.chunks where try !io.fileExists(assetFile(name)) { missing.insert(name) }
         guard !missing.isEmpty else { return }
         let identity = attachmentFolderIdentity
         _ = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) { piece in

@@ -83,7 +83,7 @@ extension DirectoryCloudFolder {
     public func chunksPresent() throws -> Set<String> {
         var names = Set<String>()
         let assets = layout.privateDirectory + "/assets"
-        for prefix in try io.listIfPresent(assets) where try io.kind(assets + "/" + prefix) == .directory {
+        for prefix in try io.listIfPresent(assets) where try io.isFolder(assets + "/" + prefix) {
             for name in try io.list(assets + "/" + prefix) where AssetRef.isChunkName(name) {
                 if case .regular = try io.kind(assets + "/" + prefix + "/" + name) { names.insert(name) }
             }
@@ -104,7 +104,7 @@ extension DirectoryCloudFolder {
             let log = layout.logDirectory(zone)
             for deviceName in try io.listIfPresent(log) {
                 guard let device = DeviceID(deviceName),
-                    try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory
+                    try io.isFolder(layout.deviceLogDirectory(zone, device: device))
                 else { continue }
                 let deviceFolder = layout.deviceLogDirectory(zone, device: device)
                 for segmentName in try io.list(deviceFolder) where CloudName.segment(segmentName) != nil {

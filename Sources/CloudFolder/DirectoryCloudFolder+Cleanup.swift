@@ -9,9 +9,9 @@ extension DirectoryCloudFolder {
         var folders = [layout.devicesDirectory]
         for zone in try zones().items {
             let deviceFolder = layout.deviceLogDirectory(zone, device: device)
-            guard try io.kind(deviceFolder) == .directory else { continue }
+            guard try io.isFolder(deviceFolder) else { continue }
             for name in try io.list(deviceFolder) where CloudName.segment(name) != nil {
-                if try io.kind(deviceFolder + "/" + name) == .directory { folders.append(deviceFolder + "/" + name) }
+                if try io.isFolder(deviceFolder + "/" + name) { folders.append(deviceFolder + "/" + name) }
             }
             folders.append(layout.zoneDirectory(zone))
             folders.append(layout.deletedDirectory(zone))

@@ -11,7 +11,7 @@ extension DirectoryCloudFolder {
         try requireContainer()
         var seq = after
         while true {
-            guard try io.kind(layout.logFile(zone, device: device, seq: seq + 1)) != nil else { return seq }
+            guard try io.fileExists(layout.logFile(zone, device: device, seq: seq + 1)) else { return seq }
             seq += 1
         }
     }

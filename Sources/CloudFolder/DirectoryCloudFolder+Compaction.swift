@@ -14,7 +14,7 @@ extension DirectoryCloudFolder {
             if segment?.number != number {
                 if let done = segment, done.removed { try syncSegment(zone, device: device, seq: seq - 1) }
                 let folder = layout.segmentDirectory(zone, device: device, seq: seq)
-                segment = (number, try io.kind(folder) == .directory, false)
+                segment = (number, try io.isFolder(folder), false)
             }
             guard segment?.exists == true else { continue }
             let path = layout.logFile(zone, device: device, seq: seq)

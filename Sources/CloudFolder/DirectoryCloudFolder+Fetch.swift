@@ -5,7 +5,7 @@ import NotesCore
 extension DirectoryCloudFolder {
     public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges {
         try requireContainer()
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+        guard try io.isFolder(layout.zoneDirectory(zone)) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
         var result = FetchedChanges(token: token)
@@ -52,7 +52,7 @@ extension DirectoryCloudFolder {
     func fetchProbed(
         zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int, into result: inout FetchedChanges
     ) throws -> (seq: Int64, missing: Bool)? {
-        guard try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory else { return nil }
+        guard try io.isFolder(layout.deviceLogDirectory(zone, device: device)) else { return nil }
         var seq = start
         var checkedSegment: Int64?
         var missing = false
@@ -116,7 +116,7 @@ extension DirectoryCloudFolder {
             under: folder, startAfter: start > 0 ? String(relative(start).dropLast(5)) : "")
         if names.isEmpty, start == 0 {
             // Nothing under it: a real (empty) folder, or an object where a folder should be.
-            guard try io.kind(folder) == .directory else { return nil }
+            guard try io.isFolder(folder) else { return nil }
         }
         let present = Set(names)
         var seq = start
@@ -162,7 +162,7 @@ extension DirectoryCloudFolder {
     /// `copies`, those that do not to `refusedCopies`.
     func renamedCopies(zone: ZoneID, device: DeviceID, segment: Int64, into result: inout FetchedChanges) throws {
         let folder = layout.segmentDirectory(zone, device: device, seq: max(segment * CloudLayout.segmentSize, 1))
-        guard try io.kind(folder) == .directory else { return }
+        guard try io.isFolder(folder) else { return }
         try renamedCopies(
             zone: zone, device: device, segment: segment, names: try io.listIfPresent(folder), into: &result)
     }
@@ -282,7 +282,7 @@ extension DirectoryCloudFolder {
         let logFolder = layout.logDirectory(zone)
         for deviceName in try io.listIfPresent(logFolder).sorted() {
             guard let device = DeviceID(deviceName),
-                try io.kind(layout.deviceLogDirectory(zone, device: device)) == .directory
+                try io.isFolder(layout.deviceLogDirectory(zone, device: device))
             else {
                 report.ignored.append("log/\(deviceName)")
                 continue
@@ -291,7 +291,7 @@ extension DirectoryCloudFolder {
             for segmentName in try io.list(deviceFolder).sorted() {
                 let relative = "log/\(device)/\(segmentName)"
                 guard let segment = CloudName.segment(segmentName),
-                    try io.kind(deviceFolder + "/" + segmentName) == .directory
+                    try io.isFolder(deviceFolder + "/" + segmentName)
                 else {
                     report.ignored.append(relative)
                     continue

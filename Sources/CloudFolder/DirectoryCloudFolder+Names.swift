@@ -7,7 +7,7 @@ import NotesCore
 extension DirectoryCloudFolder {
     public func publishNotebookName(_ name: NotebookName, zone: ZoneID, device: DeviceID) throws {
         try requireContainer()
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+        guard try io.isFolder(layout.zoneDirectory(zone)) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder")
         }
         try io.ensureDirectory(layout.namesDirectory(zone))

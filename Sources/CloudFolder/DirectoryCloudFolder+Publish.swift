@@ -16,7 +16,7 @@ extension DirectoryCloudFolder {
         guard body.canonicalBytes.count <= ChangeBatch.maxBodyBytes else {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxBodyBytes) bytes")
         }
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+        guard try io.isFolder(layout.zoneDirectory(zone)) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
         // The folders are created by the first seq of a segment (seq 1 for a device's first
@@ -40,9 +40,20 @@ extension DirectoryCloudFolder {
     /// folder is fsynced again in case the first attempt failed after its rename. Different
     /// bytes: `serverRecordChanged`, never an overwrite. Under our own device id that means
     /// another writer uses our id (rule 10: the engine rotates it).
+    ///
+    /// Where `rename` itself refuses an existing file (a bucket's `If-None-Match: *` PUT), the
+    /// file is written first and read only when refused: one request when the path is free.
     func publishOnce(_ plain: [UInt8], at path: String, device: DeviceID) throws -> PublishOutcome {
         // Sealing is deterministic (rule 14), so a retry still finds identical bytes.
         let bytes = sealed(plain, at: path)
+        if io.renameRefusesExisting(path) {
+            do {
+                try io.writeAtomically(bytes, to: path, device: device)
+                return .published
+            } catch let error as CloudError where error.code == .serverRecordChanged {
+                // Taken: compared below, as when the path is checked first.
+            }
+        }
         let existing: [UInt8]?
         do {
             existing = try io.readIfPresent(path, maxBytes: Swift.max(bytes.count, Self.maxSmallFileBytes))

@@ -9,7 +9,7 @@ extension DirectoryCloudFolder {
 
     public func publishSnapshot(_ snapshot: Snapshot, zone: ZoneID) throws -> PublishOutcome {
         try requireContainer()
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+        guard try io.isFolder(layout.zoneDirectory(zone)) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
         let bytes = snapshot.envelope(zone: zone).encoded

@@ -146,12 +146,19 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     public func zones() throws -> Listing<ZoneID> {
         try requireContainer()
-        return Self.parse(try io.listIfPresent(layout.zonesDirectory), as: layout.zone(folderName:))
+        var listing = Self.parse(try io.listIfPresent(layout.zonesDirectory), as: layout.zone(folderName:))
+        // A bucket's listing may show a folder entry with no key under it (SeaweedFS keeps one
+        // once its keys are deleted): no zone there, as on S3 (SYNC-FORMAT "On S3"), so a zone a
+        // user deleted reads as gone (rule 12) on every server. One LIST per zone.
+        if io is any KeyListingFileIO {
+            listing.items = try listing.items.filter { try io.isFolder(layout.zoneDirectory($0)) }
+        }
+        return listing
     }
 
     public func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus {
         try requireContainer()
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else { return .missing }
+        guard try io.isFolder(layout.zoneDirectory(zone)) else { return .missing }
         var deleters: [DeviceID] = []
         for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
             guard let (device, hlc) = CloudName.deletedMarker(name),
@@ -184,7 +191,7 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     public func markZoneDeleted(_ zone: ZoneID, device: DeviceID, hlc: HLC) throws {
         try requireContainer()
-        guard try io.kind(layout.zoneDirectory(zone)) == .directory else {
+        guard try io.isFolder(layout.zoneDirectory(zone)) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder")
         }
         try io.ensureDirectory(layout.deletedDirectory(zone))

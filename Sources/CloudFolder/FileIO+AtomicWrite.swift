@@ -30,13 +30,22 @@ extension FileIO {
         }
     }
 
+    public func isFolder(_ path: String) throws -> Bool { try kind(path) == .directory }
+
+    public func fileExists(_ path: String) throws -> Bool { try kind(path) != nil }
+
+    public func renameRefusesExisting(_ path: String) -> Bool { false }
+
+    /// `ensureDirectory(path, syncExisting: true)`.
+    func ensureDirectory(_ path: String) throws { try ensureDirectory(path, syncExisting: true) }
+
     /// Makes `path` a folder if it is not one, then fsyncs its parent so the new entry survives
     /// a power loss. Anything but a folder at `path` (a planted symlink) is refused.
     ///
     /// A folder that already exists may be one an earlier, failed attempt created without the
     /// parent fsync; `syncExisting` fsyncs the parent anyway (callers pass it when this call may
     /// be such a retry).
-    func ensureDirectory(_ path: String, syncExisting: Bool = true) throws {
+    public func ensureDirectory(_ path: String, syncExisting: Bool) throws {
         switch try kind(path) {
         case .directory:
             if syncExisting { try fsyncDirectory(CloudPath.parent(of: path)) }

@@ -27,6 +27,22 @@ public protocol FileIO: Sendable {
     func makeDirectory(_ path: String) throws
     /// Removes a file. Callers only ever remove their own files (rule 1).
     func remove(_ path: String) throws
+
+    // The checks below have a default made of the calls above (`FileIO+AtomicWrite.swift`);
+    // object storage answers them with fewer requests (`S3FileIO`, SYNC-FORMAT "On S3").
+
+    /// Whether `path` is a folder: `kind(path) == .directory` by default.
+    func isFolder(_ path: String) throws -> Bool
+    /// Whether anything is at `path`, a file's path of the format (a log file): `kind(path) != nil`
+    /// by default.
+    func fileExists(_ path: String) throws -> Bool
+    /// Makes `path` a folder if it is not one, so that files can be written in it (see the
+    /// default, `FileIO+AtomicWrite.swift`).
+    func ensureDirectory(_ path: String, syncExisting: Bool) throws
+    /// True when `rename` to `path` refuses an existing file (`serverRecordChanged`) instead of
+    /// replacing it: a write-once publication is then attempted first and compared only when
+    /// refused. False by default (POSIX `rename` replaces).
+    func renameRefusesExisting(_ path: String) -> Bool
 }
 
 /// An open file of a `FileIO`.

@@ -69,18 +69,21 @@ extension SyncEngine {
     /// noticed this way; a zone incarnation id would be needed for that.)
     func forgetRewoundLogs(_ zone: ZoneID, _ folder: any CloudFolder) throws {
         guard var zoneState = state.zones[zone] else { return }
+        let ownLogGone =
+            try zoneState.published > 0
+            && folder.logHead(zone: zone, device: device, after: zoneState.published - 1) < zoneState.published
         var rewound = false
         var snapshotHeads: [DeviceID: Int64]?
-        for (other, seq) in zoneState.token.seqByDevice.sorted(by: { $0.key < $1.key }) where seq > 0 && !rewound {
+        for (other, seq) in zoneState.token.seqByDevice.sorted(by: { $0.key < $1.key })
+        where seq > 0 && !rewound && !ownLogGone {
+            // Our own log up to what we published was just probed (the same probe, once).
+            if other == device && seq == zoneState.published { continue }
             guard try folder.logHead(zone: zone, device: other, after: seq - 1) < seq else { continue }
             // A file its device's own snapshot covers may have been compacted away: not a rewind
             // (a recreated zone has lost its snapshots too).
             if snapshotHeads == nil { snapshotHeads = folder.ownSnapshotHeads(zone: zone) }
             rewound = seq > snapshotHeads?[other] ?? 0
         }
-        let ownLogGone =
-            try zoneState.published > 0
-            && folder.logHead(zone: zone, device: device, after: zoneState.published - 1) < zoneState.published
         guard rewound || ownLogGone else { return }
         zoneState.token = .empty
         if ownLogGone {

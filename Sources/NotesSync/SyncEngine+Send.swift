@@ -67,6 +67,9 @@ extension SyncEngine {
         var after: Int64 = 0
         var held: [UUID: CloudError] = [:]
         let total = (try? store.pendingCount()) ?? 0
+        // Zones this pass has published to: the log end was checked before the pass's first
+        // batch of each (ensureZone's two probes) and is where that batch left it.
+        var publishedTo = Set<ZoneID>()
         while true {
             let rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
             guard let last = rows.last else { break }
@@ -93,7 +96,10 @@ extension SyncEngine {
                 let (revisions, seqsByRevision) = Self.unique(group.rows)
                 for batch in ChangeBatch.plan(revisions, maxRecordBytes: configuration.maxRecordBytes).batches {
                     let seqs = batch.records.flatMap { seqsByRevision[$0.revision.id] ?? [] }
-                    try publish(batch, zone: group.zone, outboxSeqs: seqs, folder, &summary)
+                    try publish(
+                        batch, zone: group.zone, outboxSeqs: seqs, folder, &summary,
+                        checkZone: !publishedTo.contains(group.zone))
+                    publishedTo.insert(group.zone)
                     setPhase(.syncing(done: summary.sent, total: max(total, summary.sent)))
                 }
             }
@@ -129,12 +135,15 @@ extension SyncEngine {
 
     /// Publishes one batch as the next seq of this device's log in `zone`: the batch is written
     /// to the state first (in flight), then to the folder, then the outbox rows are marked sent
-    /// with the new seq in one transaction (rule 2).
+    /// with the new seq in one transaction (rule 2). `checkZone` false: this pass has just
+    /// published the zone's previous seq, so `ensureZone` is not asked again (on a bucket its
+    /// probes were 3 of a batch's 6 requests); the publication still checks the zone folder and
+    /// never overwrites a file.
     func publish(
         _ batch: ChangeBatch, zone: ZoneID, outboxSeqs: [Int64], _ folder: any CloudFolder,
-        _ summary: inout SendSummary
+        _ summary: inout SendSummary, checkZone: Bool = true
     ) throws {
-        try ensureZone(zone, folder)
+        if checkZone { try ensureZone(zone, folder) }
         let seq = (state.zones[zone]?.published ?? 0) + 1
         let hlc = batch.records.map(\.revision.hlc).max() ?? .zero
         let flight = SyncEngineState.InFlight(zone: zone, seq: seq, hlc: hlc, outboxSeqs: outboxSeqs)

@@ -38,4 +38,71 @@ struct S3RequestCountTests {
         #expect(!idleRequests.contains { $0.hasPrefix("PUT") && !$0.contains("/devices/") }, "\(idleRequests)")
         #expect(idle < 30, "\(idleRequests)")
     }
+
+    /// The requests since `before` (an earlier `requestCounts`, when the client's log held `seen`):
+    /// their total, their counts by method, and the requests themselves.
+    static func spent(_ io: S3FileIO, since before: [String: Int], seen: Int) -> (
+        total: Int, counts: [String: Int], requests: [String]
+    ) {
+        var counts = io.requestCounts
+        for (method, n) in before { counts[method, default: 0] -= n }
+        counts = counts.filter { $0.value > 0 }
+        return (counts.values.reduce(0, +), counts, Array(io.client.recentRequests.dropFirst(seen)))
+    }
+
+    /// Issue 14: a publication cost 8 to 9 HEADs per log file, for folders a bucket does not
+    /// have. Measured after: A 26 (HEAD 12, LIST 10, GET 3, PUT 1), B 22 (HEAD 9, LIST 9, GET 4);
+    /// before: 41 and 24.
+    @Test("publishing one change costs at most 26 requests (A's sync), and B's sync that fetches it at most 22")
+    func oneChangeCost() async throws {
+        let folder = try await TestFolder.s3()
+        let io = try #require(folder.io as? S3FileIO)
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        let note = try a.store.create(title: "first", body: "x\n")
+        try await quiesce([a, b])
+        // Twice: the second edit is what every later one costs (the first may still write a
+        // device file).
+        var costs: [(total: Int, counts: [String: Int], requests: [String])] = []
+        for n in 0..<2 {
+            _ = try a.store.update(note.id) { $0.body += "line \(n)\n" }
+            for device in [a, b] {
+                let (before, seen) = (io.requestCounts, io.client.recentRequests.count)
+                let summary = await device.sync()
+                #expect(
+                    summary.sent.sent == (device === a ? 1 : 0) && summary.fetched.received == (device === a ? 0 : 1))
+                costs.append(Self.spent(io, since: before, seen: seen))
+            }
+        }
+        let (send, fetch) = (costs[2], costs[3])
+        print("one change: A's sync \(send.total) requests \(send.counts), B's sync \(fetch.total) \(fetch.counts)")
+        #expect(send.total <= 26, "A's sync of one change: \(send.total) requests \(send.counts): \(send.requests)")
+        #expect(fetch.total <= 22, "B's sync of one change: \(fetch.total) requests \(fetch.counts): \(fetch.requests)")
+        #expect(try b.store.note(note.id)?.body == "x\nline 0\nline 1\n")
+    }
+
+    @Test("each further log file of a sync costs 3 requests: the container's HEAD, the zone's LIST and its PUT")
+    func furtherLogFilesCost() async throws {
+        let folder = try await TestFolder.s3()
+        let io = try #require(folder.io as? S3FileIO)
+        let a = try TestDevice("a", folder: folder)
+        let note = try a.store.create(title: "first", body: "x\n")
+        await a.sync()
+        func send(_ edit: () throws -> Void) async throws -> (total: Int, counts: [String: Int], requests: [String]) {
+            try edit()
+            let (before, seen) = (io.requestCounts, io.client.recentRequests.count)
+            await a.sync()
+            return Self.spent(io, since: before, seen: seen)
+        }
+        let one = try await send { _ = try a.store.update(note.id) { $0.body += "one\n" } }
+        // 2 × 400 + 1 records: three log files (ChangeBatch.maxRecords).
+        let three = try await send {
+            for n in 0...(2 * ChangeBatch.maxRecords) { _ = try a.store.create(title: "note \(n)", body: "\(n)\n") }
+        }
+        var extra = three.counts
+        for (method, n) in one.counts { extra[method, default: 0] -= n }
+        #expect(
+            extra.filter { $0.value != 0 } == ["HEAD": 2, "LIST": 2, "PUT": 2],
+            "one log file: \(one.counts), three: \(three.counts): \(three.requests)")
+    }
 }

@@ -50,6 +50,16 @@ struct S3Benchmark {
             let counts = io.requestCounts
             return counts.keys.sorted().map { "\($0) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         }
+
+        /// The requests by method since `before` (an earlier `requestCounts`).
+        func countsSince(_ before: [String: Int]) -> String {
+            guard let io else { return "" }
+            let counts = io.requestCounts
+            return counts.keys.sorted().compactMap {
+                let n = (counts[$0] ?? 0) - (before[$0] ?? 0)
+                return n > 0 ? "\($0) \(n)" : nil
+            }.joined(separator: ", ")
+        }
     }
 
     func device(_ name: String, cloud: String, prefix: String?) throws -> Device {
@@ -125,16 +135,20 @@ struct S3Benchmark {
         var fetch: [Double] = []
         var sendRequests = 0
         var fetchRequests = 0
+        var (sendMethods, fetchMethods) = ("", "")
         for n in 0..<5 {
             _ = try a.store.update(notes[n].id) { $0.body += "one more line \(n)\n" }
             let (ra, rb) = (a.requests, b.requests)
+            let (ca, cb) = (a.io?.requestCounts ?? [:], b.io?.requestCounts ?? [:])
             send.append(await Stats.timeAsync { _ = await a.engine.syncNow() })
             fetch.append(await Stats.timeAsync { _ = await b.engine.syncNow() })
             (sendRequests, fetchRequests) = (a.requests - ra, b.requests - rb)
+            (sendMethods, fetchMethods) = (a.countsSince(ca), b.countsSince(cb))
         }
         print(
             "\(label): one changed note: A's sync \(Stats.f(Stats.median(send), 1)) ms, B's sync \(Stats.f(Stats.median(fetch), 1)) ms (medians of 5)"
-                + (a.io == nil ? "" : "; \(sendRequests) + \(fetchRequests) requests"))
+                + (a.io == nil
+                    ? "" : "; \(sendRequests) + \(fetchRequests) requests (A: \(sendMethods); B: \(fetchMethods))"))
     }
 
     /// Requests of an idle sync (what each poll of a watching device runs), times the polls of

@@ -66,10 +66,16 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
         }
         let target = key(to)
         let rewritable = Self.isRewritable(to)
-        let response = try client.send(
-            "PUT", key: target, headers: rewritable ? [] : [("If-None-Match", "*")], body: bytes)
-        guard (200..<300).contains(response.status) else {
-            throw response.cloudError(operation: "put", key: target, bucket: client.endpoint.bucket)
+        do {
+            let response = try client.send(
+                "PUT", key: target, headers: rewritable ? [] : [("If-None-Match", "*")], body: bytes)
+            guard (200..<300).contains(response.status) else {
+                throw response.cloudError(operation: "put", key: target, bucket: client.endpoint.bucket)
+            }
+        } catch {
+            // A failed rename leaves the temp file, as on a disk: its removal then costs no request.
+            lock.withLock { closed[from] = bytes }
+            throw error
         }
     }
 
@@ -160,23 +166,19 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
     public func kind(_ path: String) throws -> FileKind? {
         let target = key(path)
         if target.isEmpty { return .directory }
+        if let size = try objectSize(path) { return .regular(size: size) }
+        return try isFolder(path) ? .directory : nil
+    }
+
+    /// The size of the object at `path`'s key (one HEAD), nil when there is none.
+    func objectSize(_ path: String) throws -> Int64? {
+        let target = key(path)
         let head = try client.send("HEAD", key: target)
-        if (200..<300).contains(head.status) {
-            let size = head.headers["content-length"].flatMap { Int64($0) } ?? 0
-            return .regular(size: size)
-        }
+        if (200..<300).contains(head.status) { return head.headers["content-length"].flatMap { Int64($0) } ?? 0 }
         guard head.status == 404 else {
             throw head.cloudError(operation: "head", key: target, bucket: client.endpoint.bucket)
         }
-        let query = [("list-type", "2"), ("prefix", target + "/"), ("max-keys", "1")]
-        let response = try client.send("GET", key: "", query: query, countAs: "LIST")
-        guard response.status == 200 else {
-            throw response.cloudError(operation: "list", key: target + "/", bucket: client.endpoint.bucket)
-        }
-        guard let page = S3XML.listPage(response.body) else {
-            throw CloudError(.networkFailure, "the S3 server sent a listing that is not one", path: path)
-        }
-        return page.keys.isEmpty && page.commonPrefixes.isEmpty ? nil : .directory
+        return nil
     }
 
     // MARK: Folders and removal
