@@ -34,7 +34,7 @@ extension NoteStore {
                 throw StoreError(.notFound, "no note with id \(id.lowercasedString)")
             }
             guard let base, current.headRev != base,
-                let baseRevision = try Self.fetchRevisions(id.lowercasedString, db).first(where: { $0.id == base }),
+                let baseRevision = try Self.fetchRevision(base, of: id.lowercasedString, db),
                 let baseFields = baseRevision.fields
             else {
                 guard let next = try edited(current, change) else {

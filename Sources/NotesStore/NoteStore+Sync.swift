@@ -119,6 +119,29 @@ extension NoteStore {
             arguments: [recordID]
         ).map(Self.revision(from:))
     }
+
+    /// One revision of a record, fields and all; nil when it has not arrived.
+    static func fetchRevision(_ id: String, of recordID: String, _ db: Database) throws -> Revision? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM revision WHERE id = ? AND recordID = ?"), arguments: [id, recordID]
+        ).map(Self.revision(from:))
+    }
+
+    /// The ids of a record's heads (revisions no other names as a parent), read without any
+    /// revision's fields: `id` and `parents` precede `fields` in the row, so SQLite does not
+    /// read a large note's body of each older revision to find them.
+    static func fetchHeadIDs(_ recordID: String, _ db: Database) throws -> [(id: String, parents: [String])] {
+        let graph = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, parents FROM revision WHERE recordID = ?"), arguments: [recordID]
+        ).map { row in
+            let parents =
+                try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?
+                .compactMap(\.stringValue) ?? []
+            return (id: row["id"] as String, parents: parents)
+        }
+        let named = Set(graph.flatMap(\.parents))
+        return graph.filter { !named.contains($0.id) }
+    }
 }
 
 extension NoteStore {

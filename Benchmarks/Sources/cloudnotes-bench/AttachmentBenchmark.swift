@@ -91,12 +91,7 @@ struct AttachmentBenchmark {
     }
 
     /// A `/proc/self/status` field in KB.
-    static func status(_ field: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
+    static func status(_ field: String) -> Int { Machine.statusKB(field) }
 
     /// `bytes` random bytes (every chunk different, so nothing dedups) written a MB at a time.
     static func randomFile(_ path: String, bytes: Int) throws {

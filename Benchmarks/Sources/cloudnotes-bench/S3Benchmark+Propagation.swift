@@ -13,29 +13,9 @@ extension S3Benchmark {
         let config = directory + "/config/cloudnotes"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         try Data(#"{"pollIntervalSeconds": \#(poll)}"#.utf8).write(to: URL(fileURLWithPath: config + "/config.json"))
-        var environment = server.environment
-        environment["HOME"] = directory
-        environment["XDG_CONFIG_HOME"] = directory + "/config"
-        environment["XDG_DATA_HOME"] = directory + "/xdg"
-        environment["PATH"] = "/usr/bin:/bin"
-        let watchers = try [a, b].map { device in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: cloudnotes)
-            process.arguments = ["sync", "--watch", "--debounce", "0", "--data-dir", device.directory]
-            process.environment = environment
-            let log = device.directory + "-watch.log"
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: log)
-            process.standardError = process.standardOutput
-            try process.run()
-            return process
-        }
-        defer {
-            for process in watchers {
-                process.interrupt()
-                process.waitUntilExit()
-            }
-        }
+        let cli = CloudnotesCLI(cloudnotes, home: directory, extra: server.environment)
+        let watchers = try cli.startWatchers([a.directory, b.directory])
+        defer { watchers.stop() }
         try await Task.sleep(for: .seconds(3))
         let edits = 40
         var random = SystemRandomNumberGenerator()
@@ -44,22 +24,10 @@ extension S3Benchmark {
             // A pause of a random share of the poll interval, so the edits fall at every phase of B's poll.
             try await Task.sleep(for: .milliseconds(Int.random(in: 0..<Int(poll * 1000), using: &random)))
             let start = Stats.now()
-            let add = Process()
-            add.executableURL = URL(fileURLWithPath: cloudnotes)
-            add.arguments = ["add", "latency \(n)", "--body", "propagation test \(n)", "--data-dir", a.directory]
-            add.environment = environment
-            let pipe = Pipe()
-            add.standardOutput = pipe
-            try add.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            add.waitUntilExit()
-            guard
-                let id = UUID(
-                    uuidString: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw BenchError("cloudnotes add printed no id") }
-            while try b.store.note(id) == nil {
-                if Stats.ms(start, Stats.now()) > 60_000 { throw BenchError("note \(n) did not reach B in 60 s") }
-                try await Task.sleep(for: .milliseconds(5))
+            let id = try cli.add(["latency \(n)", "--body", "propagation test \(n)", "--data-dir", a.directory])
+            try await Stats.wait(since: start, timeoutMs: 60_000, every: .milliseconds(5), "note \(n) did not reach B")
+            {
+                try b.store.note(id) != nil
             }
             latencies.append(Stats.ms(start, Stats.now()))
         }

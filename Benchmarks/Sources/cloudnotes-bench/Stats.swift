@@ -47,12 +47,14 @@ enum Machine {
     }
 
     /// Peak resident set size of this process in MB (VmHWM).
-    static func peakRSSMB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return .nan }
-        let kb = Double(line.split(separator: " ").dropFirst().first { Double($0) != nil } ?? "0") ?? 0
-        return kb / 1024
+    static func peakRSSMB() -> Double { Double(statusKB("VmHWM:")) / 1024 }
+
+    /// A field of `/proc/PROCESS/status` given in KB (VmHWM:, VmRSS:…), 0 when unreadable.
+    static func statusKB(_ field: String, process: String = "self") -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
     static func which(_ tool: String) -> String? {

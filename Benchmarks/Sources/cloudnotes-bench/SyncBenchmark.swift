@@ -89,51 +89,19 @@ struct SyncBenchmark {
     func propagation(_ cloudnotes: String, a: Device, b: Device, cloud: String) async throws {
         try a.store.bindCloudFolder(cloud)
         try b.store.bindCloudFolder(cloud)
-        let environment = [
-            "HOME": directory, "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/xdg",
-            "PATH": "/usr/bin:/bin",
-        ]
-        let watchers = try [a, b].map { device in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: cloudnotes)
-            process.arguments = ["sync", "--watch", "--debounce", "0", "--data-dir", device.directory]
-            process.environment = environment
-            // Each watcher's status lines, for a look at what a slow edit waited for.
-            let log = "\(directory)/watch-\(URL(fileURLWithPath: device.directory).lastPathComponent).log"
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: log)
-            process.standardError = process.standardOutput
-            try process.run()
-            return process
-        }
-        defer {
-            for process in watchers {
-                process.interrupt()
-                process.waitUntilExit()
-            }
-        }
+        let cli = CloudnotesCLI(cloudnotes, home: directory)
+        let watchers = try cli.startWatchers([a.directory, b.directory])
+        defer { watchers.stop() }
         try await Task.sleep(for: .seconds(2))
         var latencies: [Double] = []
         var addOnly: [Double] = []
         for n in 0..<100 {
             let start = Stats.now()
-            let add = Process()
-            add.executableURL = URL(fileURLWithPath: cloudnotes)
-            add.arguments = ["add", "latency \(n)", "--body", "propagation test \(n)", "--data-dir", a.directory]
-            add.environment = environment
-            let pipe = Pipe()
-            add.standardOutput = pipe
-            try add.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            add.waitUntilExit()
+            let id = try cli.add(["latency \(n)", "--body", "propagation test \(n)", "--data-dir", a.directory])
             addOnly.append(Stats.ms(start, Stats.now()))
-            guard
-                let id = UUID(
-                    uuidString: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw CocoaError(.fileReadCorruptFile) }
-            while try b.store.note(id) == nil {
-                if Stats.ms(start, Stats.now()) > 10_000 { throw CocoaError(.fileReadUnknown) }
-                try await Task.sleep(for: .milliseconds(1))
+            try await Stats.wait(since: start, timeoutMs: 10_000, every: .milliseconds(1), "note \(n) did not reach B")
+            {
+                try b.store.note(id) != nil
             }
             latencies.append(Stats.ms(start, Stats.now()))
         }

@@ -10,6 +10,8 @@ import NotesStore
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--cloudnotes PATH] [--poll S] [--runs N] [--count N]...  (S3Benchmark.swift)
+//        cloudnotes-bench --large-note                                 (LargeNoteBenchmark.swift)
+//        cloudnotes-bench --large-note-propagation --cloudnotes PATH [--megabytes N] [--runs N]  (LargeNoteBenchmark+WatchedPropagation.swift)
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
@@ -25,10 +27,12 @@ var phase = "all"
 var importRuns = 3
 var cloudnotesBinary: String?
 var bucket = "cloudnotes-bench"
-var megabytes = 200
-/// `--s3`: the watchers' pollIntervalSeconds in the propagation part, and the initial syncs per backend.
+/// `--attachment`: the file's size (default 200); `--large-note-propagation`: the note's (default 20).
+var megabytes: Int?
+/// `--s3`: the watchers' pollIntervalSeconds in the propagation part.
 var pollSeconds = 2.0
-var s3Runs = 3
+/// `--s3`: the initial syncs per backend (default 3); `--large-note-propagation`: the runs (default 5).
+var runs: Int?
 var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
@@ -42,15 +46,17 @@ while let arg = args.popFirst() {
     case "--sync": phase = "sync"
     case "--editor": phase = "editor"
     case "--large-note": phase = "large-note"
+    case "--large-note-propagation": phase = "large-note-propagation"
     case "--encryption": phase = "encryption"
     case "--s3": phase = "s3"
     case "--attachment": phase = "attachment"
-    case "--megabytes": megabytes = max(1, Int(args.popFirst() ?? "") ?? 200)
+    case "--megabytes": megabytes = Int(args.popFirst() ?? "").map { max(1, $0) }
     case "--export": phase = "export"
     case "--organise": phase = "organise"
     case "--bucket": bucket = args.popFirst() ?? bucket
-    case "--poll": pollSeconds = max(0.5, Double(args.popFirst() ?? "") ?? 2)
-    case "--runs": s3Runs = max(1, Int(args.popFirst() ?? "") ?? 3)
+    // The config takes pollIntervalSeconds from 1 s.
+    case "--poll": pollSeconds = max(1, Double(args.popFirst() ?? "") ?? 2)
+    case "--runs": runs = Int(args.popFirst() ?? "").map { max(1, $0) }
     case "--cloudnotes": cloudnotesBinary = args.popFirst()
     default:
         FileHandle.standardError.write(Data("unknown argument \(arg)\n".utf8))
@@ -69,6 +75,18 @@ if phase == "large-note" {
     try await LargeNoteBenchmark(work: work).run()
     exit(0)
 }
+if phase == "large-note-propagation" {
+    // A large note's add and one-line edit between two `sync --watch` devices (LargeNoteBenchmark+WatchedPropagation.swift):
+    // --large-note-propagation --cloudnotes PATH-TO-RELEASE-BINARY [--megabytes N] [--runs N]
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(
+            Data("--large-note-propagation needs --cloudnotes PATH (a release build)\n".utf8))
+        exit(1)
+    }
+    try await LargeNoteBenchmark(work: work).watchedPropagation(
+        cloudnotesBinary, megabytes: megabytes ?? 20, runs: runs ?? 5)
+    exit(0)
+}
 if phase == "encryption" {
     // Plain vs encrypted folders side by side (EncryptionBenchmark.swift): --encryption [--count N]
     for count in counts { try await EncryptionBenchmark(count: count, work: work).run() }
@@ -76,7 +94,7 @@ if phase == "encryption" {
 }
 if phase == "attachment" {
     // A 200 MB attachment A→B, plain and encrypted (AttachmentBenchmark.swift): --attachment
-    try await AttachmentBenchmark(work: work, megabytes: megabytes).run()
+    try await AttachmentBenchmark(work: work, megabytes: megabytes ?? 200).run()
     exit(0)
 }
 if phase == "organise" {
@@ -93,7 +111,7 @@ if phase == "s3" {
         for count in counts {
             try await S3Benchmark(
                 count: count, work: work, corpusScript: corpusScript, server: server, cloudnotes: cloudnotesBinary,
-                poll: pollSeconds, runs: s3Runs
+                poll: pollSeconds, runs: runs ?? 3
             ).run()
         }
     } catch {
