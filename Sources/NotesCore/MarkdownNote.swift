@@ -152,7 +152,7 @@ public enum MarkdownNote {
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
             var note = plainNote(lines, fileDate: fileDate, fileName: fileName)
             note.zone = defaultNotebook ?? Note.defaultZone
-            return (note, nil)
+            return (withFileNameAlias(note, fileName: fileName), nil)
         }
         guard
             let close = (1..<lines.items.count).first(where: {
@@ -257,7 +257,34 @@ public enum MarkdownNote {
             id: id, zone: notebook, title: title ?? fileName ?? Note.derivedTitle(fromBody: body), body: body,
             tags: tags, isFavorite: favorite, createdAt: createdAt, modifiedAt: modified ?? createdAt,
             deletedAt: deleted, frontMatter: kept.isEmpty ? nil : JSONValue.object(kept).canonicalString)
-        return (note, notebookName)
+        // A file CloudNotes wrote is named after its title (made safe): its name is no alias.
+        return (ours ? note : withFileNameAlias(note, fileName: fileName), notebookName)
+    }
+
+    /// Other apps link to a note by its file name (Obsidian's `[[zk-001]]`, a Markdown link to
+    /// `zk-001.md`), which is not kept once the note has a title of its own: a file name that is
+    /// neither the title nor already an alias (folded) is added to the note's `aliases`, by which
+    /// links resolve, and which export writes back (so the exported files' links still resolve
+    /// in those apps too).
+    static func withFileNameAlias(_ note: Note, fileName: String?) -> Note {
+        guard let fileName, !fileName.isEmpty else { return note }
+        let key = TextFolding.fold(fileName)
+        guard !key.isEmpty, key != TextFolding.fold(note.title), !aliases(of: note).map(TextFolding.fold).contains(key)
+        else { return note }
+        var kept: [String: JSONValue] = [:]
+        if let text = note.frontMatter, case .object(let object)? = try? JSONValue(parsing: Data(text.utf8)) {
+            kept = object
+        }
+        let name = kept.keys.sorted().first { $0.lowercased() == "aliases" || $0.lowercased() == "alias" } ?? "aliases"
+        switch kept[name] {
+        case .array(let items)?: kept[name] = .array(items + [.string(fileName)])
+        case .string(let s)?: kept[name] = .array([.string(s), .string(fileName)])
+        case nil, .null?: kept[name] = .array([.string(fileName)])
+        default: return note  // a value no app writes: kept as it is
+        }
+        var note = note
+        note.frontMatter = JSONValue.object(kept).canonicalString
+        return note
     }
 
     /// Tags as a list or as text (`a, b` or `a b`), with `dropMarks` each without a leading

@@ -50,4 +50,28 @@ import Testing
         let both = try cli.cn("rename", target, "x", "--update-links", "--keep-links")
         #expect(both.status == 1)
     }
+
+    /// Obsidian and Markdown links by a file name that is not the note's title (`zk-001.md`
+    /// holding `# My idea`) resolve after import: the file name is kept as an alias.
+    @Test func linksByAnImportedFileNameResolve() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let vault = cli.home.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(
+            at: vault.appendingPathComponent("Ideas"), withIntermediateDirectories: true)
+        try Data("# My idea\n\nthe idea\n".utf8).write(to: vault.appendingPathComponent("Ideas/zk-001.md"))
+        try Data("---\ntitle: Other name\n---\nsee [[zk-001]] and [it](Ideas/zk-001.md)\n".utf8).write(
+            to: vault.appendingPathComponent("index page.md"))
+        let imported = try cli.cn("import", vault.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let links = try JSONDecoder().decode(
+            [LinkRow].self, from: cli.cn("links", "Other name", "--json").stdoutData)
+        #expect(links.map(\.note?.title) == ["My idea", "My idea"], "\(links)")
+        let back = try JSONDecoder().decode([Linked].self, from: cli.cn("backlinks", "My idea", "--json").stdoutData)
+        #expect(back.map(\.title) == ["Other name"])
+        // Linked by its own file name too ("index page"), which is not its title.
+        let byName = try cli.add("Later", body: "[[index page]]")
+        let later = try JSONDecoder().decode([LinkRow].self, from: cli.cn("links", byName, "--json").stdoutData)
+        #expect(later.first?.note?.title == "Other name")
+    }
 }

@@ -127,6 +127,34 @@ import Testing
         #expect(untitled.title == "just a line" && untitled.body == "just a line\nand another")
     }
 
+    /// Other apps link by file name: a file name that is not the title becomes an alias (kept
+    /// with the note's other aliases), unless the file is one CloudNotes wrote (it has an `id`).
+    @Test func aFileNameThatIsNotTheTitleBecomesAnAlias() throws {
+        let heading = try MarkdownNote.parse("# My idea\n\ntext\n", fileName: "zk-001")
+        #expect(heading.title == "My idea" && MarkdownNote.aliases(of: heading) == ["zk-001"])
+        let listed = try MarkdownNote.parse(
+            "---\ntitle: Kraków\naliases:\n  - Krakau\nsource: x\n---\ntext\n", fileName: "trip 2024")
+        #expect(MarkdownNote.aliases(of: listed) == ["Krakau", "trip 2024"])
+        #expect(MarkdownNote.keptKeys(listed).map(\.0) == ["aliases", "source"])
+        let single = try MarkdownNote.parse("---\ntitle: A\nalias: B\n---\n", fileName: "c")
+        #expect(MarkdownNote.aliases(of: single) == ["B", "c"])
+        // The same name folded (case, accents) or already an alias adds nothing.
+        for (text, name) in [
+            ("# Café notes\n", "cafe NOTES"), ("---\ntitle: X\naliases: [zk-002]\n---\n", "ZK-002"),
+            ("no heading at all\n", "no heading at all"), ("# Title\n", ""),
+        ] {
+            let note = try MarkdownNote.parse(text, fileName: name)
+            #expect(note.frontMatter == nil || MarkdownNote.aliases(of: note).count <= 1, "\(text)")
+            #expect(!MarkdownNote.aliases(of: note).contains(name) || text.contains("aliases"), "\(text)")
+        }
+        // A file CloudNotes wrote is named after its title made safe: no alias.
+        let ours = MarkdownNote.render(Note(title: "a/b: c", body: "x"))
+        #expect(try MarkdownNote.parse(ours, fileName: "a-b- c").frontMatter == nil)
+        // An alias value no app writes is left as it is.
+        let odd = try MarkdownNote.parse("---\ntitle: T\naliases: 5\n---\n", fileName: "t-file")
+        #expect(MarkdownNote.keptKeys(odd).first?.1 == .int(5))
+    }
+
     @Test func windowsLineEndsAndAByteOrderMarkAreRead() throws {
         let crlf =
             "\u{FEFF}---\r\nid: 2aa3300b-2b71-4343-a20d-672b15ad9a9d\r\ntitle: \"Win\"\r\ntags: [\"x\"]\r\nfavorite: true\r\n---\r\n# Win\r\n\r\nline 1\r\nline 2\r\n"
