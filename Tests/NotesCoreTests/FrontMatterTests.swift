@@ -31,7 +31,7 @@ import Testing
         """
 
     @Test func anObsidianNoteKeepsListsDatesAndUnknownKeys() throws {
-        let note = try MarkdownNote.parse(Self.obsidian, fileName: "Trip")
+        let note = try MarkdownNote.parse(Self.obsidian, fileName: "Trip to Kraków")
         #expect(note.title == "Trip to Kraków")
         #expect(note.body == "See [[Packing list]] and [[Budget|the budget]].")
         #expect(note.tags == ["poland", "travel", "trips/2024"])
