@@ -61,6 +61,14 @@ public protocol CloudFolder: Sendable {
     func readDevice(_ device: DeviceID) throws -> DeviceInfo?
     /// Rewrites our own device file (temp + rename); the only file ever rewritten (rule 1).
     func writeDevice(_ info: DeviceInfo, device: DeviceID, hlc: HLC) throws
+
+    /// The folder as one sync pass uses it: checks it may make once per pass instead of once
+    /// per call (a bucket's `container.json`, `ContainerSighting`). By default, itself.
+    func scopedToOnePass() -> any CloudFolder
+}
+
+extension CloudFolder {
+    public func scopedToOnePass() -> any CloudFolder { self }
 }
 
 /// What a publication did.

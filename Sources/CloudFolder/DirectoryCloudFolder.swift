@@ -17,6 +17,8 @@ public struct DirectoryCloudFolder: CloudFolder {
     public let seal: FolderSeal?
     /// Where this device keeps attachment content (rule 15); the engine sets its store's.
     public var attachments: (any AttachmentContent)?
+    /// Set on a bucket's folder scoped to one sync pass: `container.json` is checked once in it.
+    var sighting: ContainerSighting?
 
     public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
         self.layout = CloudLayout(root: root, zoneNames: seal)
@@ -100,7 +102,10 @@ public struct DirectoryCloudFolder: CloudFolder {
             throw CloudError(.unknownItem, "no container in this folder yet", path: layout.containerFile)
         }
         switch Envelope.verify(bytes, expecting: .init(kind: .container)) {
-        case .valid(let envelope): return try ContainerInfo(json: envelope.body)
+        case .valid(let envelope):
+            let info = try ContainerInfo(json: envelope.body)
+            sighting?.record()
+            return info
         case .unsupportedFormat(Self.encryptedInPlaceFormat) where encryptedContainerID() != nil:
             throw CloudError(
                 .incompatibleVersion,
@@ -121,8 +126,10 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     /// Throws `accountTemporarilyUnavailable` unless `container.json` is a regular file: called
     /// before anything that creates files and before a fetch (an unmounted folder must not read
-    /// as "every zone deleted").
-    func requireContainer() throws {
+    /// as "every zone deleted"). A bucket's folder scoped to a pass asks once in it, unless
+    /// `again` (`ContainerSighting`).
+    func requireContainer(again: Bool = false) throws {
+        if !again, let sighting, sighting.hasSeen { return }
         let kind: FileKind?
         do {
             kind = try io.kind(layout.containerFile)
@@ -134,6 +141,16 @@ public struct DirectoryCloudFolder: CloudFolder {
                 .accountTemporarilyUnavailable, "container.json is missing; nothing was created",
                 path: layout.containerFile)
         }
+        sighting?.record()
+    }
+
+    /// On a bucket, a copy that checks for `container.json` once until the pass ends; a
+    /// directory's folder checks before every call (`ContainerSighting`).
+    public func scopedToOnePass() -> any CloudFolder {
+        guard io is any KeyListingFileIO else { return self }
+        var scoped = self
+        scoped.sighting = ContainerSighting()
+        return scoped
     }
 
     /// Hidden files (`.stfolder`, `.DS_Store`, `.dropbox`) and Windows' `desktop.ini` do not
@@ -174,7 +191,7 @@ public struct DirectoryCloudFolder: CloudFolder {
     }
 
     public func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo {
-        try requireContainer()
+        try requireContainer(again: true)
         for folder in [layout.privateDirectory, layout.zonesDirectory, layout.zoneDirectory(info.zone)] {
             try io.ensureDirectory(folder)
         }

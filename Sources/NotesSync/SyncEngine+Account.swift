@@ -9,18 +9,22 @@ extension SyncEngine {
     /// files and checks for a clone of this device (rotating to a new id when `rotating`).
     /// Throws when the account is not available; the status then says why.
     func prepareAccount(rotating: Bool = true) throws -> any CloudFolder {
-        guard let folder = configuration.folder else {
+        guard let folder else {
             accountStatus = .noAccount
             throw CloudError(.notAuthenticated, "no cloud folder is configured; notes stay on this device")
         }
         let info: ContainerInfo
-        do {
-            info = try folder.openContainer(boundTo: state.containerID)
-        } catch let error as CloudError
-            where error.code == .unknownItem && state.containerID == nil && configuration.createsContainer
-        {
-            info = try folder.createContainer(
-                device: device, hlc: HLC(millis: configuration.now().millisecondsSince1970))
+        if let opened = passContainer {
+            info = opened
+        } else {
+            do {
+                info = try folder.openContainer(boundTo: state.containerID)
+            } catch let error as CloudError
+                where error.code == .unknownItem && state.containerID == nil && configuration.createsContainer
+            {
+                info = try folder.createContainer(
+                    device: device, hlc: HLC(millis: configuration.now().millisecondsSince1970))
+            }
         }
         if let bound = state.containerID, bound != info.containerID {
             let reason =
@@ -51,6 +55,7 @@ extension SyncEngine {
             preparedSession = true
         }
         accountStatus = .available
+        if passFolder != nil { passContainer = info }
         return folder
     }
 
@@ -93,7 +98,7 @@ extension SyncEngine {
     /// Rewrites this device's file (name, last seen, acknowledged tokens, pruned floors) at most
     /// once a minute, or now when `force` (compaction announces a floor before deleting).
     func writeDeviceFileIfDue(now: Int64, force: Bool = false) throws {
-        guard let folder = configuration.folder else { return }
+        guard let folder else { return }
         if !force, let written = state.deviceFileWritten, now - written < 60_000 { return }
         let info = DeviceInfo(
             name: configuration.deviceName, lastSeen: now,

@@ -30,7 +30,7 @@ extension SyncEngine {
     /// After a sync: compacts the zones the policy says are due. A failure is a warning, never a
     /// failed sync.
     func compactIfDue() -> CompactionSummary? {
-        guard let threshold = configuration.compaction.automaticAfterFiles, let folder = configuration.folder else {
+        guard let threshold = configuration.compaction.automaticAfterFiles, let folder else {
             return nil
         }
         let due = state.zones.filter { _, zone in

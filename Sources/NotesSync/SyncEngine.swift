@@ -110,6 +110,9 @@ public actor SyncEngine {
     var random = SystemRandomNumberGenerator()
     /// How many `exclusive` calls are running (the lock is taken by the outermost).
     var passLockDepth = 0
+    /// The folder scoped to the running pass (`exclusive`), and its container once opened.
+    var passFolder: (any CloudFolder)?
+    var passContainer: ContainerInfo?
 
     public init(store: any SyncStore, configuration: Configuration) throws {
         let state = try store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState()
@@ -193,24 +196,38 @@ public actor SyncEngine {
     /// reloaded from the store once it is held; nested calls (a sync's sends and fetch) take it
     /// once. Throws `zoneBusy` ("a sync is already running") when another process holds it past
     /// the wait.
+    /// The outermost call scopes the folder to the pass (`passFolder`).
     func exclusive<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard let lock = configuration.passLock, passLockDepth == 0 else {
+        guard passLockDepth == 0 else {
             passLockDepth += 1
             defer { passLockDepth -= 1 }
             return try await body()
         }
-        guard try lock.acquire(timeout: configuration.automaticallySync ? 0 : configuration.passLockWaitSeconds) else {
-            throw CloudError(
-                .zoneBusy,
-                "a sync is already running for this data directory (another cloudnotes process); try again when it ends"
-            )
+        let lock = configuration.passLock
+        if let lock {
+            guard try lock.acquire(timeout: configuration.automaticallySync ? 0 : configuration.passLockWaitSeconds)
+            else {
+                throw CloudError(
+                    .zoneBusy,
+                    "a sync is already running for this data directory (another cloudnotes process); try again when it ends"
+                )
+            }
         }
-        defer { lock.release() }
+        defer { lock?.release() }
         passLockDepth += 1
-        defer { passLockDepth -= 1 }
-        try reloadState()
+        passFolder = configuration.folder?.scopedToOnePass()
+        defer {
+            passLockDepth -= 1
+            passFolder = nil
+            passContainer = nil
+        }
+        if lock != nil { try reloadState() }
         return try await body()
     }
+
+    /// The cloud folder as the running pass uses it (`CloudFolder.scopedToOnePass`), or as
+    /// configured outside a pass.
+    var folder: (any CloudFolder)? { passFolder ?? configuration.folder }
 
     /// Keeps why this sync failed in the saved state until a sync succeeds (`status` shows it).
     /// Best effort: the store may be what failed.

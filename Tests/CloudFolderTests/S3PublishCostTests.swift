@@ -94,4 +94,36 @@ struct S3PublishCostTests {
             #expect(error.code == .zoneNotFound)
         }
     }
+
+    @Test(
+        "scoped to a pass, a bucket's folder asks for container.json once; creating a zone asks again; a disk asks always"
+    )
+    func containerCheckedOncePerPass() async throws {
+        let (folder, io) = try await prepared()
+        let pass = try #require(folder.scopedToOnePass() as? DirectoryCloudFolder)
+        let first = try cost(io) { _ = try pass.zones() }
+        let later = try cost(io) {
+            _ = try pass.zones()
+            _ = try pass.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
+        }
+        #expect(first.requests.filter { $0.contains("container.json") }.count == 1, "\(first.requests)")
+        #expect(!later.requests.contains { $0.contains("container.json") }, "\(later.requests)")
+        // The prefix emptied of its container during the pass: the pass's listings go on (the
+        // next pass stops), but no zone is created in it, and a folder not scoped refuses at once.
+        try io.remove(folder.layout.containerFile)
+        #expect(try pass.zones().items == [zone])
+        let other = ZoneInfo(zone: ZoneID("work")!, displayName: "Work", createdBy: a)
+        #expect(throws: CloudError.self) { _ = try pass.createZone(other, hlc: Fixtures.hlc) }
+        #expect(throws: CloudError.self) { _ = try folder.zones() }
+        #expect(throws: CloudError.self) { _ = try folder.scopedToOnePass().zones() }
+        // A folder on a disk is not scoped: a mount can go away between two calls.
+        let disk = DirectoryCloudFolder(root: NSTemporaryDirectory() + "cn-scoped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: disk.layout.root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: disk.layout.root) }
+        _ = try disk.createContainer(device: a, hlc: Fixtures.hlc)
+        let diskPass = disk.scopedToOnePass()
+        _ = try diskPass.zones()
+        try FileManager.default.removeItem(atPath: disk.layout.containerFile)
+        #expect(throws: CloudError.self) { _ = try diskPass.zones() }
+    }
 }
