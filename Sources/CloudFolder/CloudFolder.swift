@@ -46,6 +46,9 @@ public protocol CloudFolder: Sendable {
 
     func zones() throws -> Listing<ZoneID>
     func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus
+    /// The devices whose deletion markers of the zone check out (rule 12), sorted; empty when
+    /// there are none or no zone folder. What `zoneStatus` says `.deleted(by:)` with, for less.
+    func deletedBy(zone: ZoneID) throws -> [DeviceID]
     /// Creates a zone folder and its write-once `zone.json`; returns the zone as the folder has it.
     func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo
     /// Writes `deleted/<dev>-<hlc>.json`: the zone was deleted on purpose (rule 12).
@@ -63,7 +66,7 @@ public protocol CloudFolder: Sendable {
     func writeDevice(_ info: DeviceInfo, device: DeviceID, hlc: HLC) throws
 
     /// The folder as one sync pass uses it: checks it may make once per pass instead of once
-    /// per call (a bucket's `container.json`, `ContainerSighting`). By default, itself.
+    /// per call (a bucket's `container.json` and zone folders, `PassSightings`). By default, itself.
     func scopedToOnePass() -> any CloudFolder
 }
 

@@ -10,6 +10,15 @@ extension DirectoryCloudFolder {
     public func logHead(zone: ZoneID, device: DeviceID, after: Int64) throws -> Int64 {
         try requireContainer()
         var seq = after
+        // On a bucket, one listing from the next file on answers what a HEAD per file would.
+        if let lister = io as? any KeyListingFileIO {
+            let present = Set(
+                try lister.listFiles(
+                    under: layout.deviceLogDirectory(zone, device: device),
+                    startAfter: String(Self.listedName(after + 1).dropLast(5))))
+            while present.contains(Self.listedName(seq + 1)) { seq += 1 }
+            return seq
+        }
         while true {
             guard try io.fileExists(layout.logFile(zone, device: device, seq: seq + 1)) else { return seq }
             seq += 1

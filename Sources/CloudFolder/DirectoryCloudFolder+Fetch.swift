@@ -5,7 +5,7 @@ import NotesCore
 extension DirectoryCloudFolder {
     public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges {
         try requireContainer()
-        guard try io.isFolder(layout.zoneDirectory(zone)) else {
+        guard try zoneIsThere(zone) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
         }
         var result = FetchedChanges(token: token)
@@ -106,14 +106,11 @@ extension DirectoryCloudFolder {
         _ lister: any KeyListingFileIO, zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int,
         into result: inout FetchedChanges
     ) throws -> (seq: Int64, missing: Bool)? {
-        func relative(_ seq: Int64) -> String {
-            CloudLayout.padded(CloudLayout.segment(of: seq)) + "/" + CloudLayout.padded(seq) + ".json"
-        }
         let folder = layout.deviceLogDirectory(zone, device: device)
         // After the token's file name without `.json`: that file and its renamed copies
         // (`… (conflicted copy).json` sorts before `.json`) come back, older ones do not.
         let names = try lister.listFiles(
-            under: folder, startAfter: start > 0 ? String(relative(start).dropLast(5)) : "")
+            under: folder, startAfter: start > 0 ? String(Self.listedName(start).dropLast(5)) : "")
         if names.isEmpty, start == 0 {
             // Nothing under it: a real (empty) folder, or an object where a folder should be.
             guard try io.isFolder(folder) else { return nil }
@@ -127,7 +124,7 @@ extension DirectoryCloudFolder {
                 break
             }
             let next = seq + 1
-            guard present.contains(relative(next)) else {
+            guard present.contains(Self.listedName(next)) else {
                 missing = true
                 break
             }
@@ -143,6 +140,14 @@ extension DirectoryCloudFolder {
             result.batches.append(fetched)
             seq = next
         }
+        // The stream's last file is listed and no later one is: the device's log ends there, so
+        // no snapshot of its can be past it (a device deletes its own files oldest first, only
+        // those its snapshot covers, rule 11), and the caller need not list snapshots/.
+        if missing, seq > 0, present.contains(Self.listedName(seq)),
+            !present.contains(where: { Self.listedSeq($0).map { $0 > seq } ?? false })
+        {
+            missing = false
+        }
         let segments = Set([start, seq].map { CloudLayout.padded(CloudLayout.segment(of: max($0, 1))) })
         var copies: [String: [String]] = [:]
         for name in present {
@@ -156,6 +161,18 @@ extension DirectoryCloudFolder {
             try renamedCopies(zone: zone, device: device, segment: number, names: files, into: &result)
         }
         return (seq, missing)
+    }
+
+    /// A log file's name as `KeyListingFileIO.listFiles` lists it under its device's folder.
+    static func listedName(_ seq: Int64) -> String {
+        CloudLayout.padded(CloudLayout.segment(of: seq)) + "/" + CloudLayout.padded(seq) + ".json"
+    }
+
+    /// The seq of a listed log file (`<segment>/<seq>.json`); nil for anything else.
+    static func listedSeq(_ relative: String) -> Int64? {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return CloudName.logFile(String(parts[1]))
     }
 
     /// The renamed copies in one segment folder of a device (rule 9): those that check out go to

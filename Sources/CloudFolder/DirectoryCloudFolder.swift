@@ -17,8 +17,8 @@ public struct DirectoryCloudFolder: CloudFolder {
     public let seal: FolderSeal?
     /// Where this device keeps attachment content (rule 15); the engine sets its store's.
     public var attachments: (any AttachmentContent)?
-    /// Set on a bucket's folder scoped to one sync pass: `container.json` is checked once in it.
-    var sighting: ContainerSighting?
+    /// Set on a bucket's folder scoped to one sync pass: what it has seen there (`PassSightings`).
+    var sightings: PassSightings?
 
     public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
         self.layout = CloudLayout(root: root, zoneNames: seal)
@@ -104,7 +104,7 @@ public struct DirectoryCloudFolder: CloudFolder {
         switch Envelope.verify(bytes, expecting: .init(kind: .container)) {
         case .valid(let envelope):
             let info = try ContainerInfo(json: envelope.body)
-            sighting?.record()
+            sightings?.recordContainer()
             return info
         case .unsupportedFormat(Self.encryptedInPlaceFormat) where encryptedContainerID() != nil:
             throw CloudError(
@@ -127,9 +127,9 @@ public struct DirectoryCloudFolder: CloudFolder {
     /// Throws `accountTemporarilyUnavailable` unless `container.json` is a regular file: called
     /// before anything that creates files and before a fetch (an unmounted folder must not read
     /// as "every zone deleted"). A bucket's folder scoped to a pass asks once in it, unless
-    /// `again` (`ContainerSighting`).
+    /// `again` (`PassSightings`).
     func requireContainer(again: Bool = false) throws {
-        if !again, let sighting, sighting.hasSeen { return }
+        if !again, let sightings, sightings.hasSeenContainer { return }
         let kind: FileKind?
         do {
             kind = try io.kind(layout.containerFile)
@@ -141,15 +141,15 @@ public struct DirectoryCloudFolder: CloudFolder {
                 .accountTemporarilyUnavailable, "container.json is missing; nothing was created",
                 path: layout.containerFile)
         }
-        sighting?.record()
+        sightings?.recordContainer()
     }
 
     /// On a bucket, a copy that checks for `container.json` once until the pass ends; a
-    /// directory's folder checks before every call (`ContainerSighting`).
+    /// directory's folder checks before every call (`PassSightings`).
     public func scopedToOnePass() -> any CloudFolder {
         guard io is any KeyListingFileIO else { return self }
         var scoped = self
-        scoped.sighting = ContainerSighting()
+        scoped.sightings = PassSightings()
         return scoped
     }
 
@@ -168,14 +168,21 @@ public struct DirectoryCloudFolder: CloudFolder {
         // once its keys are deleted): no zone there, as on S3 (SYNC-FORMAT "On S3"), so a zone a
         // user deleted reads as gone (rule 12) on every server. One LIST per zone.
         if io is any KeyListingFileIO {
-            listing.items = try listing.items.filter { try io.isFolder(layout.zoneDirectory($0)) }
+            listing.items = try listing.items.filter { try zoneIsThere($0) }
         }
         return listing
     }
 
     public func zoneStatus(_ zone: ZoneID) throws -> ZoneStatus {
         try requireContainer()
-        guard try io.isFolder(layout.zoneDirectory(zone)) else { return .missing }
+        guard try zoneIsThere(zone) else { return .missing }
+        let deleters = try deletedBy(zone: zone)
+        if !deleters.isEmpty { return .deleted(by: deleters) }
+        return .present(try readZoneInfo(zone))
+    }
+
+    public func deletedBy(zone: ZoneID) throws -> [DeviceID] {
+        try requireContainer()
         var deleters: [DeviceID] = []
         for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
             guard let (device, hlc) = CloudName.deletedMarker(name),
@@ -186,8 +193,16 @@ public struct DirectoryCloudFolder: CloudFolder {
             else { continue }
             deleters.append(device)
         }
-        if !deleters.isEmpty { return .deleted(by: deleters.sorted()) }
-        return .present(try readZoneInfo(zone))
+        return deleters.sorted()
+    }
+
+    /// Whether the zone's folder is there; on a bucket scoped to a pass, a zone `zones()` found
+    /// there in the pass is not asked for again (`PassSightings`).
+    func zoneIsThere(_ zone: ZoneID) throws -> Bool {
+        if let sightings, sightings.hasSeen(zone) { return true }
+        guard try io.isFolder(layout.zoneDirectory(zone)) else { return false }
+        sightings?.record(zone)
+        return true
     }
 
     public func createZone(_ info: ZoneInfo, hlc: HLC) throws -> ZoneInfo {

@@ -99,7 +99,9 @@ extension SyncEngine {
     /// Rule 12: a deletion marker means the zone was deleted on purpose: its notes go to the
     /// local trash, once (a note restored afterwards stays restored).
     func actOnDeletionMarker(_ zone: ZoneID, _ folder: any CloudFolder) throws {
-        guard !state.deletedZones.contains(zone), case .deleted(let by) = try folder.zoneStatus(zone) else { return }
+        guard !state.deletedZones.contains(zone) else { return }
+        let by = try folder.deletedBy(zone: zone)
+        guard !by.isEmpty else { return }
         let trashed = try store.trashZone(zone.rawValue)
         state.deletedZones.insert(zone)
         try store.saveEngineState(state.serialized)

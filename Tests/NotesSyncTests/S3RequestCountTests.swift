@@ -10,7 +10,8 @@ import Testing
 /// of one edit, counted by `S3Client`.
 @Suite("S3 request counts")
 struct S3RequestCountTests {
-    @Test("an idle sync lists each device's log once and reads no log file; the counts are printed")
+    @Test(
+        "an idle sync costs at most 8 requests: no HEAD, no log file read, container.json once; the counts are printed")
     func idleAndEditCosts() async throws {
         let folder = try await TestFolder.s3()
         let io = try #require(folder.io as? S3FileIO)
@@ -29,16 +30,21 @@ struct S3RequestCountTests {
         _ = try a.store.create(title: "second", body: "y\n")
         await a.sync()
         let edit = io.client.requestCount - editBefore
-        print("S3 idle sync: \(idle) requests (\(idle * 120) an hour at a 30 s poll); one edit sent: \(edit)")
+        print(
+            "S3 idle sync: \(idle) requests (\(idle * 30) an idle hour at the default poll, 30 s × 4); one edit sent: \(edit)"
+        )
         print("idle: \(idleRequests)")
-        // One listing after the token per device log (only A has published), no log file read
-        // and nothing published.
-        #expect(idleRequests.filter { $0.contains("start-after=") }.count == 1, "\(idleRequests)")
+        // Only A has published: its log is listed after the token twice (the rewind check and
+        // the fetch), no log file is read or probed, nothing is published, and `container.json`
+        // is asked for once, when the pass opens it (PassSightings).
+        #expect(idleRequests.filter { $0.contains("start-after=") }.count == 2, "\(idleRequests)")
         #expect(!idleRequests.contains { $0.hasPrefix("GET") && $0.contains("/log/") }, "\(idleRequests)")
+        #expect(!idleRequests.contains { $0.hasPrefix("HEAD") }, "\(idleRequests)")
         #expect(!idleRequests.contains { $0.hasPrefix("PUT") && !$0.contains("/devices/") }, "\(idleRequests)")
-        // `container.json` once per pass (ContainerSighting): read when the pass opens it.
         #expect(idleRequests.filter { $0.contains("container.json") }.count == 1, "\(idleRequests)")
-        #expect(idle <= 13, "\(idleRequests)")
+        // Nor are snapshots listed: A's log visibly ends at the token's file.
+        #expect(!idleRequests.contains { $0.contains("/snapshots/") }, "\(idleRequests)")
+        #expect(idle <= 8, "\(idleRequests)")
     }
 
     /// The requests since `before` (an earlier `requestCounts`, when the client's log held `seen`):
@@ -53,9 +59,9 @@ struct S3RequestCountTests {
     }
 
     /// Issue 14: a publication cost 8 to 9 HEADs per log file, for folders a bucket does not
-    /// have, and `container.json` was asked for before every folder call. Measured after both:
-    /// A 17 (HEAD 4, LIST 10, GET 2, PUT 1), B 15 (HEAD 3, LIST 9, GET 3); before: 41 and 24.
-    @Test("publishing one change costs at most 17 requests (A's sync), and B's sync that fetches it at most 15")
+    /// have, and `container.json` was asked for before every folder call. Measured after:
+    /// A 11 (LIST 9, GET 1, PUT 1), B 9 (LIST 7, GET 2); before: 41 and 24.
+    @Test("publishing one change costs at most 11 requests (A's sync), and B's sync that fetches it at most 9")
     func oneChangeCost() async throws {
         let folder = try await TestFolder.s3()
         let io = try #require(folder.io as? S3FileIO)
@@ -78,8 +84,8 @@ struct S3RequestCountTests {
         }
         let (send, fetch) = (costs[2], costs[3])
         print("one change: A's sync \(send.total) requests \(send.counts), B's sync \(fetch.total) \(fetch.counts)")
-        #expect(send.total <= 17, "A's sync of one change: \(send.total) requests \(send.counts): \(send.requests)")
-        #expect(fetch.total <= 15, "B's sync of one change: \(fetch.total) requests \(fetch.counts): \(fetch.requests)")
+        #expect(send.total <= 11, "A's sync of one change: \(send.total) requests \(send.counts): \(send.requests)")
+        #expect(fetch.total <= 9, "B's sync of one change: \(fetch.total) requests \(fetch.counts): \(fetch.requests)")
         #expect(try b.store.note(note.id)?.body == "x\nline 0\nline 1\n")
     }
 
