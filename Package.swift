@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "CloudFolder", targets: ["CloudFolder"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "NotesApp", targets: ["NotesApp"]),
+        // For the benchmark package (its SeaweedFS on loopback); the app never links it.
+        .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -37,7 +39,8 @@ let package = Package(
         ),
         .target(name: "TerminalUI"),
         .target(name: "NotesApp", dependencies: ["NotesCore", "TerminalUI"]),
-        // In-memory twins and helpers for tests (ARCHITECTURE §7); linked by test targets only.
+        // In-memory twins and helpers for tests (ARCHITECTURE §7); linked by test targets and the
+        // benchmarks only.
         .target(name: "NotesTestSupport"),
         .target(
             name: "CloudFolder",

@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "CloudFolder", package: root),
                 .product(name: "TerminalUI", package: root),
                 .product(name: "NotesApp", package: root),
+                .product(name: "NotesTestSupport", package: root),
             ]
         )
     ],

@@ -1,5 +1,5 @@
+import Foundation
 import NotesCore
-import Synchronization
 
 /// What a bucket's folder has seen during one sync pass (SYNC-FORMAT "On S3"): that
 /// `container.json` is there, and which zone folders are.
@@ -11,14 +11,16 @@ import Synchronization
 /// listed three times. So a bucket's folder, scoped to one pass (`CloudFolder.scopedToOnePass`),
 /// checks each once and remembers it here until the pass ends. Creating a zone still checks
 /// the container first, so a prefix emptied during a pass is not filled again.
-public final class PassSightings: Sendable {
-    private let seen = Mutex((container: false, zones: Set<ZoneID>()))
+public final class PassSightings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var container = false
+    private var zones = Set<ZoneID>()
 
     public init() {}
 
-    var hasSeenContainer: Bool { seen.withLock { $0.container } }
-    func recordContainer() { seen.withLock { $0.container = true } }
+    var hasSeenContainer: Bool { lock.withLock { container } }
+    func recordContainer() { lock.withLock { container = true } }
 
-    func hasSeen(_ zone: ZoneID) -> Bool { seen.withLock { $0.zones.contains(zone) } }
-    func record(_ zone: ZoneID) { _ = seen.withLock { $0.zones.insert(zone) } }
+    func hasSeen(_ zone: ZoneID) -> Bool { lock.withLock { zones.contains(zone) } }
+    func record(_ zone: ZoneID) { _ = lock.withLock { zones.insert(zone) } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7).
+/// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7) and
+/// for the S3 benchmarks.
 ///
 /// One server per test process, started on first use on free 127.0.0.1 ports and never any
 /// other address; tests isolate themselves with a fresh key prefix each. `weed` comes from the
@@ -26,9 +27,13 @@ public actor SeaweedServer {
 
     public static let shared = SeaweedServer()
 
+    /// The bucket weed serves (`S3_BUCKET`).
+    let bucket: String
+
     /// A server of its own (`shared` is the one to use): for a test that kills and restarts it
-    /// (`crash`, `restart`), which would break every other test on a shared one.
-    public init() {}
+    /// (`crash`, `restart`), which would break every other test on a shared one, and for the
+    /// benchmarks (`cloudnotes-bench --s3`), which name their bucket.
+    public init(bucket: String = "cloudnotes-test") { self.bucket = bucket }
 
     /// The one start, shared by every caller: the actor is reentrant at each `await` of
     /// `start`, so without it tests that asked at once each started a server of their own (several
@@ -144,7 +149,7 @@ public actor SeaweedServer {
             }
         }
         let endpoint = Endpoint(
-            url: "http://127.0.0.1:\(ports[6])", bucket: "cloudnotes-test", accessKey: "cloudnotes-test-key",
+            url: "http://127.0.0.1:\(ports[6])", bucket: bucket, accessKey: "cloudnotes-test-key",
             secretKey: "cloudnotes-test-secret")
         try await launch(weed: weed, dir: dir, ports: ports, endpoint: endpoint)
         (self.dir, self.ports, current) = (dir, ports, endpoint)

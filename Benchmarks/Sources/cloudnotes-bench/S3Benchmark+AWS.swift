@@ -6,14 +6,14 @@ import NotesCore
 /// one changed note, beside what cloudnotes did for each.
 extension S3Benchmark {
     func awsSideBySide() throws {
-        let awscli = BenchSeaweed.venv + "/lib/python3.11/site-packages/awscli"
+        let awscli = BenchVenv.path + "/lib/python3.11/site-packages/awscli"
         if !FileManager.default.fileExists(atPath: awscli) {
-            try BenchSeaweed.check(
-                Machine.run(BenchSeaweed.python, ["-m", "pip", "install", "-q", "awscli"]), "pip install awscli")
+            try BenchVenv.check(
+                Machine.run(BenchVenv.python, ["-m", "pip", "install", "-q", "awscli"]), "pip install awscli")
         }
         let markdown = "\(work)/\(count)/markdown"
         if !FileManager.default.fileExists(atPath: markdown) {
-            try BenchSeaweed.check(
+            try BenchVenv.check(
                 Machine.run(
                     "/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", markdown]),
                 "corpus.py --markdown")
@@ -23,14 +23,14 @@ extension S3Benchmark {
         let configFile = directory + "/aws-config"
         try Data("[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n".utf8).write(
             to: URL(fileURLWithPath: configFile))
-        var environment = server.environment
+        var environment = server.awsEnvironment
         environment["AWS_CONFIG_FILE"] = configFile
         environment["AWS_SHARED_CREDENTIALS_FILE"] = directory + "/no-credentials"
         environment["HOME"] = directory
         let target = "s3://\(server.bucket)/aws-\(UUID().uuidString.lowercased())/"
         func sync() throws -> (ms: Double, uploaded: Int) {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: BenchSeaweed.python)
+            process.executableURL = URL(fileURLWithPath: BenchVenv.python)
             process.arguments = [
                 "-m", "awscli", "s3", "sync", markdown, target, "--endpoint-url", server.url, "--no-progress",
             ]
@@ -43,7 +43,7 @@ extension S3Benchmark {
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             let ms = Stats.ms(start, Stats.now())
-            try BenchSeaweed.check(process.terminationStatus, "aws s3 sync")
+            try BenchVenv.check(process.terminationStatus, "aws s3 sync")
             return (
                 ms,
                 String(decoding: output, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("upload:") }.count
@@ -71,7 +71,7 @@ extension S3Benchmark {
 
     static func awsVersion() -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: BenchSeaweed.python)
+        process.executableURL = URL(fileURLWithPath: BenchVenv.python)
         process.arguments = ["-m", "awscli", "--version"]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -13,7 +13,7 @@ extension S3Benchmark {
         let config = directory + "/config/cloudnotes"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         try Data(#"{"pollIntervalSeconds": \#(poll)}"#.utf8).write(to: URL(fileURLWithPath: config + "/config.json"))
-        let cli = CloudnotesCLI(cloudnotes, home: directory, extra: server.environment)
+        let cli = CloudnotesCLI(cloudnotes, home: directory, extra: server.awsEnvironment)
         let watchers = try cli.startWatchers([a.directory, b.directory])
         defer { watchers.stop() }
         try await Task.sleep(for: .seconds(3))

@@ -3,9 +3,10 @@ import Foundation
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 
 /// Sync through an S3 bucket vs through a directory (issue 14, SYNC-FORMAT "On S3"), against
-/// the SeaweedFS this run started on loopback (`BenchSeaweed`), with the corpus of `corpus.py`:
+/// the SeaweedFS this run started on loopback (`SeaweedServer`, as the tests start it), with the corpus of `corpus.py`:
 /// the publication of every note from device A, the initial sync into an empty device (median
 /// of `runs` fresh devices) with the requests it made, one edit there and back, an idle sync
 /// and what an idle hour costs; then (`+Propagation`) `cloudnotes add` on A to B's store with
@@ -14,7 +15,7 @@ struct S3Benchmark {
     let count: Int
     let work: String
     let corpusScript: String
-    let server: BenchSeaweed
+    let server: SeaweedServer.Endpoint
     /// The release `cloudnotes` binary for the propagation part (skipped without it).
     let cloudnotes: String?
     /// `pollIntervalSeconds` of the watchers in the propagation part.
@@ -29,7 +30,7 @@ struct S3Benchmark {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let jsonl = folder + "/notes.jsonl"
         if !FileManager.default.fileExists(atPath: jsonl) {
-            try BenchSeaweed.check(
+            try BenchVenv.check(
                 Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl]),
                 "corpus.py")
         }
@@ -66,7 +67,7 @@ struct S3Benchmark {
         let path = directory + "/" + name
         try? FileManager.default.removeItem(atPath: path)
         let store = try NoteStore(directory: URL(fileURLWithPath: path))
-        let io = prefix.map { _ in S3FileIO(client: S3Client(endpoint: server.endpoint)) }
+        let io = prefix.map { _ in S3FileIO(client: S3Client(endpoint: server.s3)) }
         let folder = io.map { DirectoryCloudFolder(root: "/" + prefix!, io: $0) } ?? DirectoryCloudFolder(root: cloud)
         var configuration = SyncEngine.Configuration(folder: folder, deviceName: name)
         configuration.logger.logLevel = .critical

@@ -1,6 +1,7 @@
 import Foundation
 import NotesCore
 import NotesStore
+import NotesTestSupport
 
 // Store benchmarks (issue: foundation): import throughput, open + first 200 list rows,
 // as-you-type search latency, peak RSS, and ripgrep over the same notes as Markdown files.
@@ -105,8 +106,9 @@ if phase == "organise" {
 if phase == "s3" {
     // S3 vs directory against a SeaweedFS started here on loopback (S3Benchmark.swift):
     // --s3 [--cloudnotes PATH-TO-RELEASE-BINARY] [--poll SECONDS] [--runs N] [--count N]
-    let server = try BenchSeaweed(bucket: bucket, work: work)
-    print("SeaweedFS (weed mini from \(BenchSeaweed.venv)) at \(server.url), bucket \(bucket)")
+    let seaweed = SeaweedServer(bucket: bucket)
+    let server = try await seaweed.endpoint()
+    print("SeaweedFS (weed mini from \(BenchVenv.path)) at \(server.url), bucket \(bucket)")
     do {
         for count in counts {
             try await S3Benchmark(
@@ -115,10 +117,10 @@ if phase == "s3" {
             ).run()
         }
     } catch {
-        server.stop()
+        await seaweed.stop()
         throw error
     }
-    server.stop()
+    await seaweed.stop()
     exit(0)
 }
 if phase == "export" {
