@@ -11,11 +11,13 @@ extension DirectoryCloudFolder {
         try requireContainer()
         var seq = after
         // On a bucket, one listing from the next file on answers what a HEAD per file would.
+        // The fetch that follows lists the same (`PassSightings`).
         if let lister = io as? any KeyListingFileIO {
-            let present = Set(
-                try lister.listFiles(
-                    under: layout.deviceLogDirectory(zone, device: device),
-                    startAfter: String(Self.listedName(after + 1).dropLast(5))))
+            let folder = layout.deviceLogDirectory(zone, device: device)
+            let startAfter = String(Self.listedName(after + 1).dropLast(5))
+            let names = try lister.listFiles(under: folder, startAfter: startAfter)
+            sightings?.keep(names, under: folder, startAfter: startAfter)
+            let present = Set(names)
             while present.contains(Self.listedName(seq + 1)) { seq += 1 }
             return seq
         }

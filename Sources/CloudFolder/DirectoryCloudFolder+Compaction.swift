@@ -7,6 +7,7 @@ extension DirectoryCloudFolder {
     public func removeOwnLogFiles(zone: ZoneID, device: DeviceID, seqs: ClosedRange<Int64>) throws -> Int {
         try requireContainer()
         guard seqs.lowerBound >= 1 else { throw CloudError(.invalidArguments, "a log seq starts at 1") }
+        sightings?.forgetListings()
         var removed = 0
         var segment: (number: Int64, exists: Bool, removed: Bool)?
         for seq in seqs {

@@ -109,8 +109,10 @@ extension DirectoryCloudFolder {
         let folder = layout.deviceLogDirectory(zone, device: device)
         // After the token's file name without `.json`: that file and its renamed copies
         // (`… (conflicted copy).json` sorts before `.json`) come back, older ones do not.
-        let names = try lister.listFiles(
-            under: folder, startAfter: start > 0 ? String(Self.listedName(start).dropLast(5)) : "")
+        let startAfter = start > 0 ? String(Self.listedName(start).dropLast(5)) : ""
+        let names =
+            try sightings?.take(under: folder, startAfter: startAfter)
+            ?? lister.listFiles(under: folder, startAfter: startAfter)
         if names.isEmpty, start == 0 {
             // Nothing under it: a real (empty) folder, or an object where a folder should be.
             guard try io.isFolder(folder) else { return nil }

@@ -44,6 +44,7 @@ extension DirectoryCloudFolder {
     /// Where `rename` itself refuses an existing file (a bucket's `If-None-Match: *` PUT), the
     /// file is written first and read only when refused: one request when the path is free.
     func publishOnce(_ plain: [UInt8], at path: String, device: DeviceID) throws -> PublishOutcome {
+        sightings?.forgetListings()
         // Sealing is deterministic (rule 14), so a retry still finds identical bytes.
         let bytes = sealed(plain, at: path)
         if io.renameRefusesExisting(path) {

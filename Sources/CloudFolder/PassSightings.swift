@@ -2,7 +2,7 @@ import Foundation
 import NotesCore
 
 /// What a bucket's folder has seen during one sync pass (SYNC-FORMAT "On S3"): that
-/// `container.json` is there, and which zone folders are.
+/// `container.json` is there, which zone folders are, and the last listing of a device's log.
 ///
 /// A directory's folder checks for `container.json` before every call, because a mount can go
 /// away between two of them and an empty mount point must not read as "every zone deleted"
@@ -11,10 +11,15 @@ import NotesCore
 /// listed three times. So a bucket's folder, scoped to one pass (`CloudFolder.scopedToOnePass`),
 /// checks each once and remembers it here until the pass ends. Creating a zone still checks
 /// the container first, so a prefix emptied during a pass is not filled again.
+///
+/// The rewind check (`logHead`) and the fetch list a device's log after the same name, one after
+/// the other: the fetch takes the listing the check kept, once. Anything this folder writes or
+/// deletes drops the kept listings, so none is read after a change of ours.
 public final class PassSightings: @unchecked Sendable {
     private let lock = NSLock()
     private var container = false
     private var zones = Set<ZoneID>()
+    private var listings: [String: (startAfter: String, names: [String])] = [:]
 
     public init() {}
 
@@ -23,4 +28,18 @@ public final class PassSightings: @unchecked Sendable {
 
     func hasSeen(_ zone: ZoneID) -> Bool { lock.withLock { zones.contains(zone) } }
     func record(_ zone: ZoneID) { _ = lock.withLock { zones.insert(zone) } }
+
+    func keep(_ names: [String], under folder: String, startAfter: String) {
+        lock.withLock { listings[folder] = (startAfter, names) }
+    }
+
+    /// The listing kept of `folder` after `startAfter`, once; nil when there is none.
+    func take(under folder: String, startAfter: String) -> [String]? {
+        lock.withLock {
+            guard let kept = listings.removeValue(forKey: folder), kept.startAfter == startAfter else { return nil }
+            return kept.names
+        }
+    }
+
+    func forgetListings() { lock.withLock { listings = [:] } }
 }

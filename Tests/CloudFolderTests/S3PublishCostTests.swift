@@ -126,4 +126,26 @@ struct S3PublishCostTests {
         try FileManager.default.removeItem(atPath: disk.layout.containerFile)
         #expect(throws: CloudError.self) { _ = try diskPass.zones() }
     }
+
+    @Test("in a pass, the fetch takes the listing the log-end check kept, but never one from before a write of ours")
+    func keptListingIsDroppedByAWrite() async throws {
+        let (folder, io) = try await prepared()
+        _ = try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc)
+        let token = ChangeToken([a: 1])
+        // The check then the fetch, nothing between: one listing of A's log.
+        let pass = try #require(folder.scopedToOnePass() as? DirectoryCloudFolder)
+        var fetched: FetchedChanges?
+        let spent = try cost(io) {
+            #expect(try pass.logHead(zone: zone, device: a, after: 0) == 1)
+            fetched = try pass.fetchChanges(zone: zone, since: token, maxBatches: 10)
+        }
+        #expect(fetched?.batches.isEmpty == true)
+        #expect(spent.requests.filter { $0.contains("start-after=") }.count == 1, "\(spent.requests)")
+        // A publication between them: the fetch lists again and finds seq 2.
+        let next = try #require(folder.scopedToOnePass() as? DirectoryCloudFolder)
+        #expect(try next.logHead(zone: zone, device: a, after: 0) == 1)
+        _ = try next.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc)
+        let after = try next.fetchChanges(zone: zone, since: token, maxBatches: 10)
+        #expect(after.batches.count == 1 && after.token[a] == 2)
+    }
 }
