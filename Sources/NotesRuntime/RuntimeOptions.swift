@@ -31,8 +31,11 @@ public struct RuntimeOptions: Sendable {
     /// `ConflictResolver`), for a save whose note changed under the editor: the edit and the
     /// other change are merged as sync merges them, and a merge with conflict markers flags
     /// the note. Nil (tests without sync): no merge, both versions stay and the note is flagged.
-    public var resolveHeads:
-        (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))?
+    public var resolveHeads: HeadsMerge?
+    public typealias HeadsMerge =
+        @Sendable (_ heads: [Revision], _ history: RevisionHistory) -> (
+            merged: Revision?, conflict: Bool
+        )
     /// The names devices go by (from sync's state), read when history, a conflict or a preview
     /// is loaded; nil: devices are shown by id prefix.
     public var deviceLabels: (@Sendable () -> DeviceLabels)?
@@ -47,8 +50,7 @@ public struct RuntimeOptions: Sendable {
         externalChangeInterval: Duration = .milliseconds(300), syncStatus: AsyncStream<SyncStatus>? = nil,
         syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false,
         theme: Theme = .standard,
-        resolveHeads: (@Sendable (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool))? =
-            nil
+        resolveHeads: HeadsMerge? = nil
     ) {
         self.editorCommand = editorCommand
         self.tickInterval = tickInterval

@@ -127,20 +127,30 @@ extension NoteStore {
         ).map(Self.revision(from:))
     }
 
-    /// The ids of a record's heads (revisions no other names as a parent), read without any
-    /// revision's fields: `id` and `parents` precede `fields` in the row, so SQLite does not
-    /// read a large note's body of each older revision to find them.
-    static func fetchHeadIDs(_ recordID: String, _ db: Database) throws -> [(id: String, parents: [String])] {
-        let graph = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, parents FROM revision WHERE recordID = ?"), arguments: [recordID]
-        ).map { row in
-            let parents =
-                try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?
-                .compactMap(\.stringValue) ?? []
-            return (id: row["id"] as String, parents: parents)
+    /// A record's revision graph, read without any revision's fields: `id` and `parents`
+    /// precede `fields` in the row, so SQLite does not read a large note's body of each older
+    /// revision to find it.
+    static func fetchGraph(_ recordID: String, _ db: Database) throws -> [String: [String]] {
+        var graph: [String: [String]] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, parents FROM revision WHERE recordID = ?"), arguments: [recordID])
+        {
+            graph[row["id"] as String] =
+                try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue)
+                ?? []
         }
-        let named = Set(graph.flatMap(\.parents))
-        return graph.filter { !named.contains($0.id) }
+        return graph
+    }
+
+    /// The history a merge of `heads` (or a check of one) reads (`RevisionHistory`): the graph,
+    /// with `heads` and every revision that can be their merge base read whole.
+    static func fetchMergeHistory(_ recordID: String, graph: [String: [String]], heads: [String], _ db: Database)
+        throws -> RevisionHistory
+    {
+        let shape = RevisionHistory(parents: graph, loaded: [])
+        let wanted = Set(heads).union(shape.bases(of: heads)).sorted()
+        return RevisionHistory(
+            parents: graph, loaded: try wanted.compactMap { try fetchRevision($0, of: recordID, db) })
     }
 }
 

@@ -6,7 +6,10 @@ extension NoteStore {
     /// Decides what two or more heads of one record become (SYNC-FORMAT rule 8): a merge
     /// revision descending from every head, or nil to keep the heads (`askUser`); and whether the
     /// note must be flagged `conflict`. Pure and deterministic; called inside the transaction.
-    public typealias HeadsResolver = (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+    /// `history` holds the heads and their possible merge bases whole (`RevisionHistory`).
+    public typealias HeadsResolver = (_ heads: [Revision], _ history: RevisionHistory) -> (
+        merged: Revision?, conflict: Bool
+    )
 
     /// What one `applyFetchedRevisions` did.
     public typealias FetchApplication = (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
@@ -77,27 +80,30 @@ extension NoteStore {
     }
 
     /// Makes the note row match the record's heads; returns true when a merge revision was made.
+    ///
+    /// Reads the record's graph without any revision's fields, and then only the revisions the
+    /// outcome depends on (`RevisionHistory`): one head with at most one parent (an edit on the
+    /// last revision, the usual case) is the note as it stands, never a conflict (only a merge
+    /// is, SYNC-FORMAT rule 8); several heads, or a merge head, are read with their possible merge
+    /// bases. Reading every revision made each edit of a 20 MB note that a device received cost
+    /// one more parse of 20 MB of JSON than the last (cloudnotes-bench --large-note-propagation),
+    /// and a merge of it read every body it ever had.
     func recompute(_ record: String, resolve: HeadsResolver, _ db: Database) throws -> Bool {
-        // One head with at most one parent (an edit on the last revision, the usual case) is
-        // the note as it stands, never a conflict (only a merge is, SYNC-FORMAT rule 8): read
-        // that revision alone. Reading every revision made each edit of a 20 MB note that a
-        // device received cost one more parse of 20 MB of JSON than the last
-        // (cloudnotes-bench --large-note-propagation).
-        let headIDs = try Self.fetchHeadIDs(record, db)
-        if headIDs.count == 1, headIDs[0].parents.count <= 1,
-            let head = try Self.fetchRevision(headIDs[0].id, of: record, db)
-        {
-            try materialize(head, conflict: false, db)
+        let graph = try Self.fetchGraph(record, db)
+        let headIDs = RevisionHistory(parents: graph, loaded: []).headIDs
+        if headIDs.count == 1 {
+            let parents = graph[headIDs[0]] ?? []
+            guard let head = try Self.fetchRevision(headIDs[0], of: record, db) else { return false }
+            let conflict =
+                try parents.count > 1
+                && Self.isConflicted(
+                    head, history: Self.fetchMergeHistory(record, graph: graph, heads: parents, db), resolve: resolve)
+            try materialize(head, conflict: conflict, db)
             return false
         }
-        let history = try Self.fetchRevisions(record, db)
-        let heads = Self.heads(of: history)
-        guard heads.count > 1 else {
-            if let head = heads.first {
-                try materialize(head, conflict: Self.isConflicted(head, history: history, resolve: resolve), db)
-            }
-            return false
-        }
+        let history = try Self.fetchMergeHistory(record, graph: graph, heads: headIDs, db)
+        let heads = headIDs.compactMap { history.loaded[$0] }.sorted(by: Self.isEarlier)
+        guard heads.count > 1 else { return false }
         let (merge, conflict) = resolve(heads, history)
         guard let merge else {
             // askUser: the heads stay; the note shows the latest edit until the user picks.
@@ -106,11 +112,21 @@ extension NoteStore {
             return false
         }
         let zone =
-            merge.fields?.zone ?? history.last(where: { $0.fields != nil })?.fields?.zone ?? Note.defaultZone
+            try merge.fields?.zone ?? heads.last(where: { $0.fields != nil })?.fields?.zone
+            ?? Self.latestZone(record, db) ?? Note.defaultZone
         try insert(merge, db)
         try enqueue(merge, zone: zone, kind: merge.isTombstone ? "delete" : "save", db)
         try materialize(merge, conflict: conflict, db)
         return true
+    }
+
+    /// The notebook of a record's latest revision that has fields (its heads are all deletions).
+    static func latestZone(_ record: String, _ db: Database) throws -> String? {
+        try Row.fetchOne(
+            db,
+            sql: "SELECT * FROM revision WHERE recordID = ? AND fields IS NOT NULL ORDER BY hlc DESC, id DESC LIMIT 1",
+            arguments: [record]
+        ).map(Self.revision(from:))?.fields?.zone
     }
 
     /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
@@ -153,12 +169,11 @@ extension NoteStore {
     /// markers, or a merge `resolve` itself flags when run again on its parents (two new
     /// titles): `resolve` is deterministic, so a device that receives another's merge flags it
     /// exactly when the device that made it did (given the same strategy).
-    static func isConflicted(_ head: Revision, history: [Revision], resolve: HeadsResolver) -> Bool {
+    static func isConflicted(_ head: Revision, history: RevisionHistory, resolve: HeadsResolver) -> Bool {
         if isConflictedMerge(head) { return true }
         guard head.parents.count > 1 else { return false }
-        let parents = Set(head.parents)
-        let sides = history.filter { parents.contains($0.id) }
-        guard sides.count == parents.count else { return false }
+        let sides = head.parents.compactMap { history.loaded[$0] }.sorted(by: isEarlier)
+        guard sides.count == head.parents.count else { return false }
         let (merged, conflict) = resolve(sides, history)
         return conflict && merged?.id == head.id
     }

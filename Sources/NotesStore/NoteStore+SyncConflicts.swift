@@ -29,17 +29,18 @@ extension NoteStore {
         try read { db in try Self.conflictSides(id.lowercasedString, db).sides }
     }
 
+    /// Reads the heads and the sides whole, and only the graph of the rest (a large note's
+    /// older bodies are not read, as in `recompute`).
     static func conflictSides(_ record: String, _ db: Database) throws -> (sides: [Revision], heads: [Revision]) {
-        let history = try fetchRevisions(record, db)
-        let heads = heads(of: history)
+        let headIDs = RevisionHistory(parents: try fetchGraph(record, db), loaded: []).headIDs
+        let heads = try headIDs.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: isEarlier)
         if heads.count > 1 { return (heads, heads) }
         guard let head = heads.first, head.parents.count > 1 else { return ([], heads) }
         // A merge with markers, or one the merge flagged (two new titles): the note row says so.
         let flagged =
             try String.fetchOne(db, sql: "SELECT syncState FROM note WHERE id = ?", arguments: [record]) == "conflict"
         guard isConflictedMerge(head) || flagged else { return ([], heads) }
-        let parents = Set(head.parents)
-        return (history.filter { parents.contains($0.id) }.sorted(by: isEarlier), heads)
+        return (try head.parents.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: isEarlier), heads)
     }
 
     /// Resolves a note's conflict with one side (a local edit whose parents are all the heads,

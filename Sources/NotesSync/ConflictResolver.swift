@@ -20,7 +20,8 @@ public struct ConflictResolver: Sendable {
     public init(strategy: ConflictStrategy) { self.strategy = strategy }
 
     /// The merge of `heads` (two or more), and whether the note must be flagged `conflict`.
-    public func resolve(heads: [Revision], history: [Revision]) -> (merged: Revision?, conflict: Bool) {
+    /// `history` holds the whole revisions of at least the heads and their `bases`.
+    public func resolve(heads: [Revision], history: RevisionHistory) -> (merged: Revision?, conflict: Bool) {
         guard heads.count > 1, let latest = heads.max(by: Self.isEarlier) else { return (nil, false) }
         let recordID = latest.recordID
         func revision(_ fields: RevisionFields?) -> Revision {
@@ -42,15 +43,19 @@ public struct ConflictResolver: Sendable {
         }
     }
 
+    /// `resolve` with every revision of the record read whole.
+    public func resolve(heads: [Revision], history: [Revision]) -> (merged: Revision?, conflict: Bool) {
+        resolve(heads: heads, history: RevisionHistory(history))
+    }
+
     /// Folds the edits, in rev-id order, into one set of fields.
-    static func mergeFields(_ edits: [Revision], history: [Revision]) -> (RevisionFields, Bool) {
-        let index = Dictionary(history.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    static func mergeFields(_ edits: [Revision], history: RevisionHistory) -> (RevisionFields, Bool) {
         let ordered = edits.sorted { $0.id < $1.id }
         var current = FieldMerge.Side(ordered[0])
         var members = [ordered[0].id]
         var conflict = false
         for next in ordered.dropFirst() {
-            let base = commonAncestor(members, next.id, index: index)?.fields
+            let base = history.mergeBase(of: members, and: next.id)?.fields
             let (fields, conflicted) = FieldMerge.merge(base: base, ours: current, theirs: FieldMerge.Side(next))
             conflict = conflict || conflicted
             current = FieldMerge.Side(
@@ -58,26 +63,6 @@ public struct ConflictResolver: Sendable {
             members.append(next.id)
         }
         return (current.fields, conflict)
-    }
-
-    /// The best common ancestor of `members` (together) and `other`: among the common
-    /// ancestors that are no other common ancestor's ancestor, the latest by (HLC, device, id).
-    static func commonAncestor(_ members: [String], _ other: String, index: [String: Revision]) -> Revision? {
-        let common = ancestors(of: members, index: index).intersection(ancestors(of: [other], index: index))
-        // Common ancestors form an ancestor-closed set, so its maximal elements are those that
-        // are no member's parent.
-        let parentsInCommon = Set(common.flatMap { index[$0]?.parents ?? [] })
-        return common.subtracting(parentsInCommon).compactMap { index[$0] }.max(by: isEarlier)
-    }
-
-    static func ancestors(of ids: [String], index: [String: Revision]) -> Set<String> {
-        var seen = Set<String>()
-        var stack = ids
-        while let id = stack.popLast() {
-            guard seen.insert(id).inserted, let revision = index[id] else { continue }
-            stack += revision.parents
-        }
-        return seen.filter { index[$0] != nil }
     }
 
     /// The total order of rule 7: (HLC, device), then the revision id so no two compare equal.

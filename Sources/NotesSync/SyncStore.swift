@@ -32,7 +32,7 @@ public protocol SyncStore: Sendable {
     /// store keeps and queues for sending.
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
-        resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+        resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
     /// How many notes are flagged `conflict`.

@@ -8,7 +8,7 @@ import Testing
 /// What applying fetched revisions (SYNC-FORMAT rule 8) reads of a note's history.
 struct SyncApplyTests {
     /// The resolver of applies that must not merge.
-    static func noMerge(_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool) {
+    static func noMerge(_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool) {
         Issue.record("no merge expected, got \(heads.count) heads")
         return (nil, false)
     }
@@ -41,5 +41,50 @@ struct SyncApplyTests {
         #expect(received.body == "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\n")
         #expect(received.headRev == edited.headRev)
         #expect(received.syncState == .synced)
+    }
+
+    /// A merge of two heads of a large note reads those heads and their common ancestor, not
+    /// every body the note ever had (`RevisionHistory`). Every other revision is unreadable on B
+    /// here, so a merge that still parsed the whole history would throw.
+    @Test func aMergeReadsOnlyTheHeadsAndTheirBase() throws {
+        let a = try TestStore()
+        let b = try TestStore()
+        var note = try a.store.create(title: "large", body: "line 1\nline 2\n")
+        for n in 3...5 { note = try a.store.update(note.id) { $0.body += "line \(n)\n" } }
+        _ = try b.store.applyFetchedRevisions(a.store.revisions(of: note.id), engineState: "one", resolve: Self.noMerge)
+        let base = try #require(note.headRev)
+        try b.store.write { db in
+            try db.execute(
+                sql: "UPDATE revision SET fields = '{damaged' WHERE recordID = ? AND id != ?",
+                arguments: [note.id.lowercasedString, base])
+        }
+        // Concurrent edits of different lines on A and B.
+        let onA = try a.store.update(note.id) { $0.body = $0.body.replacingOccurrences(of: "line 1", with: "LINE 1") }
+        _ = try b.store.update(note.id) { $0.body += "line 6\n" }
+        let fetched = try #require(try a.store.revisions(of: note.id).first { $0.id == onA.headRev })
+
+        var mergedOn: String?
+        let applied = try b.store.applyFetchedRevisions([fetched], engineState: "two") { heads, history in
+            let from = history.mergeBase(of: [heads[0].id], and: heads[1].id)
+            mergedOn = from?.id
+            guard let baseBody = from?.fields?.body, var fields = heads[1].fields else { return (nil, true) }
+            fields.body =
+                TextMerge.merge(
+                    base: baseBody, ours: heads[0].fields?.body ?? "", theirs: fields.body, oursLabel: "0",
+                    theirsLabel: "1"
+                ).text
+            let latest = heads.max(by: NoteStore.isEarlier)!
+            return (
+                Revision(
+                    recordID: note.id, parents: heads.map(\.id), fields: fields, hlc: latest.hlc, device: latest.device),
+                false
+            )
+        }
+
+        #expect(mergedOn == base)
+        #expect(applied.merged == 1)
+        let merged = try #require(try b.store.note(note.id))
+        #expect(merged.body == "LINE 1\nline 2\nline 3\nline 4\nline 5\nline 6\n")
+        #expect(merged.syncState == .pending)
     }
 }

@@ -209,7 +209,7 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     }
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
-        resolve: (_ heads: [Revision], _ history: [Revision]) -> (merged: Revision?, conflict: Bool)
+        resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
         if !failed {
             failed = true

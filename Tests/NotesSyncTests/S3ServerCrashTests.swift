@@ -38,7 +38,7 @@ struct S3ServerCrashTests {
         let proxy = try FaultProxy(upstream: server.url)
         defer { proxy.stop() }
         let root = "/crash-\(UUID().uuidString.lowercased())"
-        let a = try TestDevice("a", folder: Self.folder(proxy.url, server: server, root: root, timeout: 3))
+        let a = try TestDevice("a", folder: Self.folder(proxy.url, server: server, root: root, timeout: 10))
         let b = try TestDevice("b", folder: Self.folder(server.url, server: server, root: root, timeout: 5))
         var edits: [UUID: Int] = [:]
         var ids: [UUID] = []
@@ -57,8 +57,28 @@ struct S3ServerCrashTests {
         ids.append(created)
         edits[created, default: 0] += 1
         proxy.arm(.holdAnswer, request: { $0.hasPrefix("PUT ") && $0.contains("/log/") && $0.contains(".json ") })
-        let publishing = Task { await a.engine.syncNow() }
-        #expect(await eventually(timeout: .seconds(30)) { proxy.firedFaults == [.holdAnswer] }, "no publish was held")
+        // Under load a request before the publication can time out and end the sync first: then
+        // A syncs again, until a publication is held.
+        let ended = SyncEnded()
+        func startSync() -> Task<SyncSummary, Never> {
+            Task {
+                let summary = await a.engine.syncNow()
+                ended.set(true)
+                return summary
+            }
+        }
+        var publishing = startSync()
+        var attempts = 1
+        let held = await eventually(timeout: .seconds(90)) {
+            if proxy.firedFaults == [.holdAnswer] { return true }
+            if ended.value, attempts < 5 {
+                ended.set(false)
+                attempts += 1
+                publishing = startSync()
+            }
+            return false
+        }
+        #expect(held, "no publish was held in \(attempts) sync(s)")
         try await weed.crash()
         let failed = await publishing.value
         #expect(failed.error != nil, "a sync without its answers reported no error")
@@ -90,4 +110,12 @@ struct S3ServerCrashTests {
         await a.sync()
         try await quiesce([a, b, c], label: "after the restart")
     }
+}
+
+/// Whether a sync task has ended (set by the task itself).
+private final class SyncEnded: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+    var value: Bool { lock.withLock { ended } }
+    func set(_ value: Bool) { lock.withLock { ended = value } }
 }

@@ -8,7 +8,8 @@ import NotesSync
 /// in 100k lines and in one line, and of 0.9 MB in 100k and 10k lines, all published (notes over
 /// 256 KB as asset chunks, SYNC-FORMAT rule 15). Linear in the note's size is the target: the
 /// 10 MB sync should cost about ten times the 1 MB one, whatever the number of lines. Then a
-/// 20 MB note's trip from device A to device B (A's sync, then B's), plain and encrypted.
+/// 20 MB note's trip from device A to device B (A's sync, then B's), plain and encrypted, and a
+/// merge of concurrent edits of it.
 struct LargeNoteBenchmark {
     let work: String
 
@@ -35,6 +36,41 @@ struct LargeNoteBenchmark {
                     + "\(Stats.f(Stats.median(later) / 1000, 3)) s, pending \(try store.pendingCount())")
         }
         try await propagation()
+        try await merge()
+    }
+
+    /// Concurrent edits of a 20 MB note with ten earlier revisions: B's sync merges A's edit with
+    /// its own, reading the two heads and their base (`RevisionHistory`). Beside it, the read of
+    /// the whole history that the merge made before (11 revisions of 20 MB, parsed).
+    func merge() async throws {
+        var merges: [Double] = []
+        var wholeHistory: [Double] = []
+        for run in 0..<3 {
+            let folder = try BenchFolder(directory: "\(work)/large-20mb-merge-\(run)", encrypted: false)
+            let (a, engineA) = try folder.device("a")
+            let (b, engineB) = try folder.device("b")
+            var note = try a.create(title: "twenty", body: Self.body(bytes: 20 * 1_048_576, lines: 200_000))
+            for n in 0..<10 {
+                note = try a.update(note.id) { $0.body = "edit \(n)\n" + $0.body.drop { $0 != "\n" }.dropFirst() }
+                _ = await engineA.syncNow()
+            }
+            _ = await engineB.syncNow()
+            _ = try a.update(note.id) { $0.body = "A's first line\n" + $0.body.drop { $0 != "\n" }.dropFirst() }
+            _ = try b.update(note.id) { $0.body += "B's last line\n" }
+            _ = await engineA.syncNow()
+            var summary = SyncSummary()
+            merges.append(await Stats.timeAsync { summary = await engineB.syncNow() })
+            let merged = try b.note(note.id)?.body ?? ""
+            precondition(
+                summary.fetched.merged == 1 && merged.hasPrefix("A's first line\n")
+                    && merged.hasSuffix("B's last line\n"),
+                "B did not merge the two edits")
+            wholeHistory.append(Stats.time { _ = try? b.revisions(of: note.id) })
+        }
+        print(
+            "20 MB note with 11 revisions, concurrent edits: B's merging sync median "
+                + "\(Stats.f(Stats.median(merges) / 1000, 3)) s; reading its whole history (what the merge read "
+                + "before) median \(Stats.f(Stats.median(wholeHistory) / 1000, 3)) s (3 runs)")
     }
 
     /// A 20 MB note from A to B through a folder, plain and encrypted: medians of three runs.
