@@ -171,4 +171,10 @@ public struct Revision: Sendable, Equatable, Identifiable {
         for byte in digest { out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The total order of SYNC-FORMAT rule 7, (HLC, device), with the revision id as the last
+    /// tie-break so that two revisions never compare equal.
+    public static func isEarlier(_ a: Revision, _ b: Revision) -> Bool {
+        (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)
+    }
 }

@@ -34,8 +34,7 @@ public struct RevisionHistory: Sendable {
     /// that are no other common ancestor's ancestor, the latest by (HLC, device, id). Nil when
     /// they have none (or none of those was read whole: `bases(of:)` says which to read).
     public func mergeBase(of members: [String], and other: String) -> Revision? {
-        bestCommonAncestors(of: members, and: other).compactMap { loaded[$0] }
-            .max { ($0.hlc, $0.device, $0.id) < ($1.hlc, $1.device, $1.id) }
+        bestCommonAncestors(of: members, and: other).compactMap { loaded[$0] }.max(by: Revision.isEarlier)
     }
 
     /// Every revision `mergeBase` can choose from while `heads` are merged one after another in

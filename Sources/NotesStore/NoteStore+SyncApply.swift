@@ -102,12 +102,13 @@ extension NoteStore {
             return false
         }
         let history = try Self.fetchMergeHistory(record, graph: graph, heads: headIDs, db)
-        let heads = headIDs.compactMap { history.loaded[$0] }.sorted(by: Self.isEarlier)
+        let heads = headIDs.compactMap { history.loaded[$0] }.sorted(by: Revision.isEarlier)
         guard heads.count > 1 else { return false }
         let (merge, conflict) = resolve(heads, history)
         guard let merge else {
             // askUser: the heads stay; the note shows the latest edit until the user picks.
-            let shown = heads.filter { !$0.isTombstone }.max(by: Self.isEarlier) ?? heads.max(by: Self.isEarlier)!
+            let shown =
+                heads.filter { !$0.isTombstone }.max(by: Revision.isEarlier) ?? heads.max(by: Revision.isEarlier)!
             try materialize(shown, conflict: true, db)
             return false
         }
@@ -156,13 +157,7 @@ extension NoteStore {
     /// Revisions no other revision of the record names as a parent, in (HLC, device, id) order.
     static func heads(of history: [Revision]) -> [Revision] {
         let parents = Set(history.flatMap(\.parents))
-        return history.filter { !parents.contains($0.id) }.sorted(by: isEarlier)
-    }
-
-    /// The total order of SYNC-FORMAT rule 7, (HLC, device), with the revision id as the last
-    /// tie-break so that two revisions never compare equal.
-    public static func isEarlier(_ a: Revision, _ b: Revision) -> Bool {
-        (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)
+        return history.filter { !parents.contains($0.id) }.sorted(by: Revision.isEarlier)
     }
 
     /// Whether a record's single head must be flagged `conflict`: a merge that kept conflict
@@ -172,7 +167,7 @@ extension NoteStore {
     static func isConflicted(_ head: Revision, history: RevisionHistory, resolve: HeadsResolver) -> Bool {
         if isConflictedMerge(head) { return true }
         guard head.parents.count > 1 else { return false }
-        let sides = head.parents.compactMap { history.loaded[$0] }.sorted(by: isEarlier)
+        let sides = head.parents.compactMap { history.loaded[$0] }.sorted(by: Revision.isEarlier)
         guard sides.count == head.parents.count else { return false }
         let (merged, conflict) = resolve(sides, history)
         return conflict && merged?.id == head.id

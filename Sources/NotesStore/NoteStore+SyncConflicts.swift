@@ -33,14 +33,16 @@ extension NoteStore {
     /// older bodies are not read, as in `recompute`).
     static func conflictSides(_ record: String, _ db: Database) throws -> (sides: [Revision], heads: [Revision]) {
         let headIDs = RevisionHistory(parents: try fetchGraph(record, db), loaded: []).headIDs
-        let heads = try headIDs.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: isEarlier)
+        let heads = try headIDs.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: Revision.isEarlier)
         if heads.count > 1 { return (heads, heads) }
         guard let head = heads.first, head.parents.count > 1 else { return ([], heads) }
         // A merge with markers, or one the merge flagged (two new titles): the note row says so.
         let flagged =
             try String.fetchOne(db, sql: "SELECT syncState FROM note WHERE id = ?", arguments: [record]) == "conflict"
         guard isConflictedMerge(head) || flagged else { return ([], heads) }
-        return (try head.parents.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: isEarlier), heads)
+        return (
+            try head.parents.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: Revision.isEarlier), heads
+        )
     }
 
     /// Resolves a note's conflict with one side (a local edit whose parents are all the heads,

@@ -22,7 +22,7 @@ public struct ConflictResolver: Sendable {
     /// The merge of `heads` (two or more), and whether the note must be flagged `conflict`.
     /// `history` holds the whole revisions of at least the heads and their `bases`.
     public func resolve(heads: [Revision], history: RevisionHistory) -> (merged: Revision?, conflict: Bool) {
-        guard heads.count > 1, let latest = heads.max(by: Self.isEarlier) else { return (nil, false) }
+        guard heads.count > 1, let latest = heads.max(by: Revision.isEarlier) else { return (nil, false) }
         let recordID = latest.recordID
         func revision(_ fields: RevisionFields?) -> Revision {
             Revision(
@@ -34,9 +34,9 @@ public struct ConflictResolver: Sendable {
         case .askUser:
             return (nil, true)
         case .serverWins:
-            return (revision(edits.min(by: Self.isEarlier)!.fields), false)
+            return (revision(edits.min(by: Revision.isEarlier)!.fields), false)
         case .clientWins:
-            return (revision(edits.max(by: Self.isEarlier)!.fields), false)
+            return (revision(edits.max(by: Revision.isEarlier)!.fields), false)
         case .merge:
             let (fields, conflict) = Self.mergeFields(edits, history: history)
             return (revision(fields), conflict)
@@ -63,10 +63,5 @@ public struct ConflictResolver: Sendable {
             members.append(next.id)
         }
         return (current.fields, conflict)
-    }
-
-    /// The total order of rule 7: (HLC, device), then the revision id so no two compare equal.
-    public static func isEarlier(_ a: Revision, _ b: Revision) -> Bool {
-        (a.hlc, a.device, a.id) < (b.hlc, b.device, b.id)
     }
 }

@@ -73,7 +73,7 @@ struct SyncApplyTests {
                     base: baseBody, ours: heads[0].fields?.body ?? "", theirs: fields.body, oursLabel: "0",
                     theirsLabel: "1"
                 ).text
-            let latest = heads.max(by: NoteStore.isEarlier)!
+            let latest = heads.max(by: Revision.isEarlier)!
             return (
                 Revision(
                     recordID: note.id, parents: heads.map(\.id), fields: fields, hlc: latest.hlc, device: latest.device),
