@@ -13,12 +13,9 @@ struct SyncApplyTests {
         return (nil, false)
     }
 
-    /// An edit made on the note's head reaches the other device by reading that one revision:
-    /// parsing every older revision (each a copy of the body) made each edit of a 20 MB note a
-    /// device received slower and larger than the last (`cloudnotes-bench
-    /// --large-note-propagation`). Here the older revisions are unreadable on B, so an apply
-    /// that still parsed them would throw.
-    @Test func anEditOnTheHeadIsAppliedWithoutReadingOlderRevisions() throws {
+    /// A note of five revisions on A, received by B, where every revision but the head is
+    /// unreadable on B: an apply that parsed one of them would throw.
+    static func noteWithOlderRevisionsDamagedOnB() throws -> (a: TestStore, b: TestStore, note: Note) {
         let a = try TestStore()
         let b = try TestStore()
         var note = try a.store.create(title: "large", body: "line 1\nline 2\n")
@@ -31,6 +28,16 @@ struct SyncApplyTests {
                 sql: "UPDATE revision SET fields = '{damaged' WHERE recordID = ? AND id != ?",
                 arguments: [note.id.lowercasedString, head])
         }
+        return (a, b, note)
+    }
+
+    /// An edit made on the note's head reaches the other device by reading that one revision:
+    /// parsing every older revision (each a copy of the body) made each edit of a 20 MB note a
+    /// device received slower and larger than the last (`cloudnotes-bench
+    /// --large-note-propagation`). Here the older revisions are unreadable on B, so an apply
+    /// that still parsed them would throw.
+    @Test func anEditOnTheHeadIsAppliedWithoutReadingOlderRevisions() throws {
+        let (a, b, note) = try Self.noteWithOlderRevisionsDamagedOnB()
 
         let edited = try a.store.update(note.id) { $0.body += "line 6\n" }
         let newest = try #require(try a.store.revisions(of: note.id).first { $0.id == edited.headRev })
@@ -47,17 +54,8 @@ struct SyncApplyTests {
     /// every body the note ever had (`RevisionHistory`). Every other revision is unreadable on B
     /// here, so a merge that still parsed the whole history would throw.
     @Test func aMergeReadsOnlyTheHeadsAndTheirBase() throws {
-        let a = try TestStore()
-        let b = try TestStore()
-        var note = try a.store.create(title: "large", body: "line 1\nline 2\n")
-        for n in 3...5 { note = try a.store.update(note.id) { $0.body += "line \(n)\n" } }
-        _ = try b.store.applyFetchedRevisions(a.store.revisions(of: note.id), engineState: "one", resolve: Self.noMerge)
+        let (a, b, note) = try Self.noteWithOlderRevisionsDamagedOnB()
         let base = try #require(note.headRev)
-        try b.store.write { db in
-            try db.execute(
-                sql: "UPDATE revision SET fields = '{damaged' WHERE recordID = ? AND id != ?",
-                arguments: [note.id.lowercasedString, base])
-        }
         // Concurrent edits of different lines on A and B.
         let onA = try a.store.update(note.id) { $0.body = $0.body.replacingOccurrences(of: "line 1", with: "LINE 1") }
         _ = try b.store.update(note.id) { $0.body += "line 6\n" }
