@@ -19,7 +19,8 @@ public struct PosixFileIO: FileIO {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in
-                retryingOnInterrupt { Glibc.write(file.rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+                guard let base = buffer.baseAddress else { return 0 }
+                return retryingOnInterrupt { Glibc.write(file.rawValue, base + offset, buffer.count - offset) }
             }
             guard n > 0 else {
                 throw CloudError(errno: n == 0 ? EIO : errno, operation: "write", path: nil)
@@ -72,7 +73,8 @@ public struct PosixFileIO: FileIO {
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }
+                guard let base = buffer.baseAddress else { return 0 }
+                return retryingOnInterrupt { Glibc.read(fd, base + count, buffer.count - count) }
             }
             guard n >= 0 else { throw CloudError(errno: errno, operation: "read", path: path) }
             if n == 0 { break }

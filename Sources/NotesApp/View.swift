@@ -16,14 +16,13 @@ public func view(_ state: AppState, _ size: Size) -> Buffer {
     } else {
         drawSearchField(state, in: layout.search, on: &buffer)
     }
-    switch state.focus {
-    case .history where state.history != nil:
-        drawHistory(state.history!, state: state, in: layout.middle, on: &buffer)
-    case .resolver where state.resolver != nil:
-        drawResolver(state.resolver!, state: state, in: layout.middle, on: &buffer)
-    case .trash where state.trash != nil:
-        drawTrash(state.trash!, state: state, in: layout.middle, on: &buffer)
-    default:
+    if state.focus == .history, let history = state.history {
+        drawHistory(history, state: state, in: layout.middle, on: &buffer)
+    } else if state.focus == .resolver, let resolver = state.resolver {
+        drawResolver(resolver, state: state, in: layout.middle, on: &buffer)
+    } else if state.focus == .trash, let trash = state.trash {
+        drawTrash(trash, state: state, in: layout.middle, on: &buffer)
+    } else {
         drawList(state, in: layout.list, on: &buffer)
         drawSeparator(state, layout.separator, on: &buffer)
         if state.paneShowsEditor, let open = state.editor {

@@ -34,6 +34,7 @@ public final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
     public func get() throws -> Value {
         done.wait()
         done.signal()
-        return try outcome!.get()
+        guard let outcome else { preconditionFailure("BackgroundResult signalled before its outcome was set") }
+        return try outcome.get()
     }
 }

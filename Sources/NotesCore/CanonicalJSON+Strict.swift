@@ -214,7 +214,8 @@ struct StrictJSONParser {
             } else if (0xDC00...0xDFFF).contains(unit) {
                 throw failure("a lone UTF-16 surrogate in a \\u escape")
             }
-            out.append(contentsOf: Array(String(Character(Unicode.Scalar(unit)!)).utf8))
+            guard let scalar = Unicode.Scalar(unit) else { throw failure("an invalid \\u escape") }
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
         default:
             throw failure("an unknown escape \\\(Character(Unicode.Scalar(b)))")
         }

@@ -40,12 +40,12 @@ public indirect enum JSONValue: Sendable, Equatable {
             out.append(UInt8(ascii: "]"))
         case .object(let dict):
             out.append(UInt8(ascii: "{"))
-            let keys = dict.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (i, key) in keys.enumerated() {
+            let members = dict.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (i, member) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &out)
+                JSONValue.writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                dict[key]!.write(to: &out)
+                member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -69,7 +69,8 @@ public enum TerminalSafeText {
             out.append("⏎")
             return 1
         case 0x00..<0x20:
-            out.append(Unicode.Scalar(0x2400 + v)!)
+            // U+2400 + v: the Control Pictures block (never a surrogate).
+            out.append(Unicode.Scalar(UInt16(0x2400 + v)) ?? "\u{FFFD}")
             return 1
         case 0x7F:
             out.append("␡")

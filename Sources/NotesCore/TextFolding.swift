@@ -68,7 +68,7 @@ public enum TextFolding {
             for scalar in ch.unicodeScalars {
                 let v = scalar.value
                 if v < 0x80 {
-                    out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(v | 0x20)! : scalar)
+                    out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v | 0x20)) : scalar)
                 } else {
                     out += foldCache.scalars(of: scalar)
                 }

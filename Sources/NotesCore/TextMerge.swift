@@ -98,14 +98,13 @@ public enum TextMerge {
             // Unstable: up to the next base line matched in both heads.
             var next = lo
             while next < o.count, matchA[next] == nil || matchB[next] == nil { next += 1 }
-            if next == o.count {
+            // Past the loop, a `next` inside the base is matched in both heads.
+            guard next < o.count, let na = matchA[next], let nb = matchB[next] else {
                 if lo < o.count || la < a.count || lb < b.count {
                     unstable(lo..<o.count, la..<a.count, lb..<b.count)
                 }
                 break
             }
-            let na = matchA[next]!
-            let nb = matchB[next]!
             unstable(lo..<next, la..<na, lb..<nb)
             lo = next
             la = na

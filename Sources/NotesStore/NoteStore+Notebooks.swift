@@ -133,8 +133,8 @@ extension NoteStore {
     public func nameNewNotebooks(_ names: [String: String]) throws -> [String] {
         try write { db in
             var named: [String] = []
-            for zone in names.keys.sorted() where Self.isValidZone(zone) {
-                guard let name = NotebookName.cleaned(names[zone]!), name != zone,
+            for (zone, proposed) in names.sorted(by: { $0.key < $1.key }) where Self.isValidZone(zone) {
+                guard let name = NotebookName.cleaned(proposed), name != zone,
                     try Int.fetchOne(db, sql: "SELECT 1 FROM notebook WHERE zone = ?", arguments: [zone]) == nil
                 else { continue }
                 try setName(name, zone: zone, db)

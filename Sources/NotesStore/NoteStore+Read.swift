@@ -185,7 +185,8 @@ extension NoteStore {
         // The successor: the last character incremented ("-" < "0"-"9" < "a"-"f" in ASCII, and
         // "g", ":", "." are never in an id, so they bound the range as well as any successor).
         var scalars = Array(lower.unicodeScalars)
-        scalars[scalars.count - 1] = Unicode.Scalar(scalars[scalars.count - 1].value + 1)!
+        guard let last = scalars.last, let successor = Unicode.Scalar(last.value + 1) else { return nil }
+        scalars[scalars.count - 1] = successor
         return lower..<String(String.UnicodeScalarView(scalars))
     }
 
@@ -216,12 +217,21 @@ extension NoteStore {
         }
     }
 
+    /// The `recordID` column of a row as a UUID; a row whose id is not one is damage.
+    static func recordID(of row: Row) throws -> UUID {
+        let text: String = row["recordID"]
+        guard let id = UUID(uuidString: text) else {
+            throw StoreError(.corrupt, "the database holds a record id that is not a UUID: \(text)")
+        }
+        return id
+    }
+
     static func revision(from row: Row) throws -> Revision {
         let parents =
             try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
         let fields = try (row["fields"] as String?).map { try RevisionFields(json: JSONValue(parsing: Data($0.utf8))) }
         var revision = Revision(
-            recordID: UUID(uuidString: row["recordID"])!, parents: parents, fields: fields,
+            recordID: try recordID(of: row), parents: parents, fields: fields,
             hlc: HLC(packed: row["hlc"]), device: row["device"])
         revision.id = row["id"]
         return revision
@@ -257,7 +267,7 @@ extension NoteStore {
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?"), arguments: [limit])
                 .map {
                     PendingChange(
-                        seq: $0["seq"], recordID: UUID(uuidString: $0["recordID"])!, zone: $0["zone"],
+                        seq: $0["seq"], recordID: try Self.recordID(of: $0), zone: $0["zone"],
                         revisionID: $0["revID"], kind: $0["kind"] == "delete" ? .delete : .save)
                 }
         }

@@ -55,7 +55,9 @@ extension NoteStore {
             let (sides, heads) = try Self.conflictSides(record, db)
             guard sides.count > 1 else { throw StoreError(.invalidInput, "note \(record) has no conflict to resolve") }
             let mine = sides.last { $0.device == deviceID } ?? sides[0]
-            let theirs = sides.last { $0.id != mine.id }!
+            guard let theirs = sides.last(where: { $0.id != mine.id }) else {
+                throw StoreError(.invalidInput, "note \(record) has no conflict to resolve")
+            }
             let kept = choice == .theirs ? theirs : mine
             guard var fields = kept.fields else {
                 throw StoreError(.invalidInput, "the chosen version of note \(record) is a deletion")

@@ -146,8 +146,9 @@ enum SearchIndex {
             let rows = try Row.fetchAll(db, sql: "SELECT id, documents FROM search_segment ORDER BY id")
             var byClass: [Int: [Int64]] = [:]
             for row in rows { byClass[sizeClass(row["documents"]), default: []].append(row["id"]) }
-            guard let full = byClass.keys.sorted().first(where: { byClass[$0]!.count >= mergeFanout }) else { return }
-            try merge(byClass[full]!, db)
+            guard let full = byClass.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count >= mergeFanout })
+            else { return }
+            try merge(full.value, db)
         }
     }
 

@@ -91,13 +91,16 @@ struct SearchPlan {
                 scanned.append(false)
                 continue
             }
-            if probeFloor == nil {
-                probeFloor = .some(
-                    try Int64.fetchOne(
-                        db, sql: "SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                        arguments: [Self.probeWindow - 1]))
+            let floor: Int64?
+            if let known = probeFloor {
+                floor = known
+            } else {
+                floor = try Int64.fetchOne(
+                    db, sql: "SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                    arguments: [Self.probeWindow - 1])
+                probeFloor = .some(floor)
             }
-            scanned.append(try Self.isCommon(bytes, probeFloor: probeFloor!, db))
+            scanned.append(try Self.isCommon(bytes, probeFloor: floor, db))
         }
     }
 
@@ -167,7 +170,7 @@ struct SearchPlan {
         func consider(_ rowid: Int64, title: String, body: () throws -> String?) throws {
             if try accepts(tier: tier, title: title, body: body) { found.append(rowid) }
         }
-        if let lists = candidates[space]! {
+        if let lists = candidates[space] ?? nil {
             var iterator = DescendingMerge(lists, below: after)
             while found.count < limit, let rowid = iterator.next() {
                 if let allowed, !allowed.contains(rowid) { continue }
@@ -175,7 +178,7 @@ struct SearchPlan {
                 try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
             }
         } else if let allowed {
-            var rowids = allowed.filter { after == nil || $0 < after! }.sorted(by: >)[...]
+            var rowids = allowed.filter { rowid in after.map { rowid < $0 } ?? true }.sorted(by: >)[...]
             while found.count < limit, let rowid = rowids.popFirst() {
                 guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
                 try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
@@ -232,8 +235,9 @@ struct SearchPlan {
                     list = try Self.union(
                         Data.fetchAll(range, arguments: [base + Int64(keys.lowerBound), base + Int64(keys.upperBound)]))
                 }
-                set = set.map { Postings.intersect($0, list) } ?? list
-                if set!.isEmpty { break }
+                let narrowed = set.map { Postings.intersect($0, list) } ?? list
+                set = narrowed
+                if narrowed.isEmpty { break }
             }
             guard (set?.last).map({ Int($0) < docs.count }) ?? true else {
                 throw SearchIndexDamage("a posting names a document its segment does not have")
@@ -256,8 +260,9 @@ struct SearchPlan {
         for blob in blobs.prefix(maxIntersections) {
             list.removeAll(keepingCapacity: true)
             try blob.withUnsafeBytes { try Postings.decode($0, into: &list) }
-            set = set.map { Postings.intersect($0, list) } ?? list
-            if set!.count < fewCandidates { break }
+            let narrowed = set.map { Postings.intersect($0, list) } ?? list
+            set = narrowed
+            if narrowed.count < fewCandidates { break }
         }
         return set ?? []
     }
@@ -279,13 +284,15 @@ struct SearchPlan {
         return text.withUTF8 { haystack in
             needle.withUnsafeBufferPointer { needle in
                 guard let first = needle.first else { return true }
-                guard let start = haystack.baseAddress, haystack.count >= needle.count else { return false }
+                guard let start = haystack.baseAddress, let needleStart = needle.baseAddress,
+                    haystack.count >= needle.count
+                else { return false }
                 let lastStart = haystack.count - needle.count
                 var i = 0
                 while i <= lastStart {
                     guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return false }
                     let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(start + position, needle.baseAddress!, needle.count) == 0 { return true }
+                    if memcmp(start + position, needleStart, needle.count) == 0 { return true }
                     i = position + 1
                 }
                 return false

@@ -34,11 +34,14 @@ public struct ConflictResolver: Sendable {
         case .askUser:
             return (nil, true)
         case .serverWins:
-            return (revision(edits.min(by: Revision.isEarlier)!.fields), false)
+            return (revision(edits.min(by: Revision.isEarlier)?.fields), false)
         case .clientWins:
-            return (revision(edits.max(by: Revision.isEarlier)!.fields), false)
+            return (revision(edits.max(by: Revision.isEarlier)?.fields), false)
         case .merge:
-            let (fields, conflict) = Self.mergeFields(edits, history: history)
+            // `edits` are not tombstones, so every one has fields.
+            guard let (fields, conflict) = Self.mergeFields(edits, history: history) else {
+                return (revision(nil), false)
+            }
             return (revision(fields), conflict)
         }
     }
@@ -49,18 +52,19 @@ public struct ConflictResolver: Sendable {
     }
 
     /// Folds the edits, in rev-id order, into one set of fields.
-    static func mergeFields(_ edits: [Revision], history: RevisionHistory) -> (RevisionFields, Bool) {
-        let ordered = edits.sorted { $0.id < $1.id }
-        var current = FieldMerge.Side(ordered[0])
-        var members = [ordered[0].id]
+    /// `edits` are two or more revisions that are not tombstones; nil when none has fields.
+    static func mergeFields(_ edits: [Revision], history: RevisionHistory) -> (RevisionFields, Bool)? {
+        let ordered = edits.sorted { $0.id < $1.id }.compactMap { edit in FieldMerge.Side(edit).map { (edit.id, $0) } }
+        guard let (firstID, first) = ordered.first else { return nil }
+        var current = first
+        var members = [firstID]
         var conflict = false
-        for next in ordered.dropFirst() {
-            let base = history.mergeBase(of: members, and: next.id)?.fields
-            let (fields, conflicted) = FieldMerge.merge(base: base, ours: current, theirs: FieldMerge.Side(next))
+        for (nextID, next) in ordered.dropFirst() {
+            let base = history.mergeBase(of: members, and: nextID)?.fields
+            let (fields, conflicted) = FieldMerge.merge(base: base, ours: current, theirs: next)
             conflict = conflict || conflicted
-            current = FieldMerge.Side(
-                fields: fields, stamp: max(current.stamp, FieldMerge.Side(next).stamp), label: current.label)
-            members.append(next.id)
+            current = FieldMerge.Side(fields: fields, stamp: max(current.stamp, next.stamp), label: current.label)
+            members.append(nextID)
         }
         return (current.fields, conflict)
     }

@@ -22,9 +22,11 @@ enum FieldMerge {
             self.label = label
         }
 
-        init(_ revision: Revision) {
+        /// The side of an edit; nil for a tombstone, which has no fields to merge.
+        init?(_ revision: Revision) {
+            guard let fields = revision.fields else { return nil }
             self.init(
-                fields: revision.fields!, stamp: Stamp(hlc: revision.hlc, device: revision.device, id: revision.id),
+                fields: fields, stamp: Stamp(hlc: revision.hlc, device: revision.device, id: revision.id),
                 label: revision.device)
         }
     }

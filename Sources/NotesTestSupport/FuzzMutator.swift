@@ -84,7 +84,7 @@ public struct ByteMutator: Sendable {
 
     private func mutateOnce(_ bytes: inout [UInt8], using rng: inout SeededRandom) {
         let position = Int.random(in: 0...bytes.count, using: &rng)
-        let token = dictionary.randomElement(using: &rng)!
+        guard let token = dictionary.randomElement(using: &rng) else { return }
         switch Int.random(in: 0..<11, using: &rng) {
         case 0 where !bytes.isEmpty:  // flip a bit
             bytes[position % bytes.count] ^= 1 << UInt8.random(in: 0..<8, using: &rng)

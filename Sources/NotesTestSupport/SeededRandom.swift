@@ -27,7 +27,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// A string of `count` scalars drawn from `alphabet`.
     public mutating func string(from alphabet: [Unicode.Scalar], count: Int) -> String {
         var scalars = String.UnicodeScalarView()
-        for _ in 0..<count { scalars.append(alphabet.randomElement(using: &self)!) }
+        for _ in 0..<count {
+            guard let scalar = alphabet.randomElement(using: &self) else { break }
+            scalars.append(scalar)
+        }
         return String(scalars)
     }
 }

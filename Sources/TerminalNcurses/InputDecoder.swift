@@ -162,11 +162,17 @@ struct InputDecoder {
     }
 
     private mutating func appendToPaste(_ scalar: Unicode.Scalar, events: inout [InputEvent]) {
-        paste!.append(scalar)
-        guard paste!.count >= Self.pasteEnd.count, paste!.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd)
-        else { return }
-        let body = paste!.dropLast(Self.pasteEnd.count)
+        // Called only while a paste is open. The buffer is taken out of `paste` so appending
+        // to it does not copy it.
+        guard var pasted = paste else { return }
         paste = nil
+        pasted.append(scalar)
+        guard pasted.count >= Self.pasteEnd.count, pasted.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd)
+        else {
+            paste = pasted
+            return
+        }
+        let body = pasted.dropLast(Self.pasteEnd.count)
         // Terminals send line breaks in a paste as CR (the Enter key); notes use LF.
         var text = String(String.UnicodeScalarView(body))
         text = text.replacingCRLF()
@@ -185,8 +191,9 @@ struct InputDecoder {
         case 0x08, 0x7F: return .key(.backspace)
         case 0x1B: return .key(.escape)
         case 0x00: return .ctrl(" ")
-        case 0x01...0x1A: return .ctrl(Character(Unicode.Scalar(scalar.value + 0x60)!))
-        default: return .ctrl(Character(Unicode.Scalar(scalar.value + 0x40)!))  // 0x1C-0x1F: \ ] ^ _
+        case 0x01...0x1A: return .ctrl(Character(Unicode.Scalar(UInt8(scalar.value + 0x60))))
+        // 0x1C-0x1F: \ ] ^ _
+        default: return .ctrl(Character(Unicode.Scalar(UInt8(truncatingIfNeeded: scalar.value + 0x40))))
         }
     }
 

@@ -63,9 +63,10 @@ struct ColorPalette {
         if let pair = pairs[key] { return (attributes, pair) }
         guard nextPair < cn_color_pairs(), init_extended_pair(nextPair, Int32(foreground), Int32(background)) == cn_ok()
         else { return (attributes, 0) }
-        pairs[key] = nextPair
+        let pair = nextPair
+        pairs[key] = pair
         nextPair += 1
-        return (attributes, pairs[key]!)
+        return (attributes, pair)
     }
 
     /// The curses colour number (-1 is the terminal's default), and whether a bright colour had

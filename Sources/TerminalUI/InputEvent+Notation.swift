@@ -28,8 +28,8 @@ extension InputEvent {
     private static func named(_ text: Substring) -> InputEvent? {
         var modifiers: Modifiers = []
         var name = text
-        while name.count > 2, name.dropFirst().first == "-" {
-            switch name.first!.uppercased() {
+        while name.count > 2, name.dropFirst().first == "-", let prefix = name.first {
+            switch prefix.uppercased() {
             case "C": modifiers.insert(.control)
             case "A", "M": modifiers.insert(.alt)
             case "S": modifiers.insert(.shift)
@@ -37,7 +37,7 @@ extension InputEvent {
             }
             name = name.dropFirst(2)
         }
-        if name.count == 1 { return .key(.character(name.first!), modifiers: modifiers) }
+        if name.count == 1, let character = name.first { return .key(.character(character), modifiers: modifiers) }
         guard let key = namedKeys[name.lowercased()] ?? functionKey(name) else { return nil }
         return .key(key, modifiers: modifiers)
     }

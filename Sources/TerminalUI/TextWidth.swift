@@ -42,7 +42,7 @@ public enum TextWidth {
     /// Columns taken by one grapheme cluster: 0, 1 or 2.
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
-        let first = scalars.first!
+        guard let first = scalars.first else { return 0 }  // a Character always has a scalar
         if first.value < 0x80 && scalars.count == 1 {
             return first.value < 0x20 || first.value == 0x7F ? 0 : 1
         }

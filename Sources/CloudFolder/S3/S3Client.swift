@@ -71,7 +71,8 @@ public final class S3Client: @unchecked Sendable {
         let toSign = SigV4Signer.Request(
             method: method, path: path, query: query, headers: signed, payloadHash: payloadHash)
         let authorization = signer.sign(toSign, at: now())
-        var text = endpoint.url.scheme! + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
+        let scheme = endpoint.url.scheme ?? "https"
+        var text = scheme + "://" + endpoint.hostHeader + SigV4Signer.encode(path, keepSlash: true)
         if !query.isEmpty {
             text +=
                 "?"
