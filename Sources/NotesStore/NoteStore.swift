@@ -137,7 +137,8 @@ public final class NoteStore: Sendable {
     /// Refuses a database file another program made (tables, but no CloudNotes migrations)
     /// before anything is written to it: migrating would add our tables, and even opening a
     /// pool switches a rollback-journal database to WAL. A file that is not SQLite at all is
-    /// refused from its header without being opened.
+    /// refused from its header without being opened. A file a failed first start left behind
+    /// (`isUnfinishedFirstStart`) is removed, so this open creates the store afresh.
     private static func checkIsOurs(_ databaseURL: URL) throws {
         guard var header = readHeader(databaseURL) else { return }
         // An empty file is not a new store: opening it would start a new device here and forget
@@ -146,6 +147,10 @@ public final class NoteStore: Sendable {
         for _ in 0..<10 where header.isEmpty {
             usleep(50_000)
             header = readHeader(databaseURL) ?? header
+        }
+        if header.allSatisfy({ $0 == 0 }), isUnfinishedFirstStart(databaseURL) {
+            try removeUnfinishedDatabase(databaseURL)
+            return
         }
         guard !header.isEmpty else {
             throw StoreError(
@@ -165,6 +170,43 @@ public final class NoteStore: Sendable {
         config.readonly = true
         if try DatabaseQueue(path: databaseURL.path, configuration: config).read(isForeign) {
             throw foreignDatabase(databaseURL)
+        }
+    }
+
+    /// The database files that SQLite keeps beside `notes.sqlite`.
+    private static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Whether an empty (or all-zero, header-less) database file is what a first start that failed
+    /// (a full disk, a kill) leaves: no SQLite page was ever written to it or to a `-wal` beside it,
+    /// and the data directory holds nothing else a store writes (attachments, a sync lock, a key).
+    /// A store that ever held notes always has its header written, so nothing is lost by starting
+    /// afresh; anything else in the directory says it was used, and it stays refused as damaged.
+    static func isUnfinishedFirstStart(_ databaseURL: URL) -> Bool {
+        let fm = FileManager.default
+        let path = databaseURL.path
+        guard let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.intValue <= 1 << 20,
+            let contents = fm.contents(atPath: path), contents.allSatisfy({ $0 == 0 })
+        else { return false }
+        let wal = (try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+        guard (wal?.intValue ?? 0) == 0 else { return false }
+        let directory = databaseURL.deletingLastPathComponent().path
+        let name = databaseURL.lastPathComponent
+        let ours = Set([name] + companionSuffixes.map { name + $0 })
+        guard let entries = try? fm.contentsOfDirectory(atPath: directory) else { return false }
+        return entries.allSatisfy { ours.contains($0) }
+    }
+
+    /// Removes the database a failed first start left, and its companions.
+    private static func removeUnfinishedDatabase(_ databaseURL: URL) throws {
+        for suffix in [""] + companionSuffixes {
+            let path = databaseURL.path + suffix
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw StoreError(
+                    .readOnly,
+                    "the database \(databaseURL.path) was left empty by a first start that failed, and cannot be removed to start afresh: \(String(cString: strerror(errno)))"
+                )
+            }
         }
     }
 
