@@ -29,7 +29,10 @@ struct Context {
                 "the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder"
             )
         }
-        return try NoteStore(directory: directory)
+        let store = try NoteStore(directory: directory)
+        // A newer build's database: reads go on, and the user learns why writes will be refused.
+        if let reason = store.readOnlyReason { Output.warn(reason) }
+        return store
     }
 
     /// Whether `path` is `folder` or below it, compared by path components after resolving symlinks.
