@@ -47,13 +47,21 @@ public struct AppConfig: Sendable, Equatable {
     public static let retiredKeys: Set<String> = ["keyBindings"]
 
     /// The embedded defaults, under the XDG base directories of `environment`.
+    ///
+    /// Without a home directory (`HomeDirectory`) or `$XDG_DATA_HOME` there is no default data
+    /// directory (`dataDirectory` is empty: commands ask for `--data-dir`) and no cloud folder.
     public static func defaults(environment: [String: String]) -> AppConfig {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        defaults(environment: environment, home: HomeDirectory.path(environment))
+    }
+
+    /// The embedded defaults for the home directory `home` (nil: none was found).
+    public static func defaults(environment: [String: String], home: String?) -> AppConfig {
         // The XDG spec: a relative path in these variables is invalid and ignored.
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/share" }
         return AppConfig(
-            dataDirectory: dataHome + "/cloudnotes",
-            cloudFolder: dataHome + "/cloudnotes-cloud",
+            dataDirectory: dataHome.map { $0 + "/cloudnotes" } ?? "",
+            cloudFolder: dataHome.map { $0 + "/cloudnotes-cloud" },
             deviceName: ProcessInfo.processInfo.hostName,
             conflictStrategy: .merge,
             syncDebounceSeconds: 2,

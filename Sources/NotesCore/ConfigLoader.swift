@@ -46,12 +46,13 @@ public enum ConfigLoader {
         } else if let env = environment["CLOUDNOTES_CONFIG"], !env.isEmpty {
             source = .environment(expand(env, environment))
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
             // A relative (or empty) XDG_CONFIG_HOME is ignored, as the XDG spec says.
             let configHome =
-                environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-            let path = configHome + "/cloudnotes/config.json"
-            guard FileManager.default.fileExists(atPath: path) else {
+                environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? HomeDirectory.path(environment).map { $0 + "/.config" }
+            guard let path = configHome.map({ $0 + "/cloudnotes/config.json" }),
+                FileManager.default.fileExists(atPath: path)
+            else {
                 return LoadedConfig(config: defaults, source: .defaults, keysFromFile: [], warnings: [])
             }
             source = .xdg(path)
@@ -243,7 +244,8 @@ public enum ConfigLoader {
     /// Expands a leading `~` and `$XDG_*`-style variables are left alone: only `~` is special.
     static func expand(_ path: String, _ environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+        guard let home = HomeDirectory.path(environment) else { return path }
+        return home + path.dropFirst()
     }
 }
 

@@ -21,7 +21,7 @@ import Foundation
 /// any text round-trips, and keys kept from an imported file (`Note.frontMatter`) follow the
 /// ones above. `notebookName` is there only when the notebook's display name is not its id.
 /// The `# title` heading is for readers and is dropped on import. The body is followed by one newline, which import strips.
-/// This is also the shape `shared/bench/corpus.py --markdown` writes.
+/// This is also the shape the test corpus writes (`NotesTestSupport.Corpus`).
 public enum MarkdownNote {
     public struct FormatError: Error, Equatable, CustomStringConvertible {
         public var line: Int

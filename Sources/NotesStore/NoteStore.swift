@@ -24,6 +24,9 @@ public final class NoteStore: Sendable {
     let segmentCache = SegmentCache()
     /// Checkpoints after bulk writes, off the writer's thread.
     let checkpoint: BackgroundCheckpoint
+    /// Why this store refuses every write, when it opened read-only because a newer build made
+    /// its database (`Schema.newerBuildMarker`); the message each write throws. Nil otherwise.
+    public let readOnlyReason: String?
 
     /// Opens (creating if needed) the store in `directory`.
     ///
@@ -34,7 +37,8 @@ public final class NoteStore: Sendable {
         directory: URL, busyTimeout: TimeInterval = 10, clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.directory = directory
-        self.databaseURL = directory.appendingPathComponent(Self.databaseFileName)
+        let databaseURL = directory.appendingPathComponent(Self.databaseFileName)
+        self.databaseURL = databaseURL
         self.clock = clock
         checkpoint = BackgroundCheckpoint(path: databaseURL.path)
         try Self.prepareDirectory(directory)
@@ -51,16 +55,27 @@ public final class NoteStore: Sendable {
         do {
             try Self.checkIsOurs(databaseURL)
             if let readOnly = try Self.openReadOnlyIfDirectoryRefusesWrites(databaseURL, config) {
-                pool = readOnly
+                pool = readOnly.queue
+                readOnlyReason = readOnly.newerBuild.map { Self.newerBuildMessage(databaseURL, $0) }
                 // Only writes use the device id, and they fail here with the read-only error.
-                deviceID =
-                    try readOnly.read { db in
-                        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
-                    } ?? ""
+                deviceID = try Self.storedDeviceID(readOnly.queue) ?? ""
                 return
             }
-            pool = try DatabasePool(path: databaseURL.path, configuration: config)
-            if try pool.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
+            let writable = try DatabasePool(path: databaseURL.path, configuration: config)
+            if try writable.read(Self.isForeign) { throw Self.foreignDatabase(databaseURL) }
+            // A database a newer build made is read, never written: not migrated, its derived data
+            // not rebuilt (which would reset its user_version), and no write reaches it.
+            if let marker = try writable.read(Schema.newerBuildMarker) {
+                var readOnlyConfig = config
+                readOnlyConfig.readonly = true
+                let readOnly = try DatabasePool(path: databaseURL.path, configuration: readOnlyConfig)
+                pool = readOnly
+                readOnlyReason = Self.newerBuildMessage(databaseURL, marker)
+                deviceID = try Self.storedDeviceID(readOnly) ?? ""
+                return
+            }
+            pool = writable
+            readOnlyReason = nil
             // Opening is on the path to the first screen: read-only checks first, and a write
             // transaction only when there is something to write.
             if try !pool.read(Schema.isCurrent) { try Schema.migrate(pool) }
@@ -74,14 +89,26 @@ public final class NoteStore: Sendable {
         Self.restrictPermissions(of: databaseURL)
     }
 
+    /// The device id the database holds; nil before the first write made one.
+    private static func storedDeviceID(_ reader: some DatabaseReader) throws -> String? {
+        try reader.read { db in try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'") }
+    }
+
+    /// What every write of a database a newer build made throws, and what commands show on open.
+    static func newerBuildMessage(_ databaseURL: URL, _ marker: String) -> String {
+        "the database \(databaseURL.path) was made by a newer build of CloudNotes (\(marker)); it is open read-only and nothing is written to it: use that build or a later one to change it"
+    }
+
     /// A data directory that refuses writes (a read-only mount, a directory without write
     /// permission) still lets users read their notes: SQLite's WAL mode needs to create
     /// `-shm` even to read, so the database is opened `immutable` (nothing can change it while
     /// nobody can write there). A leftover `-wal` holds commits that only a writer can apply
     /// (an immutable open would not see them): then it is the read-only error, as for writes.
+    ///
+    /// Returns the queue and, for a database a newer build made, what says so.
     private static func openReadOnlyIfDirectoryRefusesWrites(
         _ databaseURL: URL, _ config: Configuration
-    ) throws -> DatabaseQueue? {
+    ) throws -> (queue: DatabaseQueue, newerBuild: String?)? {
         let directory = databaseURL.deletingLastPathComponent().path
         guard access(directory, W_OK) != 0, errno == EROFS || errno == EACCES,
             FileManager.default.fileExists(atPath: databaseURL.path)
@@ -102,13 +129,14 @@ public final class NoteStore: Sendable {
         components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
         let queue = try DatabaseQueue(path: components.string ?? databaseURL.path, configuration: config)
         if try queue.read(isForeign) { throw foreignDatabase(databaseURL) }
+        if let marker = try queue.read(Schema.newerBuildMarker) { return (queue, marker) }
         if try !queue.read(Schema.isCurrent) {
             throw StoreError(
                 .readOnly,
                 "the data directory \(directory) is read-only and \(databaseURL.lastPathComponent) needs an upgrade by this version; make the directory writable once"
             )
         }
-        return queue
+        return (queue, nil)
     }
 
     /// Creates the data directory 0700, or tightens an existing one we can change.
@@ -137,7 +165,8 @@ public final class NoteStore: Sendable {
     /// Refuses a database file another program made (tables, but no CloudNotes migrations)
     /// before anything is written to it: migrating would add our tables, and even opening a
     /// pool switches a rollback-journal database to WAL. A file that is not SQLite at all is
-    /// refused from its header without being opened.
+    /// refused from its header without being opened. A file a failed first start left behind
+    /// (`isUnfinishedFirstStart`) is removed, so this open creates the store afresh.
     private static func checkIsOurs(_ databaseURL: URL) throws {
         guard var header = readHeader(databaseURL) else { return }
         // An empty file is not a new store: opening it would start a new device here and forget
@@ -146,6 +175,10 @@ public final class NoteStore: Sendable {
         for _ in 0..<10 where header.isEmpty {
             usleep(50_000)
             header = readHeader(databaseURL) ?? header
+        }
+        if header.allSatisfy({ $0 == 0 }), isUnfinishedFirstStart(databaseURL) {
+            try removeUnfinishedDatabase(databaseURL)
+            return
         }
         guard !header.isEmpty else {
             throw StoreError(
@@ -165,6 +198,43 @@ public final class NoteStore: Sendable {
         config.readonly = true
         if try DatabaseQueue(path: databaseURL.path, configuration: config).read(isForeign) {
             throw foreignDatabase(databaseURL)
+        }
+    }
+
+    /// The database files that SQLite keeps beside `notes.sqlite`.
+    private static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Whether an empty (or all-zero, header-less) database file is what a first start that failed
+    /// (a full disk, a kill) leaves: no SQLite page was ever written to it or to a `-wal` beside it,
+    /// and the data directory holds nothing else a store writes (attachments, a sync lock, a key).
+    /// A store that ever held notes always has its header written, so nothing is lost by starting
+    /// afresh; anything else in the directory says it was used, and it stays refused as damaged.
+    static func isUnfinishedFirstStart(_ databaseURL: URL) -> Bool {
+        let fm = FileManager.default
+        let path = databaseURL.path
+        guard let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.intValue <= 1 << 20,
+            let contents = fm.contents(atPath: path), contents.allSatisfy({ $0 == 0 })
+        else { return false }
+        let wal = (try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+        guard (wal?.intValue ?? 0) == 0 else { return false }
+        let directory = databaseURL.deletingLastPathComponent().path
+        let name = databaseURL.lastPathComponent
+        let ours = Set([name] + companionSuffixes.map { name + $0 })
+        guard let entries = try? fm.contentsOfDirectory(atPath: directory) else { return false }
+        return entries.allSatisfy { ours.contains($0) }
+    }
+
+    /// Removes the database a failed first start left, and its companions.
+    private static func removeUnfinishedDatabase(_ databaseURL: URL) throws {
+        for suffix in [""] + companionSuffixes {
+            let path = databaseURL.path + suffix
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw StoreError(
+                    .readOnly,
+                    "the database \(databaseURL.path) was left empty by a first start that failed, and cannot be removed to start afresh: \(String(cString: strerror(errno)))"
+                )
+            }
         }
     }
 
@@ -245,6 +315,7 @@ public final class NoteStore: Sendable {
     /// Runs a write transaction, mapping SQLite errors to `StoreError`.
     /// The notes it indexed become one search segment before it commits (`SearchIndex.flush`).
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        if let readOnlyReason { throw StoreError(.readOnly, readOnlyReason) }
         do {
             return try pool.write { db in
                 defer { pendingIndex.reset() }

@@ -102,6 +102,24 @@ enum Schema {
         try migrator.hasCompletedMigrations(db) && DerivedData.isCurrent(db)
     }
 
+    /// What says that a newer build made this database, in words naming its version: a migration
+    /// this build does not register (nor merges into `v8-baseline`), or a derived data version
+    /// (`PRAGMA user_version`) above this build's. Nil for a database this build can write.
+    static func newerBuildMarker(_ db: Database) throws -> String? {
+        let known = Set(migrator.migrations).union(steps.map(\.id))
+        let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
+        if !unknown.isEmpty {
+            let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
+            let latest = migrator.migrations.last ?? ""
+            return "its schema has migration \(names), and this build's latest is '\(latest)'"
+        }
+        let derived = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if derived > DerivedData.version {
+            return "its data version (user_version) is \(derived), and this build's is \(DerivedData.version)"
+        }
+        return nil
+    }
+
     /// Migrates, then rebuilds derived data when it is older than this build's.
     static func migrate(_ writer: some DatabaseWriter) throws {
         try migrator.migrate(writer)

@@ -10,7 +10,8 @@ enum CLI {
     static func main() {
         do {
             try Input.checkArguments()
-            var command = try CloudNotes.parseAsRoot()
+            var command = try CloudNotes.parseAsRoot(
+                GlobalOptions.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CLIError {
             fail(error.message, code: error.exitCode)
@@ -79,6 +80,7 @@ struct CloudNotes: ParsableCommand {
             stdin or stdout is not a terminal, so scripts keep working.
             Notes are addressed by full id, a unique id prefix, or an exact title.
             Exit codes: 0 ok, 1 user error (a message on stderr), 2 internal error.
+            Every command takes --config FILE and --data-dir DIR, before or after its name.
             """,
         version: version,
         subcommands: [
@@ -93,8 +95,38 @@ struct CloudNotes: ParsableCommand {
     )
 }
 
-/// Options every command takes.
+/// Options every command takes, before or after the command's name.
 struct GlobalOptions: ParsableArguments {
+    static let names = ["--config", "--data-dir"]
+
+    /// `arguments` with the global options written before the command's name moved to the end
+    /// (before a `--`), where the command's own `@OptionGroup` reads them: `cloudnotes --data-dir X
+    /// sync` runs as `cloudnotes sync --data-dir X`. Arguments without a command are left as they are
+    /// (the default command, the app, takes them there).
+    static func movedAfterCommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if names.contains(where: { argument.hasPrefix($0 + "=") }) {
+                leading.append(argument)
+                index += 1
+            } else if names.contains(argument), index + 1 < arguments.count {
+                leading += arguments[index...(index + 1)]
+                index += 2
+            } else {
+                break
+            }
+        }
+        let commands = Set(
+            CloudNotes.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases })
+        guard !leading.isEmpty, index < arguments.count, commands.contains(arguments[index]) else { return arguments }
+        var rest = Array(arguments[index...])
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: end)
+        return rest
+    }
+
     @Option(
         name: .customLong("config"),
         help: "Config file (else $CLOUDNOTES_CONFIG, else $XDG_CONFIG_HOME/cloudnotes/config.json).")

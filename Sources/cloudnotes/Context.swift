@@ -21,6 +21,11 @@ struct Context {
     /// Opens the store in the data directory, which must not be inside the cloud folder: SQLite's
     /// WAL does not survive being replicated or shared (ARCHITECTURE §7).
     func openStore() throws -> NoteStore {
+        guard !dataDirectory.isEmpty else {
+            throw CLIError(
+                "there is no default data directory: $HOME is unset or not an absolute path, and this account has no home directory; pass --data-dir DIR (or set HOME or XDG_DATA_HOME)"
+            )
+        }
         let directory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
         if let cloudFolder = config.cloudFolder, !CloudLocation.isURL(cloudFolder),
             Self.path(directory, isInside: URL(fileURLWithPath: cloudFolder, isDirectory: true))
@@ -29,7 +34,10 @@ struct Context {
                 "the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder"
             )
         }
-        return try NoteStore(directory: directory)
+        let store = try NoteStore(directory: directory)
+        // A newer build's database: reads go on, and the user learns why writes will be refused.
+        if let reason = store.readOnlyReason { Output.warn(reason) }
+        return store
     }
 
     /// Whether `path` is `folder` or below it, compared by path components after resolving symlinks.

@@ -38,6 +38,48 @@ import Testing
             "each data directory is its own device")
     }
 
+    @Test("global options work before the command's name, as README says every command takes them")
+    func globalOptionsBeforeTheCommand() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let data = cli.device("laptop").path
+        let add = try cli.run(["--data-dir", data, "add", "Before the command", "--body", "b"])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try cli.run(["--data-dir", data, "new", "By its alias"]).status == 0)
+        let list = try cli.run(["--data-dir=\(data)", "list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Before the command") && list.stdout.contains("By its alias"), "\(list.stdout)")
+        let config = cli.home.appendingPathComponent("config.json")
+        try Data("{\"cloudFolder\": null}".utf8).write(to: config)
+        let sync = try cli.run(["--config", config.path, "--data-dir", data, "sync"])
+        #expect(
+            !sync.stderr.contains("Unexpected argument") && !sync.stderr.contains("Unknown option"), "\(sync.stderr)")
+        let shown = try cli.run(["--data-dir", data, "--config", config.path, "config", "--json"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(try Self.configValue("dataDirectory", shown) as? String == data)
+        #expect(try Self.configValue("cloudFolder", shown) is NSNull)
+        // Nothing went to the default data directory.
+        #expect(!FileManager.default.fileExists(atPath: cli.dataDirectory.path))
+    }
+
+    @Test("an empty HOME puts data under the account's home directory, never under /.local/share")
+    func anEmptyHomeIsNotTheRootDirectory() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let account = try #require(getpwuid(geteuid())?.pointee.pw_dir.map { String(cString: $0) })
+        let shown = try cli.run(
+            ["config", "--json"], environment: ["HOME": "", "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(try Self.configValue("dataDirectory", shown) as? String == account + "/.local/share/cloudnotes")
+    }
+
+    /// A key's value in `config --json`'s output.
+    static func configValue(_ key: String, _ result: CLIRunner.Result) throws -> Any? {
+        let report = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+        let values = report?["values"] as? [String: Any]
+        return (values?[key] as? [String: Any])?["value"]
+    }
+
     @Test func anEmptyDataDirIsRefusedRatherThanTakenAsTheCurrentDirectory() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

@@ -1,24 +1,21 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 @Suite struct ImportTests {
-    /// Runs shared/bench/corpus.py (count 200) into the runner's home.
+    /// Writes the project's corpus (200 notes, seed 1) into the runner's home: JSON Lines for
+    /// `--jsonl`, a folder of Markdown files for `--markdown`.
     func corpus(_ cli: CLIRunner, _ flag: String, _ name: String) throws -> URL {
         let target = cli.home.appendingPathComponent(name)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../../shared/bench/corpus.py"
-        ).standardized
-        let python = try cli.runProgram("/usr/bin/env", ["python3", script.path, "--count", "200", flag, target.path])
-        try #require(python.status == 0, "corpus.py failed: \(python.stderr)")
+        if flag == "--jsonl" {
+            try Corpus.writeJSONLines(count: 200, seed: 1, to: target)
+        } else {
+            try Corpus.writeMarkdown(count: 200, seed: 1, into: target)
+        }
         return target
     }
 
-    static let corpusAvailable = FileManager.default.fileExists(
-        atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../../shared/bench/corpus.py"
-        ).standardized.path)
-
-    @Test(.enabled(if: corpusAvailable), arguments: ["--jsonl", "--markdown"])
+    @Test(arguments: ["--jsonl", "--markdown"])
     func theBenchmarkCorpusImportsAsTwoHundredNotes(flag: String) throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -34,8 +31,7 @@ import Testing
         #expect(again.stderr.contains("(0 new, 0 updated, 200 unchanged)"), "importing twice changes nothing")
     }
 
-    @Test(.enabled(if: corpusAvailable))
-    func jsonlAndMarkdownOfTheSameCorpusGiveTheSameNotes() throws {
+    @Test func jsonlAndMarkdownOfTheSameCorpusGiveTheSameNotes() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let jsonl = try corpus(cli, "--jsonl", "corpus.jsonl")

@@ -6,11 +6,12 @@ import Testing
 /// the problem in their words, never an internal code, and nothing read whole or reinitialised.
 @Suite("Messages for a broken environment")
 struct SyncMessagesCLITests {
-    @Test("a zero-length notes.sqlite is refused as damaged, not reinitialised (the binding is not forgotten)")
-    func emptyDatabase() throws {
+    @Test("a zero-length notes.sqlite in a data directory that was used is refused as damaged, not reinitialised")
+    func emptyDatabaseOfAUsedDirectory() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        try FileManager.default.createDirectory(at: runner.dataDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: runner.dataDirectory.appendingPathComponent("attachments"), withIntermediateDirectories: true)
         let database = runner.dataDirectory.appendingPathComponent("notes.sqlite").path
         #expect(FileManager.default.createFile(atPath: database, contents: Data()))
         let list = try runner.cn("list")
@@ -18,6 +19,42 @@ struct SyncMessagesCLITests {
         #expect(list.stderr.contains("empty (0 bytes)"), "\(list.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int
         #expect(size == 0)
+    }
+
+    @Test(
+        "a database a failed first start left (0 bytes, or zeros without a header) is created afresh",
+        arguments: [0, 4096])
+    func unfinishedFirstStart(zeros: Int) throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        try FileManager.default.createDirectory(at: runner.dataDirectory, withIntermediateDirectories: true)
+        let database = runner.dataDirectory.appendingPathComponent("notes.sqlite").path
+        #expect(FileManager.default.createFile(atPath: database, contents: Data(count: zeros)))
+        let add = try runner.cn("add", "First note", "--body", "kept")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try runner.cn("show", "First note").stdout == "kept")
+    }
+
+    @Test(
+        "a first start on a full disk fails with a message, and works once there is space again (tmpfs)",
+        .enabled(if: Tmpfs.isAvailable, "mounts a tmpfs: needs root (CI runs as root)"))
+    func firstStartOnAFullDisk() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let disk = try Tmpfs(runner, size: "1m")
+        defer { disk.unmount() }
+        let data = disk.path.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        disk.fill()
+        let full = try runner.cn(at: data, "add", "Lost", "--body", "no room")
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("the disk is full"), "\(full.stderr)")
+        try disk.free()
+        let add = try runner.cn(at: data, "add", "Later", "--body", "room again")
+        #expect(add.status == 0, "\(add.stderr)")
+        let list = try runner.cn(at: data, "list")
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Later") && !list.stdout.contains("Lost"), "\(list.stdout)")
     }
 
     @Test("a 1 GB sparse config file is refused from its size, at once")
@@ -56,26 +93,20 @@ struct SyncMessagesCLITests {
         }
     }
 
-    @Test("0 bytes free and no -shm: list says the disk is full (needs a tmpfs mount; skipped where not allowed)")
+    @Test(
+        "0 bytes free and no -shm: list says the disk is full (tmpfs)",
+        .enabled(if: Tmpfs.isAvailable, "mounts a tmpfs: needs root (CI runs as root)"))
     func diskFull() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
         try runner.add("kept")
-        let mountPoint = runner.home.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        let mount = try runner.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint.path])
-        guard mount.status == 0 else { return }
-        defer { _ = try? runner.runProgram("/bin/umount", [mountPoint.path]) }
-        _ = chmod(mountPoint.path, 0o700)
+        let disk = try Tmpfs(runner, size: "2m")
+        defer { disk.unmount() }
         try FileManager.default.copyItem(
             at: runner.dataDirectory.appendingPathComponent("notes.sqlite"),
-            to: mountPoint.appendingPathComponent("notes.sqlite"))
-        // Fill the file system to the last byte.
-        let fill = open(mountPoint.appendingPathComponent("fill").path, O_CREAT | O_WRONLY, 0o600)
-        let block = [UInt8](repeating: 0, count: 4096)
-        while write(fill, block, block.count) > 0 {}
-        close(fill)
-        let list = try runner.cn(at: mountPoint, "list")
+            to: disk.path.appendingPathComponent("notes.sqlite"))
+        disk.fill()
+        let list = try runner.cn(at: disk.path, "list")
         #expect(list.status == 1)
         #expect(list.stderr.contains("the disk is full"), "\(list.stderr)")
     }

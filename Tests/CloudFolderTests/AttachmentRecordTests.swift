@@ -67,7 +67,10 @@ import Testing
         #expect(estimated["attachmentChunks"]?[Self.sha]?["chunks"]?.arrayValue?.count == 3)
         #expect(ChangeRecord.needsFormat3(estimated))
         // Reading: chunk maps that do not match the attachments are refused before any read.
-        guard case .object(var object) = estimated else { return }
+        guard case .object(var object) = estimated else {
+            Issue.record("the record is not a JSON object: \(estimated)")
+            return
+        }
         let mismatched: [JSONValue?] = [
             nil, .object([:]), .object([String(repeating: "cd", count: 32): estimated["attachmentChunks"]![Self.sha]!]),
             .object([Self.sha: AssetRef(chunks: [String(repeating: "0", count: 64)], size: 5).json]),
@@ -81,7 +84,10 @@ import Testing
         fields.attachments = []
         let plain = Revision(
             recordID: UUID(), parents: [], fields: fields, hlc: Fixtures.hlc, device: Fixtures.deviceA.rawValue)
-        guard case .object(var plainObject) = try ChangeRecord(plain).json() else { return }
+        guard case .object(var plainObject) = try ChangeRecord(plain).json() else {
+            Issue.record("the record is not a JSON object")
+            return
+        }
         #expect(plainObject["attachmentChunks"] == nil)
         plainObject["attachmentChunks"] = .object([:])
         #expect(throws: CloudError.self) { try ChangeRecord(json: .object(plainObject)) }

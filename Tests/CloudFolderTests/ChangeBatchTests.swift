@@ -19,13 +19,19 @@ import Testing
     }
 
     @Test func aRecordWhoseRevDoesNotMatchItsContentIsRefused() throws {
-        guard case .object(var json) = try ChangeRecord(Fixtures.revision(1)).json() else { return }
+        guard case .object(var json) = try ChangeRecord(Fixtures.revision(1)).json() else {
+            Issue.record("the record is not a JSON object")
+            return
+        }
         json["rev"] = .string(String(repeating: "0", count: 64))
         #expect(throws: CloudError.self) { try ChangeRecord(json: .object(json)) }
     }
 
     @Test func aRecordFromAnInvalidDeviceIDIsRefused() throws {
-        guard case .object(var json) = try ChangeRecord(Fixtures.revision(1)).json() else { return }
+        guard case .object(var json) = try ChangeRecord(Fixtures.revision(1)).json() else {
+            Issue.record("the record is not a JSON object")
+            return
+        }
         json["device"] = .string("../../etc")
         #expect(throws: CloudError.self) { try ChangeRecord(json: .object(json)) }
     }

@@ -87,6 +87,24 @@ private final class ConfigFixture {
                 == "/h/.local/share/cloudnotes")
     }
 
+    @Test("an empty, unset or relative HOME falls back to the account's home, never to /.local/share")
+    func anEmptyHomeFallsBackToTheAccountsHome() throws {
+        let account = try #require(HomeDirectory.accountHome())
+        for environment in [["HOME": ""], [:], ["HOME": "relative"]] {
+            let defaults = AppConfig.defaults(environment: environment)
+            #expect(defaults.dataDirectory == account + "/.local/share/cloudnotes", "\(environment)")
+            #expect(!defaults.dataDirectory.hasPrefix("/.local"))
+        }
+    }
+
+    @Test func withoutAnyHomeThereIsNoDefaultDataDirectoryOrCloudFolder() {
+        let none = AppConfig.defaults(environment: ["HOME": ""], home: nil)
+        #expect(none.dataDirectory.isEmpty && none.cloudFolder == nil)
+        let xdg = AppConfig.defaults(environment: ["XDG_DATA_HOME": "/d"], home: nil)
+        #expect(xdg.dataDirectory == "/d/cloudnotes")
+        #expect(HomeDirectory.usable("/") == nil && HomeDirectory.usable("") == nil)
+    }
+
     @Test func aMissingExplicitFileIsAnErrorNotTheDefaults() throws {
         let f = try ConfigFixture()
         let missing = f.root.path + "/nope.json"

@@ -187,8 +187,8 @@ import Testing
         #expect(note.body == "text")
     }
 
-    /// A file as `shared/bench/corpus.py --markdown` writes it (seed 3): no notebook line,
-    /// dates without milliseconds.
+    /// A file of the corpus's Markdown shape (`Corpus`, as the benchmarks import it): no notebook
+    /// line, dates without milliseconds.
     @Test func theBenchmarkCorpusShapeParses() throws {
         let text =
             "---\nid: 21636369-8b52-4b4a-97b7-50923ceb3ffd\ntitle: \"Mädchen sprint Mädchen will\"\ntags: [\"café\", \"日本\"]\nfavorite: false\ncreated: 2025-01-11T07:12:43Z\nmodified: 2025-03-31T02:15:49Z\n---\n# Mädchen sprint Mädchen will\n\n- hiring hotel 👍🏽\n\n## 同期 latency\n"
@@ -199,40 +199,16 @@ import Testing
         #expect(note.modifiedAt.millisecondsSince1970 == 1_743_387_349_000)
     }
 
-    /// `../shared/bench/corpus.py` beside the repository (where CI and every checkout have it).
-    static let corpusScript = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/bench/corpus.py").path
-
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusScript)))
-    func filesWrittenByCorpusPyParseToTheSameNotes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cloudnotes-corpus-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.corpusScript, "--count", "40", "--seed", "11", "--markdown", dir.path, "--jsonl",
-            dir.path + ".jsonl",
-        ]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        defer { try? FileManager.default.removeItem(atPath: dir.path + ".jsonl") }
-        let lines = try String(contentsOfFile: dir.path + ".jsonl", encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 40)
-        for line in lines {
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let id = try #require(json["id"] as? String)
-            let note = try MarkdownNote.parse(
-                String(contentsOf: dir.appendingPathComponent(id + ".md"), encoding: .utf8))
-            #expect(note.idString == id)
-            #expect(note.title == json["title"] as? String)
-            #expect(Array(note.body.utf8) == Array((json["body"] as? String ?? "").utf8), "\(id)")
-            #expect(note.tags == Note.normalizedTags(json["tags"] as? [String] ?? []))
-            #expect(note.isFavorite == json["isFavorite"] as? Bool)
-            #expect(note.createdAt == ISODate.parse(json["createdAt"] as? String ?? ""))
-            #expect(note.modifiedAt == ISODate.parse(json["modifiedAt"] as? String ?? ""))
+    @Test func theCorpusMarkdownFilesParseToTheirNotes() throws {
+        for expected in Corpus(count: 40, seed: 11) {
+            let note = try MarkdownNote.parse(expected.markdown)
+            #expect(note.idString == expected.id)
+            #expect(note.title == expected.title)
+            #expect(Array(note.body.utf8) == Array(expected.body.utf8), "\(expected.id)")
+            #expect(note.tags == Note.normalizedTags(expected.tags))
+            #expect(note.isFavorite == expected.isFavorite)
+            #expect(note.createdAt == ISODate.parse(expected.createdAt))
+            #expect(note.modifiedAt == ISODate.parse(expected.modifiedAt))
         }
     }
 }

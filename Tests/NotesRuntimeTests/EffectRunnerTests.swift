@@ -40,7 +40,10 @@ import Testing
         }
         #expect(window.rows.map(\.id) == [fav.id, b.id, a.id])
         #expect(window.favoriteCount == 1 && window.totalCount == 3)
-        guard case .rowsLoaded(let tail) = answer(to: .loadList(offset: 2, limit: 10)) else { return }
+        guard case .rowsLoaded(let tail) = answer(to: .loadList(offset: 2, limit: 10)) else {
+            Issue.record("loadList did not answer rowsLoaded")
+            return
+        }
         #expect(tail.offset == 2 && tail.rows.map(\.id) == [a.id])
     }
 

@@ -37,7 +37,10 @@ import Testing
         }
         #expect(rows.map(\.id) == [a.id])
         #expect(total == 2)
-        guard case .trashLoaded(let all, _) = answer(to: .loadTrash(limit: 10)) else { return }
+        guard case .trashLoaded(let all, _) = answer(to: .loadTrash(limit: 10)) else {
+            Issue.record("loadTrash did not answer trashLoaded")
+            return
+        }
         #expect(all.map(\.id) == [a.id, b.id])
         #expect(all[1].deletedAt == trashedB.deletedAt)
     }

@@ -1,14 +1,13 @@
 import Foundation
 
 /// Markdown export beside the import of the same notes (issue 15), through the `cloudnotes`
-/// binary as a user runs it: `corpus.py --count N --jsonl F`, `cloudnotes import F` into a new
+/// binary as a user runs it: the corpus's JSON Lines (`BenchCorpus`) `F`, `cloudnotes import F` into a new
 /// data directory, then `cloudnotes export DIR` (a folder per notebook, a file per note) and
 /// `cloudnotes export F.json --format json`. Each is timed as a whole process, wall clock;
 /// the median of `runs`. Pass the release binary with `--cloudnotes PATH`.
 struct ExportBenchmark {
     let count: Int
     let work: String
-    let corpusScript: String
     let cloudnotes: String
     let runs: Int
 
@@ -16,10 +15,7 @@ struct ExportBenchmark {
         let base = "\(work)/export-\(count)"
         try? FileManager.default.removeItem(atPath: base)
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        let corpus = "\(base)/corpus.jsonl"
-        try check(
-            Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", corpus]),
-            "corpus.py")
+        let corpus = try BenchCorpus.jsonLines(count: count, work: work)
         var imports: [Double] = []
         var markdown: [Double] = []
         var json: [Double] = []

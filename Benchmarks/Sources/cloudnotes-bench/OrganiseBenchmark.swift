@@ -8,17 +8,13 @@ import NotesStore
 struct OrganiseBenchmark {
     let count: Int
     let work: String
-    let corpusScript: String
     static let linkers = 1000
 
     func run() throws {
-        let corpus = StoreBenchmark(count: count, work: work, corpusScript: corpusScript, importRuns: 1)
+        let corpus = StoreBenchmark(count: count, work: work, importRuns: 1)
         let directory = "\(work)/\(count)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let jsonl = "\(directory)/notes.jsonl"
-        if !FileManager.default.fileExists(atPath: jsonl) {
-            try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl])
-        }
+        let jsonl = try BenchCorpus.jsonLines(count: count, work: work)
         var notes = try corpus.loadCorpus(jsonl)
         for index in notes.indices { notes[index].zone = "notebook-\(index % 25)" }
         let when = Date(timeIntervalSince1970: 1_700_000_000)
@@ -33,7 +29,7 @@ struct OrganiseBenchmark {
         let storeURL = URL(fileURLWithPath: "\(directory)/organise-store")
         try? FileManager.default.removeItem(at: storeURL)
         print(
-            "\n== organise: \(notes.count) notes (corpus.py --count \(count) + 1 hub + \(Self.linkers) notes linking to it), 25 notebooks =="
+            "\n== organise: \(notes.count) notes (\(BenchCorpus.label(count)) + 1 hub + \(Self.linkers) notes linking to it), 25 notebooks =="
         )
         let importMs = try Stats.time { _ = try NoteStore(directory: storeURL).importNotes(notes) }
         print("import with the link index: \(Stats.f(importMs / 1000, 2)) s")

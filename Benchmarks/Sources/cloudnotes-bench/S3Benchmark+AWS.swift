@@ -2,7 +2,7 @@ import Foundation
 import NotesCore
 
 /// Side by side: `aws s3 sync` (awscli from the same venv, at the loopback endpoint) of the
-/// same notes as Markdown files (`corpus.py --markdown`): the initial upload and the upload of
+/// same notes as Markdown files (`BenchCorpus.markdown`): the initial upload and the upload of
 /// one changed note, beside what cloudnotes did for each.
 extension S3Benchmark {
     func awsSideBySide() throws {
@@ -11,13 +11,7 @@ extension S3Benchmark {
             try BenchVenv.check(
                 Machine.run(BenchVenv.python, ["-m", "pip", "install", "-q", "awscli"]), "pip install awscli")
         }
-        let markdown = "\(work)/\(count)/markdown"
-        if !FileManager.default.fileExists(atPath: markdown) {
-            try BenchVenv.check(
-                Machine.run(
-                    "/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", markdown]),
-                "corpus.py --markdown")
-        }
+        let markdown = try BenchCorpus.markdown(count: count, work: work)
         let files = (FileManager.default.enumerator(atPath: markdown)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".md") }.sorted()
         let configFile = directory + "/aws-config"
@@ -63,7 +57,7 @@ extension S3Benchmark {
             uploaded.append(one.uploaded)
         }
         print(
-            "aws s3 sync (awscli \(Self.awsVersion()), \(files.count) Markdown files of corpus.py --markdown): initial upload "
+            "aws s3 sync (awscli \(Self.awsVersion()), \(files.count) Markdown files of the corpus): initial upload "
                 + "\(Stats.f(initial.ms / 1000, 2)) s (\(initial.uploaded) files uploaded); one changed note: median "
                 + "\(Stats.f(Stats.median(changed), 0)) ms of 5 (uploads \(uploaded)), which lists every key under the prefix "
                 + "(⌈\(files.count)/1000⌉ = \((files.count + 999) / 1000) LIST pages) before its one PUT")

@@ -6,7 +6,7 @@ import NotesSync
 import NotesTestSupport
 
 /// Sync through an S3 bucket vs through a directory (issue 14, SYNC-FORMAT "On S3"), against
-/// the SeaweedFS this run started on loopback (`SeaweedServer`, as the tests start it), with the corpus of `corpus.py`:
+/// the SeaweedFS this run started on loopback (`SeaweedServer`, as the tests start it), with the project's corpus (`BenchCorpus`):
 /// the publication of every note from device A, the initial sync into an empty device (median
 /// of `runs` fresh devices) with the requests it made, one edit there and back, an idle sync
 /// and what an idle hour costs; then (`+Propagation`) `cloudnotes add` on A to B's store with
@@ -14,7 +14,6 @@ import NotesTestSupport
 struct S3Benchmark {
     let count: Int
     let work: String
-    let corpusScript: String
     let server: SeaweedServer.Endpoint
     /// The release `cloudnotes` binary for the propagation part (skipped without it).
     let cloudnotes: String?
@@ -24,18 +23,10 @@ struct S3Benchmark {
 
     var directory: String { "\(work)/s3-\(count)" }
 
-    /// The `corpus.py --count N` notes (its JSON lines kept in `work/N`, as the store benchmark keeps them).
+    /// The corpus's `count` notes (its JSON lines kept in `work/N`, as the store benchmark keeps them).
     func corpus() throws -> [Note] {
-        let folder = "\(work)/\(count)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let jsonl = folder + "/notes.jsonl"
-        if !FileManager.default.fileExists(atPath: jsonl) {
-            try BenchVenv.check(
-                Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl]),
-                "corpus.py")
-        }
-        return try StoreBenchmark(count: count, work: work, corpusScript: corpusScript, importRuns: 1)
-            .loadCorpus(jsonl)
+        let jsonl = try BenchCorpus.jsonLines(count: count, work: work)
+        return try StoreBenchmark(count: count, work: work, importRuns: 1).loadCorpus(jsonl)
     }
 
     /// A device over the directory `cloud` or (with `prefix`) the bucket.
@@ -79,7 +70,7 @@ struct S3Benchmark {
         let notes = try corpus()
         let text = notes.reduce(0) { $0 + $1.title.utf8.count + $1.body.utf8.count }
         print(
-            "\n== S3 (SeaweedFS on loopback) vs directory, \(count) notes (corpus.py --count \(count): \(Stats.f(Double(text) / 1_000_000, 1)) MB of text) =="
+            "\n== S3 (SeaweedFS on loopback) vs directory, \(count) notes (\(BenchCorpus.label(count)): \(Stats.f(Double(text) / 1_000_000, 1)) MB of text) =="
         )
         print(Machine.load())
         try? FileManager.default.removeItem(atPath: directory)

@@ -6,7 +6,6 @@ import NotesStore
 struct StoreBenchmark {
     let count: Int
     let work: String
-    let corpusScript: String
     var importRuns = 3
 
     var directory: String { "\(work)/\(count)" }
@@ -26,13 +25,10 @@ struct StoreBenchmark {
     func runImport() throws {
         try? FileManager.default.removeItem(atPath: directory + "/store")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let jsonl = "\(directory)/notes.jsonl"
-        if !FileManager.default.fileExists(atPath: jsonl) {
-            try Machine.run("/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--jsonl", jsonl])
-        }
+        let jsonl = try BenchCorpus.jsonLines(count: count, work: work)
         let notes = try loadCorpus(jsonl)
         let bytes = notes.reduce(0) { $0 + $1.body.utf8.count + $1.title.utf8.count }
-        print("\n== \(count) notes (corpus.py --count \(count), seed 1: \(bytes / 1_000_000) MB of text) ==")
+        print("\n== \(count) notes (\(BenchCorpus.label(count)): \(bytes / 1_000_000) MB of text) ==")
         var walls: [Double] = []
         var lines: [String] = []
         for _ in 0..<importRuns {
@@ -154,15 +150,7 @@ struct StoreBenchmark {
             print("rg: not installed, no side-by-side")
             return
         }
-        let md = "\(dir)/markdown"
-        if !FileManager.default.fileExists(atPath: md) {
-            let status = try Machine.run(
-                "/usr/bin/env", ["python3", corpusScript, "--count", String(count), "--markdown", md])
-            guard status == 0, FileManager.default.fileExists(atPath: md) else {
-                print("rg: could not write the Markdown corpus with \(corpusScript) (exit \(status)); no side-by-side")
-                return
-            }
-        }
+        let md = try BenchCorpus.markdown(count: count, work: work)
         for query in ["meeting", "ångström", "東京", "zzyzx"] {
             var rgTimes: [Double] = []
             var ourTimes: [Double] = []

@@ -6,7 +6,7 @@ import NotesTestSupport
 // Store benchmarks (issue: foundation): import throughput, open + first 200 list rows,
 // as-you-type search latency, peak RSS, and ripgrep over the same notes as Markdown files.
 //
-// Usage: cloudnotes-bench [--count N]... [--work DIR] [--corpus PY] [--phase all|import|query]
+// Usage: cloudnotes-bench [--count N]... [--work DIR] [--phase all|import|query]
 //        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
@@ -34,8 +34,6 @@ var megabytes: Int?
 var pollSeconds = 2.0
 /// `--s3`: the initial syncs per backend (default 3); `--large-note-propagation`: the runs (default 5).
 var runs: Int?
-var corpusScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../../shared/bench/corpus.py").standardized.path
 var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
@@ -43,7 +41,6 @@ while let arg = args.popFirst() {
     case "--import-runs": importRuns = max(1, Int(args.popFirst() ?? "") ?? 3)
     case "--work": work = args.popFirst() ?? work
     case "--phase": phase = args.popFirst() ?? phase
-    case "--corpus": corpusScript = args.popFirst() ?? corpusScript
     case "--sync": phase = "sync"
     case "--editor": phase = "editor"
     case "--large-note": phase = "large-note"
@@ -100,7 +97,7 @@ if phase == "attachment" {
 }
 if phase == "organise" {
     // Backlinks, tags and notebooks at scale (OrganiseBenchmark.swift): --organise [--count N]
-    for count in counts { try OrganiseBenchmark(count: count, work: work, corpusScript: corpusScript).run() }
+    for count in counts { try OrganiseBenchmark(count: count, work: work).run() }
     exit(0)
 }
 if phase == "s3" {
@@ -112,7 +109,7 @@ if phase == "s3" {
     do {
         for count in counts {
             try await S3Benchmark(
-                count: count, work: work, corpusScript: corpusScript, server: server, cloudnotes: cloudnotesBinary,
+                count: count, work: work, server: server, cloudnotes: cloudnotesBinary,
                 poll: pollSeconds, runs: runs ?? 3
             ).run()
         }
@@ -132,7 +129,7 @@ if phase == "export" {
     }
     for count in counts {
         try ExportBenchmark(
-            count: count, work: work, corpusScript: corpusScript, cloudnotes: cloudnotesBinary, runs: importRuns
+            count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns
         ).run()
     }
     exit(0)
@@ -143,13 +140,13 @@ if phase == "sync" {
     exit(0)
 }
 for count in counts {
-    let benchmark = StoreBenchmark(count: count, work: work, corpusScript: corpusScript, importRuns: importRuns)
+    let benchmark = StoreBenchmark(count: count, work: work, importRuns: importRuns)
     if phase == "all" || phase == "import" { try benchmark.runImport() }
     if phase == "query" { try benchmark.runQueries() }
     if phase == "all" {
         fflush(nil)
         try Machine.runInheritingOutput(
             CommandLine.arguments[0],
-            ["--phase", "query", "--count", String(count), "--work", work, "--corpus", corpusScript])
+            ["--phase", "query", "--count", String(count), "--work", work])
     }
 }
