@@ -91,7 +91,8 @@ extension DirectoryCloudFolder {
 
     /// Removes the plain container: `container.json` first (a device still bound then sees the
     /// folder unavailable, never its zones deleted, rule 12), then every regular file under
-    /// `private/`. Returns how many files went.
+    /// `private/` and the folders that held them (a zone folder is named after its notebook, so
+    /// none may stay). Returns how many files went.
     public func removePlainContainer() throws -> Int {
         var removed = 0
         if case .regular = try io.kind(layout.containerFile) {
@@ -99,11 +100,24 @@ extension DirectoryCloudFolder {
             try io.fsyncDirectory(layout.root)
             removed += 1
         }
+        return removed + (try removePlainFiles())
+    }
+
+    /// Removes every regular file under the plain container's `private/` and the folders that
+    /// held them; also what a build before 0.16 left there (it removed files, not folders).
+    /// Returns how many files went.
+    @discardableResult
+    public func removePlainFiles() throws -> Int {
+        var removed = 0
         func walk(_ folder: String) throws {
             for name in try io.listIfPresent(folder) {
                 let path = folder + "/" + name
                 switch try io.kind(path) {
-                case .directory: try walk(path)
+                case .directory:
+                    try walk(path)
+                    // Not empty only when something that is not a regular file stayed inside
+                    // (never followed): the folder stays then, and nothing else is lost.
+                    try? io.remove(path)
                 case .regular:
                     try io.remove(path)
                     removed += 1
@@ -112,6 +126,7 @@ extension DirectoryCloudFolder {
             }
         }
         try walk(layout.privateDirectory)
+        try? io.remove(layout.privateDirectory)  // as above
         return removed
     }
 }
