@@ -38,6 +38,11 @@ struct SyncEncrypt: ParsableCommand {
         let sealed = try EncryptInPlace.sealedLocation(of: location, context)
         let seal: FolderSeal
         do {
+            if plain.encryptedPointerState() == .refused {
+                throw CLIError(
+                    "\(location.name)/\(DirectoryCloudFolder.encryptedFileName) is not a pointer of ours (damaged or "
+                        + "planted); nothing was written: look at it, remove it, and run this again")
+            }
             if plain.encryptedContainerID() != nil {
                 // Done already (here and cut short after the announcement, or by another device):
                 // this one follows. The passphrase was given as a new one: say whose is asked for.
@@ -141,7 +146,13 @@ enum EncryptInPlace {
         CloudLocation, FolderSeal
     )? {
         let root = location.folder()
-        guard try store.boundCloudFolder() == location.name, root.encryptedContainerID() != nil else { return nil }
+        guard try store.boundCloudFolder() == location.name else { return nil }
+        if root.encryptedPointerState() == .refused {
+            Output.warn(
+                "\(location.name)/\(DirectoryCloudFolder.encryptedFileName) is not a pointer of ours (damaged or "
+                    + "planted) and is ignored: this device keeps syncing the plain files")
+        }
+        guard root.encryptedContainerID() != nil else { return nil }
         let sealed = try sealedLocation(of: location, context)
         let remembered = try FolderAccess.remembered(store, context)
         if remembered?.containerID != root.encryptedContainerID(), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
