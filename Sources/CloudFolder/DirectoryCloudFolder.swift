@@ -53,10 +53,15 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         var info = ContainerInfo.random(encrypted: encrypted)
         if let id { info.containerID = id }
+        try publishContainerFile(info, device: device, hlc: hlc)
+        return info
+    }
+
+    /// Writes `container.json` (write-once) for `info`.
+    func publishContainerFile(_ info: ContainerInfo, device: DeviceID, hlc: HLC) throws {
         var envelope = Envelope(kind: .container, device: device.rawValue, hlc: hlc, body: info.json)
         envelope.format = info.version
         _ = try publishOnce(envelope.encoded, at: layout.containerFile, device: device)
-        return info
     }
 
     public func openContainer(boundTo: String?) throws -> ContainerInfo {
