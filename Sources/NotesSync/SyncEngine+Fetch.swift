@@ -57,6 +57,7 @@ extension SyncEngine {
         state.deviceFileWritten = nil
         try store.saveEngineState(state.serialized)
         knownZones.insert(zone)
+        try republishNotebookName(zone, folder)
         warn(
             "zone \(zone) vanished from the cloud folder without a deletion marker (userDeletedZone); "
                 + "recreated it and queued \(queued) revision(s) for upload")
@@ -93,6 +94,7 @@ extension SyncEngine {
         }
         state.zones[zone] = zoneState
         try store.saveEngineState(state.serialized)
+        if ownLogGone { try republishNotebookName(zone, folder) }
         warn("zone \(zone) was recreated in the cloud folder; its logs are read again from the start")
     }
 
