@@ -59,4 +59,8 @@ public protocol AssetStore {
     /// Reads an attachment's chunks, checking each, into the device's content before its
     /// record is applied; `AssetUnavailable` for a missing or damaged chunk.
     func fetchAttachment(_ attachment: Attachment, ref: AssetRef) throws
+    /// Reads every chunk of the attachment content this device holds for its notes and writes
+    /// again each one that is missing or does not check out (`sync --repair`, rule 15); returns
+    /// how many it wrote.
+    func repairAttachmentChunks(device: DeviceID) throws -> Int
 }

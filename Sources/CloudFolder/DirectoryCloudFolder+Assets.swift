@@ -27,13 +27,34 @@ extension DirectoryCloudFolder: AssetStore {
             try io.ensureDirectory(CloudPath.parent(of: path))
             // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
             // attempt wrote is already there.
-            if try publishOnce(Array(chunk), at: path, device: device) == .published {
+            if try publishChunk(Array(chunk), name: name, device: device) == .published {
                 attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
             }
             names.append(name)
             start += AssetRef.chunkSize
         } while start < bytes.count
         return AssetRef(chunks: names, size: bytes.count)
+    }
+
+    /// Writes a chunk once (rule 15). A chunk is named by its content, so a file at its path
+    /// that does not check out against its name (damaged, cut short) is nobody's content: this
+    /// device, which holds the content, writes it in its place. Something else at a chunk's
+    /// path is therefore never another writer with this device's id (rule 10); a chunk that
+    /// checks out is already published.
+    func publishChunk(_ plain: [UInt8], name: String, device: DeviceID) throws -> PublishOutcome {
+        let path = assetFile(name)
+        do {
+            return try publishOnce(plain, at: path, device: device)
+        } catch let error as CloudError where error.code == .serverRecordChanged {
+            do {
+                _ = try readChunk(name)
+                return .alreadyPublished
+            } catch is AssetUnavailable {
+                // Damaged: repaired from the content this device holds (readers check it by name).
+                if case .regular = try io.kind(path) { try io.remove(path) }
+                return try publishOnce(plain, at: path, device: device)
+            }
+        }
     }
 
     public func readAsset(_ ref: AssetRef) throws -> [UInt8] {

@@ -32,7 +32,7 @@ extension DirectoryCloudFolder {
             try io.ensureDirectory(CloudPath.parent(of: path))
             // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
             // Only a chunk this device wrote is its own, to delete when nothing names it (rule 15).
-            if try publishOnce(Array(piece), at: path, device: device) == .published {
+            if try publishChunk(Array(piece), name: name, device: device) == .published {
                 attachments.rememberOwnChunks([name], folder: identity)
             }
             names.append(name)
@@ -97,6 +97,32 @@ extension DirectoryCloudFolder {
         attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
     }
 
+    public func repairAttachmentChunks(device: DeviceID) throws -> Int {
+        guard let attachments else { return 0 }
+        var written = 0
+        for sha256 in attachments.liveAttachmentContents().sorted()
+        where attachments.hasAttachmentContent(sha256: sha256) {
+            var names: [String] = []
+            _ = try attachments.readAttachmentContent(sha256: sha256, chunkSize: AssetRef.chunkSize) { piece in
+                let name = chunkName(piece)
+                names.append(name)
+                do {
+                    _ = try readChunk(name)
+                } catch is AssetUnavailable {
+                    let path = assetFile(name)
+                    try io.ensureDirectory(layout.privateDirectory + "/assets")
+                    try io.ensureDirectory(CloudPath.parent(of: path))
+                    if try publishChunk(Array(piece), name: name, device: device) == .published {
+                        attachments.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+                    }
+                    written += 1
+                }
+            }
+            attachments.rememberCloudChunks(names, sha256: sha256, folder: attachmentFolderIdentity)
+        }
+        return written
+    }
+
     /// A device holding the content of a record it reads writes again any of its chunks that
     /// are missing (collected while another device named them, rule 15), so readers without the
     /// content stop waiting; the chunk is then its own. A stat per chunk.
@@ -112,7 +138,7 @@ extension DirectoryCloudFolder {
             let path = assetFile(name)
             try io.ensureDirectory(layout.privateDirectory + "/assets")
             try io.ensureDirectory(CloudPath.parent(of: path))
-            if try publishOnce(Array(piece), at: path, device: device) == .published {
+            if try publishChunk(Array(piece), name: name, device: device) == .published {
                 attachments.rememberOwnChunks([name], folder: identity)
             }
         }

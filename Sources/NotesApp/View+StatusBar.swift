@@ -12,10 +12,13 @@ func syncPhase(_ status: SyncStatus, now: Date) -> String {
     var parts: [String] = []
     switch status.phase {
     case .localOnly: parts.append("local only")
+    case .idle(let lastSync?) where status.cloudOnThisDisk:
+        parts.append("✓ Saved \(RelativeTime.long(lastSync, now: now)) · cloud on this disk")
     case .idle(let lastSync?): parts.append("✓ Synced \(RelativeTime.long(lastSync, now: now))")
-    case .idle(nil): parts.append("not synced yet")
+    case .idle(nil): parts.append(status.cloudOnThisDisk ? "not saved yet · cloud on this disk" : "not synced yet")
     case .syncing(let done, let total): parts.append("Syncing… \(done)/\(total)")
     case .offline(let reason): parts.append("offline: \(TerminalSafeText.sanitize(reason))")
+    case .signInFailed(let reason): parts.append("sign-in failed: \(TerminalSafeText.sanitize(reason))")
     case .error(let message): parts.append("sync error: \(TerminalSafeText.sanitize(message))")
     }
     return parts.joined()
@@ -92,9 +95,14 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     buffer.write(right, at: Point(x: rect.maxX - TextWidth.width(of: right), y: rect.y), style: style, clipTo: rect)
 }
 
+/// The first-run hint while the cloud folder shares the data's disk: how to bind a real one.
+let cloudOnThisDiskHint = "cloudnotes sync init PATH keeps a copy off this disk"
+
 /// Key hints by focus, least important first: the ones that do not fit are dropped from the front.
 func hints(for state: AppState) -> [String] {
     switch state.focus {
+    case .list where state.syncStatus.cloudOnThisDisk:
+        [cloudOnThisDiskHint, "/ search", "n new", "? help", "q quit"]
     case .list: ["/ search", "n new", "? help", "q quit"]
     case .search: ["Enter go", "Esc clear"]
     case .editor: ["M-u undo", "^S save", "Esc back"]

@@ -16,6 +16,9 @@ public struct SyncStatus: Equatable, Sendable {
         case syncing(done: Int, total: Int)
         /// The cloud folder cannot be reached; changes queue locally.
         case offline(reason: String)
+        /// The cloud refused this device's credentials (wrong or expired keys, a wrong
+        /// passphrase); changes queue locally until they are put right.
+        case signInFailed(reason: String)
         /// Sync failed in a way the user should see.
         case error(message: String)
     }
@@ -35,6 +38,9 @@ public struct SyncStatus: Equatable, Sendable {
     /// Of those, files whose attachment has not fully arrived (SYNC-FORMAT rule 15): shown as
     /// "↻ waiting for attachment".
     public var attachmentWaitingCount = 0
+    /// The cloud folder is on the same disk (file system) as the data directory: what is
+    /// "synced" there is not safe anywhere else (the out-of-the-box folder under XDG paths).
+    public var cloudOnThisDisk = false
 
     public init(
         phase: Phase, pendingCount: Int = 0, conflictCount: Int = 0, heldCount: Int = 0, heldReason: String? = nil,

@@ -71,9 +71,13 @@ extension SyncEngine {
         let pending = (try? store.pendingCount()) ?? status.pendingCount
         let waiting = pending > 0 ? "; \(pending) change(s) wait here" : ""
         switch cloud.code {
-        case .notAuthenticated:
+        case .notAuthenticated where folder == nil:
             accountStatus = .noAccount
             setPhase(.localOnly)
+        case .notAuthenticated:
+            // A folder is configured: the cloud refused us. Never "local only" (issue 21 item 11).
+            accountStatus = .signInFailed(reason: cloud.message)
+            setPhase(.signInFailed(reason: cloud.message + waiting))
         case .accountTemporarilyUnavailable, .networkUnavailable, .networkFailure:
             accountStatus = .temporarilyUnavailable(reason: cloud.message)
             setPhase(.offline(reason: "cloud folder unavailable: \(cloud.message)\(waiting)"))

@@ -71,8 +71,15 @@ extension SyncEngine {
 }
 
 /// Our own next log file already holds another writer's bytes (rule 10): the engine rotates.
-struct OwnLogTaken: Error {
+/// Its description is the sentence a user sees should it ever reach one (a second clone in
+/// one pass), never a debug dump.
+struct OwnLogTaken: Error, CustomStringConvertible {
     var zone: ZoneID
     var seq: Int64
     var message: String
+
+    var description: String {
+        "log file \(seq) of this device in zone \(zone) holds another writer's bytes even after a new device id "
+            + "(\(message)); the next sync tries again"
+    }
 }

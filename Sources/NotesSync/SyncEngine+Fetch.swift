@@ -57,6 +57,7 @@ extension SyncEngine {
         state.deviceFileWritten = nil
         try store.saveEngineState(state.serialized)
         knownZones.insert(zone)
+        try republishNotebookName(zone, folder)
         warn(
             "zone \(zone) vanished from the cloud folder without a deletion marker (userDeletedZone); "
                 + "recreated it and queued \(queued) revision(s) for upload")
@@ -93,6 +94,7 @@ extension SyncEngine {
         }
         state.zones[zone] = zoneState
         try store.saveEngineState(state.serialized)
+        if ownLogGone { try republishNotebookName(zone, folder) }
         warn("zone \(zone) was recreated in the cloud folder; its logs are read again from the start")
     }
 
@@ -216,13 +218,16 @@ extension SyncEngine {
     /// Ingests renamed copies of log files that check out (rule 9): content addressing makes
     /// them harmless duplicates. Returns how many were found, and how many names were ignored.
     /// Holds the data directory's sync lock while it runs (`exclusive`).
-    public func repair() async throws -> (salvaged: Int, ignored: Int) {
+    public func repair() async throws -> (salvaged: Int, ignored: Int, chunksRewritten: Int) {
         try await exclusive { try await repairLocked() }
     }
 
-    /// `repair` under the sync lock.
-    func repairLocked() async throws -> (salvaged: Int, ignored: Int) {
+    /// `repair` under the sync lock. Also writes again every chunk of the attachment content
+    /// this device holds that is missing or damaged in the folder (rule 15), so readers waiting
+    /// for it go on.
+    func repairLocked() async throws -> (salvaged: Int, ignored: Int, chunksRewritten: Int) {
         let folder = try prepareAccount()
+        let chunksRewritten = try (folder as? any AssetStore)?.repairAttachmentChunks(device: device) ?? 0
         var salvaged = 0
         var ignored = 0
         for zone in try folder.zones().items {
@@ -233,7 +238,7 @@ extension SyncEngine {
             guard !revisions.isEmpty else { continue }
             _ = try store.applyFetchedRevisions(revisions, engineState: state.serialized, resolve: resolver.resolve)
         }
-        return (salvaged, ignored)
+        return (salvaged, ignored, chunksRewritten)
     }
 
     /// Every record in a zone's logs, for `debug records`.

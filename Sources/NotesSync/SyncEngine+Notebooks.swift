@@ -30,6 +30,17 @@ extension SyncEngine {
         }
     }
 
+    /// Writes the zone's name held here again, under this device's id with its original stamp:
+    /// the zone folder was recreated (rule 12) and its `names/` files went with the old one, so a
+    /// device that joins later would otherwise show the zone's id (rule 16). Identical bytes when
+    /// the file is still there, which is harmless (rule 1).
+    func republishNotebookName(_ zone: ZoneID, _ folder: any CloudFolder) throws {
+        guard var name = try store.notebookName(zone: zone.rawValue) else { return }
+        name.device = device.rawValue
+        try folder.publishNotebookName(name, zone: zone, device: device)
+        try store.markNotebookNamePublished(name)
+    }
+
     /// Takes the zone's newest display name when it is newer than the one held here (rule 16).
     func fetchNotebookName(_ zone: ZoneID, _ folder: any CloudFolder) throws {
         let held = try store.notebookName(zone: zone.rawValue)

@@ -240,6 +240,7 @@ public actor SyncEngine {
         case .accountTemporarilyUnavailable, .networkUnavailable, .networkFailure, .unknownItem, .zoneNotFound:
             kind = "gone"
         case .limitExceeded: kind = "limit"
+        case .notAuthenticated: kind = "sign-in"
         default: kind = "error"
         }
         let failure = SyncEngineState.LastError(

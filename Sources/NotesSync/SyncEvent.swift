@@ -12,21 +12,25 @@ public enum AccountStatus: Sendable, Equatable {
     case temporarilyUnavailable(reason: String)
     /// Permission denied or read-only, or the folder holds another account.
     case restricted(reason: String)
+    /// The cloud refused the credentials (wrong or expired S3 keys, a wrong passphrase).
+    case signInFailed(reason: String)
 
-    /// One word for status output: available, noAccount, temporarilyUnavailable, restricted.
+    /// One word for status output: available, noAccount, temporarilyUnavailable, restricted,
+    /// signInFailed.
     public var name: String {
         switch self {
         case .available: return "available"
         case .noAccount: return "noAccount"
         case .temporarilyUnavailable: return "temporarilyUnavailable"
         case .restricted: return "restricted"
+        case .signInFailed: return "signInFailed"
         }
     }
 
     public var reason: String? {
         switch self {
         case .available, .noAccount: return nil
-        case .temporarilyUnavailable(let reason), .restricted(let reason): return reason
+        case .temporarilyUnavailable(let reason), .restricted(let reason), .signInFailed(let reason): return reason
         }
     }
 }

@@ -27,7 +27,9 @@ struct CloudLocation {
             }
             let name = "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)")
             return CloudLocation(
-                name: name, root: "/" + prefix, io: S3FileIO(client: S3Client(endpoint: endpoint)), isRemote: true)
+                name: name, root: "/" + prefix,
+                // A hung endpoint costs a command one timeout, not one per request (README "On S3").
+                io: S3FileIO(client: S3Client(endpoint: endpoint, failsFastAfterStall: true)), isRemote: true)
         }
         let absolute = URL(fileURLWithPath: text).standardizedFileURL.path
         return CloudLocation(name: absolute, root: absolute, io: PosixFileIO(), isRemote: false)

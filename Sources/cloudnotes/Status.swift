@@ -28,6 +28,8 @@ struct Status: ParsableCommand {
         var accountStatus: String
         var reason: String?
         var cloudFolder: String?
+        /// The cloud folder is on the data directory's disk: nothing is safe elsewhere yet.
+        var cloudOnThisDisk: Bool
         /// Whether this device reads the folder as an encrypted container (SYNC-FORMAT rule 14).
         var encrypted: Bool
         var containerID: String?
@@ -38,7 +40,7 @@ struct Status: ParsableCommand {
         var devices: [Device]
         var zones: [String: Zone]
         var warnings: [String]
-        /// Why the last sync failed (kind: full, read-only, permission, gone, limit, error),
+        /// Why the last sync failed (kind: full, read-only, permission, gone, limit, sign-in, error),
         /// until a sync succeeds.
         var lastError: LastError?
         /// Notes held back by the record size limit, with the reason.
@@ -66,7 +68,7 @@ struct Status: ParsableCommand {
             let encrypted = Blocking.value { await (engine.configuration.folder as? DirectoryCloudFolder)?.seal != nil }
             status = StatusJSON(
                 accountStatus: report.accountStatus.name, reason: report.accountStatus.reason, cloudFolder: folder,
-                encrypted: encrypted,
+                cloudOnThisDisk: SyncSetup.isOnThisDisk(folder, store), encrypted: encrypted,
                 containerID: report.containerID, device: report.device.rawValue,
                 lastSync: report.lastSync.map(Format.iso), pending: report.pending, conflicts: report.conflicts,
                 devices: report.devices.map {
@@ -94,12 +96,15 @@ struct Status: ParsableCommand {
         } else {
             status = StatusJSON(
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
-                encrypted: false, containerID: nil, device: store.deviceID, lastSync: nil,
+                cloudOnThisDisk: false, encrypted: false, containerID: nil, device: store.deviceID, lastSync: nil,
                 pending: try store.pendingCount(),
                 conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [], lastError: nil, held: [])
         }
         if json { return try Output.json(status) }
-        let account = status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
+        let account =
+            status.accountStatus == "signInFailed"
+            ? "sign-in failed: \(status.reason ?? "")"
+            : status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
         Output.line("account    \(TerminalSafeText.sanitize(account))")
         Output.line("folder     \(TerminalSafeText.sanitize(status.cloudFolder ?? "none (local only)"))")
         if let containerID = status.containerID {
@@ -125,5 +130,6 @@ struct Status: ParsableCommand {
         }
         for held in status.held { Output.line("held       \(held.id): \(TerminalSafeText.sanitize(held.reason))") }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
+        if status.cloudOnThisDisk { Output.line("note       \(SyncSetup.onThisDiskHint)") }
     }
 }

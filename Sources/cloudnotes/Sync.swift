@@ -47,7 +47,9 @@ struct SyncRun: ParsableCommand {
         if watch { return try SyncWatch.run(engine, store: store) }
         if repair {
             let found = try Blocking.run { try await engine.repair() }
-            Output.line("repair: \(found.salvaged) renamed cop(ies) ingested, \(found.ignored) unknown name(s) ignored")
+            Output.line(
+                "repair: \(found.salvaged) renamed cop(ies) ingested, \(found.ignored) unknown name(s) ignored, "
+                    + "\(found.chunksRewritten) missing or damaged chunk(s) written again")
         }
         let summary = Blocking.value { await engine.syncNow() }
         progress?.finish()
@@ -93,6 +95,7 @@ struct SyncRun: ParsableCommand {
             let status = Blocking.value { await engine.status }
             switch status.phase {
             case .offline(let reason): throw CLIError(reason)
+            case .signInFailed(let reason): throw CLIError("sign-in failed: \(reason)")
             case .error(let message): throw CLIError(message)
             default: throw CLIError(error.userMessage)
             }

@@ -22,6 +22,22 @@ enum SyncSetup {
         }
     }
 
+    /// Whether the cloud folder at `path` is a directory on the same file system as the data
+    /// directory: then nothing "synced" there is safe anywhere else (the out-of-the-box folder
+    /// under XDG paths; issue 21 item 11). A bucket, or a folder that is not there, is not.
+    static func isOnThisDisk(_ path: String, _ store: NoteStore) -> Bool {
+        guard !CloudLocation.isURL(path) else { return false }
+        var cloud = stat()
+        var data = stat()
+        guard stat(path, &cloud) == 0, stat(store.directory.path, &data) == 0 else { return false }
+        return cloud.st_dev == data.st_dev
+    }
+
+    /// What `sync status` and the app say while the cloud folder shares the data's disk.
+    static let onThisDiskHint =
+        "the cloud folder is on the same disk as the data directory, so your notes are not safe anywhere else; "
+        + "run 'cloudnotes sync init PATH' with a folder on another disk or s3://BUCKET/PREFIX to keep a copy elsewhere"
+
     /// An engine over the folder in force, or nil when none is configured.
     ///
     /// An unbound store whose folder does not exist yet gets the folder created (then a

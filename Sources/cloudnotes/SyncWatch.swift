@@ -42,6 +42,7 @@ enum SyncWatch {
         case .idle(let last): return "synced \(last.map(Format.iso) ?? "never") (\(counts))"
         case .syncing(let done, let total): return "syncing \(done)/\(total)"
         case .offline(let reason): return "offline: \(reason)"
+        case .signInFailed(let reason): return "sign-in failed: \(reason)"
         case .error(let message): return "error: \(message)"
         }
     }

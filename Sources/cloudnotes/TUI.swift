@@ -111,12 +111,16 @@ private final class BackgroundSync: @unchecked Sendable {
             guard let made = try SyncSetup.engine(context, store, automatic: true, unlocked: unlocked) else { return }
             let engine = made.engine
             let continuation = continuation
+            let onThisDisk = SyncSetup.isOnThisDisk(made.folder, store)
             lock.withLock {
                 self.engine = engine
                 localWrites = try? SyncSetup.watchLocalWrites(of: store, for: engine)
             }
             Task {
-                for await status in engine.statusUpdates { continuation?.yield(status) }
+                for await var status in engine.statusUpdates {
+                    status.cloudOnThisDisk = onThisDisk
+                    continuation?.yield(status)
+                }
             }
             Task { await engine.start() }
         } catch {

@@ -27,4 +27,18 @@ struct SyncStatusCLITests {
         #expect(after["lastError"] == nil)
         #expect(!(try runner.cn("status").stdout.contains("last error")))
     }
+
+    @Test("a cloud folder on the data directory's disk is said to be one, with how to bind a real one")
+    func cloudOnThisDisk() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // The data directory and this folder are both under the runner's temporary home.
+        let cloud = runner.home.appendingPathComponent("cloud").path
+        #expect(try runner.cn("sync", "init", cloud).status == 0)
+        let json = try #require(try runner.json("status", "--json") as? [String: Any])
+        #expect(json["cloudOnThisDisk"] as? Bool == true, "\(json)")
+        let text = try runner.cn("status").stdout
+        #expect(text.contains("the cloud folder is on the same disk as the data directory"), "\(text)")
+        #expect(text.contains("cloudnotes sync init PATH"), "\(text)")
+    }
 }

@@ -52,6 +52,31 @@ import Testing
                 == Buffer(lines: [" sync error: disk full      / search  n new  ? help  q quit "], style: bar))
     }
 
+    @Test func signInFailedShowsTheReasonNotLocalOnly() {
+        #expect(
+            statusBar(SyncStatus(phase: .signInFailed(reason: "the S3 server refused the credentials")))
+                == Buffer(lines: [" sign-in failed: the S3 server refused the credentials      "], style: bar))
+    }
+
+    @Test func aCloudFolderOnThisDiskSaysSavedNotSynced() {
+        var status = SyncStatus(phase: .idle(lastSync: testNow.addingTimeInterval(-150)))
+        status.cloudOnThisDisk = true
+        #expect(
+            statusBar(status)
+                == Buffer(lines: [" ✓ Saved 2 min ago · cloud on this disk      ? help  q quit "], style: bar))
+        // With room, the first-run hint says how to bind a real one.
+        var state = AppState.fixture()
+        state.syncStatus = status
+        let wide = row(14, of: view(state, Size(width: 140, height: 15)))
+        #expect(
+            wide
+                == Buffer(
+                    lines: [
+                        " ✓ Saved 2 min ago · cloud on this disk" + String(repeating: " ", count: 15)
+                            + "cloudnotes sync init PATH keeps a copy off this disk  / search  n new  ? help  q quit "
+                    ], style: bar))
+    }
+
     @Test func conflictsAndPendingChangesAreCounted() {
         let status = SyncStatus(phase: .idle(lastSync: testNow), pendingCount: 3, conflictCount: 2)
         #expect(

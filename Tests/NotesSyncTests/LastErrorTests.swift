@@ -4,6 +4,7 @@ import Glibc
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 /// `status` says why the last sync failed until a sync succeeds, also in another process.
@@ -27,6 +28,30 @@ struct LastErrorTests {
         #expect(ok.error == nil)
         let after = try SyncEngine(store: a.store, configuration: SyncEngine.Configuration(folder: folder))
         #expect(await after.report().lastError == nil)
+    }
+
+    @Test("wrong S3 credentials say sign-in failed, with the server's reason, never local only")
+    func wrongCredentialsSaySignInFailed() async throws {
+        let server = try await SeaweedServer.shared.endpoint()
+        let endpoint = S3Endpoint(
+            url: URL(string: server.url)!, bucket: server.bucket, region: "us-east-1",
+            credentials: .init(accessKeyID: "nobody", secretAccessKey: "wrong-secret-xyz"), timeout: 20)
+        let folder = DirectoryCloudFolder(
+            root: "/sync-\(UUID().uuidString.lowercased())", io: S3FileIO(client: S3Client(endpoint: endpoint)))
+        let a = try TestDevice("a", folder: folder)
+        _ = try a.store.create(title: "waits", body: "x\n")
+        let summary = await a.engine.syncNow()
+        #expect(summary.error?.code == .notAuthenticated)
+        let phase = await a.engine.status.phase
+        guard case .signInFailed(let reason) = phase else {
+            Issue.record("the phase is \(phase), not sign-in failed")
+            return
+        }
+        #expect(reason.contains("refused the credentials") && reason.contains("1 change(s) wait here"), "\(reason)")
+        #expect(!reason.contains("wrong-secret-xyz"))
+        let report = await a.engine.report()
+        #expect(report.accountStatus.name == "signInFailed", "\(report.accountStatus)")
+        #expect(report.lastError?.kind == "sign-in", "\(String(describing: report.lastError))")
     }
 
     @Test("a note held back by the size limit is listed with its reason by a fresh engine")

@@ -80,6 +80,26 @@ struct NotebookNameSyncTests {
         #expect(try a.store.note(note.id)?.isTrashed == false)
     }
 
+    @Test("a zone recreated without a marker (rule 12) keeps its name for a device that joins later")
+    func recreatedZoneKeepsItsName() async throws {
+        for kind in [FolderKind.plain, .encrypted] {
+            let folder = try TestFolder.disk(encrypted: kind == .encrypted)
+            defer { try? FileManager.default.removeItem(atPath: folder.layout.root) }
+            let a = try TestDevice("a", folder: folder)
+            let b = try TestDevice("b", folder: folder)
+            let work = try a.store.createNotebook(named: "Work")
+            let note = try a.store.create(title: "plan", body: "x\n", zone: work.zone)
+            try await quiesce([a, b])
+            // The user deletes the zone's folder by hand: its notes and its name files go.
+            try FileManager.default.removeItem(atPath: folder.layout.zoneDirectory(try #require(ZoneID(work.zone))))
+            try await quiesce([a, b])
+            let c = try TestDevice("c", folder: folder)
+            _ = await c.sync()
+            #expect(try c.store.note(note.id)?.zone == work.zone, "\(kind)")
+            #expect(try name(c, work.zone) == "Work", "\(kind)")
+        }
+    }
+
     @Test("links are indexed when notes arrive by sync: backlinks answer on the other device")
     func linksOfSyncedNotesAreIndexed() async throws {
         let (_, _, a, b) = try await TestFolder.memoryPair()

@@ -17,6 +17,11 @@ public final class S3Client: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var log: [String] = []
+    /// Whether a request that got no answer for its whole timeout makes the next ones fail at
+    /// once for as long again (`init`'s `failsFastAfterStall`).
+    private let failsFastAfterStall: Bool
+    /// The last such failure and when it came (guarded by `lock`).
+    private var stall: (error: CloudError, at: Date)?
     /// How many of the latest requests `recentRequests` keeps.
     static let logSize = 4096
     /// The most answer body bytes kept for a request that is not a ranged read (a listing page
@@ -27,13 +32,18 @@ public final class S3Client: @unchecked Sendable {
 
     /// A client over HTTP (`S3HTTP`), or over `transport` when given; `pause` waits between the
     /// resends of a conflicting request (seconds; tests record instead of sleeping); `now` dates
-    /// the signatures.
+    /// the signatures. With `failsFastAfterStall`, a request that got no answer for the endpoint's
+    /// whole timeout (a hung endpoint: it accepts and never answers) makes every request of this
+    /// client in the next `timeout` seconds fail at once with the same error, so a one-shot
+    /// command waits one timeout, not one per request it would make (issue 21 item 12); an
+    /// engine's retry after its backoff tries the endpoint again.
     public init(
         endpoint: S3Endpoint, transport: Transport? = nil,
         pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, failsFastAfterStall: Bool = false
     ) {
         self.now = now
+        self.failsFastAfterStall = failsFastAfterStall
         self.endpoint = endpoint
         self.signer = SigV4Signer(credentials: endpoint.credentials, region: endpoint.region)
         self.pause = pause
@@ -93,11 +103,30 @@ public final class S3Client: @unchecked Sendable {
         // this one did nothing: sent again after a short pause (then zoneBusy, retried later).
         var attempt = 0
         while true {
-            let response = try transport(request)
+            let response = try sendOnce(request)
             guard response.isConcurrentConflict, attempt < Self.conflictRetries else { return response }
             attempt += 1
             pause(0.05 * Double(1 << attempt))
             lock.withLock { counts[countAs ?? method, default: 0] += 1 }
+        }
+    }
+
+    /// One request through the transport, or at once the failure of a request that stalled
+    /// less than a timeout ago (`failsFastAfterStall`).
+    private func sendOnce(_ request: S3Request) throws -> S3Response {
+        guard failsFastAfterStall else { return try transport(request) }
+        let started = now()
+        if let stall = lock.withLock({ stall }), started.timeIntervalSince(stall.at) < endpoint.timeout {
+            throw stall.error
+        }
+        do {
+            return try transport(request)
+        } catch let error as CloudError where error.code == .networkFailure {
+            let ended = now()
+            if ended.timeIntervalSince(started) >= endpoint.timeout {
+                lock.withLock { stall = (error, ended) }
+            }
+            throw error
         }
     }
 
