@@ -61,8 +61,9 @@ struct Status: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let status: StatusJSON
+        let notices = NoticeList()
         if let (engine, folder) = try SyncSetup.engine(
-            context, store, createsContainer: false, asksPassphrase: false)
+            context, store, createsContainer: false, asksPassphrase: false, notices: { notices.append($0) })
         {
             let report = Blocking.value { await engine.report() }
             let encrypted = Blocking.value { await (engine.configuration.folder as? DirectoryCloudFolder)?.seal != nil }
@@ -86,7 +87,10 @@ struct Status: ParsableCommand {
                                 published: state.published, pruned: state.deletedThrough)
                         )
                     }),
-                warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) },
+                warnings: notices.items + report.warnings
+                    + report.limitExceeded.filter { !report.warnings.contains($0) }
+                    + (report.accountStatus.reason.flatMap { SyncSetup.recoveryHint($0, place: folder) }.map { [$0] }
+                        ?? []),
                 lastError: report.lastError.map {
                     LastError(
                         kind: $0.kind, code: $0.code, message: $0.message,
@@ -98,7 +102,8 @@ struct Status: ParsableCommand {
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
                 cloudOnThisDisk: false, encrypted: false, containerID: nil, device: store.deviceID, lastSync: nil,
                 pending: try store.pendingCount(),
-                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [], lastError: nil, held: [])
+                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: notices.items, lastError: nil,
+                held: [])
         }
         if json { return try Output.json(status) }
         let account =
@@ -132,4 +137,11 @@ struct Status: ParsableCommand {
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
         if status.cloudOnThisDisk { Output.line("note       \(SyncSetup.onThisDiskHint)") }
     }
+}
+
+/// Messages collected while an engine is set up (`SyncSetup.engine`'s notices), for `status`.
+final class NoticeList {
+    private(set) var items: [String] = []
+
+    func append(_ message: String) { if !items.contains(message) { items.append(message) } }
 }
