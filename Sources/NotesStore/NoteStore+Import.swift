@@ -51,13 +51,14 @@ extension NoteStore {
     /// differs. Every note is checked first (nothing is written when one cannot be stored); then
     /// transactions of up to `batchSize` notes, oldest first; each batch is prepared
     /// (`PreparedNote`: validation, revision ids, folded search text and keys) on another
-    /// thread while the previous one is written.
-    public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
+    /// thread while the previous one is written. A note in `keepingAttachments` (its source
+    /// said nothing about attachments) keeps the attachments it has here.
+    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         var counts = (created: 0, updated: 0, unchanged: 0)
         // Notes that cannot be stored fail the import before anything is written.
-        for note in notes { try Self.checkImportable(note) }
+        try Self.checkImportable(notes)
         // Oldest first: search rowids then ascend, and the search text grows at its end.
         let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
         // The first batches are smaller, so that writing starts while the next is prepared.
@@ -82,9 +83,16 @@ extension NoteStore {
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
                 let known = try Self.existingIDs(batch.map(\.note.idString), db)
-                for prepared in batch {
+                for var prepared in batch {
                     let existing =
                         known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
+                    if let existing, keepingAttachments.contains(existing.id),
+                        existing.attachments != prepared.note.attachments
+                    {
+                        var note = prepared.note
+                        note.attachments = existing.attachments
+                        prepared = try PreparedNote(note)
+                    }
                     if let existing, RevisionFields(note: existing) == prepared.fields {
                         counts.unchanged += 1
                         continue
@@ -104,21 +112,20 @@ extension NoteStore {
 
     /// What `importNotes` would do with `notes`, without writing anything (`import --dry-run`):
     /// the same checks (throws where it would), and per note new, updated or unchanged.
-    public func importPreview(_ notes: [Note]) throws -> (created: Int, updated: Int, unchanged: Int) {
-        for note in notes { try Self.checkImportable(note) }
+    public func importPreview(_ notes: [Note], keepingAttachments: Set<UUID> = []) throws -> (
+        created: Int, updated: Int, unchanged: Int
+    ) {
+        try Self.checkImportable(notes)
         return try read { db in
             var counts = (created: 0, updated: 0, unchanged: 0)
             let known = try Self.existingIDs(notes.map(\.idString), db)
-            // A note given twice is compared with the earlier one, as the import writes it.
-            var seen: [UUID: RevisionFields] = [:]
-            for note in notes.sorted(by: { $0.modifiedAt < $1.modifiedAt }) {
+            for note in notes {
                 var note = note
                 note.title = Self.effectiveTitle(note.title, body: note.body)
+                let found = known.contains(note.idString) ? try Self.fetchNote(db, id: note.id) : nil
+                if let found, keepingAttachments.contains(note.id) { note.attachments = found.attachments }
                 let fields = RevisionFields(note: note)
-                var existing = seen[note.id]
-                if existing == nil, known.contains(note.idString) {
-                    existing = try Self.fetchNote(db, id: note.id).map(RevisionFields.init)
-                }
+                let existing = found.map(RevisionFields.init)
                 if existing == nil {
                     counts.created += 1
                 } else if existing == fields {
@@ -126,7 +133,6 @@ extension NoteStore {
                 } else {
                     counts.updated += 1
                 }
-                seen[note.id] = fields
             }
             return counts
         }
@@ -143,6 +149,18 @@ extension NoteStore {
                     db, sql: "SELECT id FROM note WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk))))
         }
         return found
+    }
+
+    /// Every note storable, and no id given twice (the second would be written as a new note
+    /// over the first, and counted as one).
+    private static func checkImportable(_ notes: [Note]) throws {
+        var ids = Set<UUID>()
+        for note in notes {
+            try checkImportable(note)
+            guard ids.insert(note.id).inserted else {
+                throw StoreError(.invalidInput, "note \(note.idString) is given twice")
+            }
+        }
     }
 
     private static func checkImportable(_ note: Note) throws {
