@@ -82,7 +82,8 @@ extension NoteStore {
             try bulkWrite { db in
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
-                let known = try Self.existingIDs(batch.map(\.note.idString), db)
+                // A note given twice is written over the first (it exists once the first is written).
+                var known = try Self.existingIDs(batch.map(\.note.idString), db)
                 for var prepared in batch {
                     let existing =
                         known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
@@ -100,6 +101,7 @@ extension NoteStore {
                     let stamp = clock.tick(now: self.clock().millisecondsSince1970)
                     try save(prepared.note, previous: existing, stamp: stamp, prepared: prepared, db)
                     if existing == nil { counts.created += 1 } else { counts.updated += 1 }
+                    known.insert(prepared.note.idString)
                 }
                 try persist(clock.last, db)
             }
@@ -119,13 +121,15 @@ extension NoteStore {
         return try read { db in
             var counts = (created: 0, updated: 0, unchanged: 0)
             let known = try Self.existingIDs(notes.map(\.idString), db)
-            for note in notes {
+            // A note given twice is compared with the earlier one, as the import writes it.
+            var seen: [UUID: RevisionFields] = [:]
+            for note in notes.sorted(by: { $0.modifiedAt < $1.modifiedAt }) {
                 var note = note
                 note.title = Self.effectiveTitle(note.title, body: note.body)
                 let found = known.contains(note.idString) ? try Self.fetchNote(db, id: note.id) : nil
                 if let found, keepingAttachments.contains(note.id) { note.attachments = found.attachments }
                 let fields = RevisionFields(note: note)
-                let existing = found.map(RevisionFields.init)
+                let existing = seen[note.id] ?? found.map(RevisionFields.init)
                 if existing == nil {
                     counts.created += 1
                 } else if existing == fields {
@@ -133,6 +137,7 @@ extension NoteStore {
                 } else {
                     counts.updated += 1
                 }
+                seen[note.id] = fields
             }
             return counts
         }
@@ -151,16 +156,9 @@ extension NoteStore {
         return found
     }
 
-    /// Every note storable, and no id given twice (the second would be written as a new note
-    /// over the first, and counted as one).
+    /// Every note storable.
     private static func checkImportable(_ notes: [Note]) throws {
-        var ids = Set<UUID>()
-        for note in notes {
-            try checkImportable(note)
-            guard ids.insert(note.id).inserted else {
-                throw StoreError(.invalidInput, "note \(note.idString) is given twice")
-            }
-        }
+        for note in notes { try checkImportable(note) }
     }
 
     private static func checkImportable(_ note: Note) throws {

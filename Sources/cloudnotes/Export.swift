@@ -80,6 +80,9 @@ struct Export: ParsableCommand {
             let names = try Self.notebookNames(notes, store)
             // A new folder is written under a temporary name beside the target and renamed when
             // complete: an export that fails part-way leaves no folder that looks like a backup.
+            // (`.` or `..` cannot be renamed onto: written in place.)
+            let lastName = target.split(separator: "/").last ?? ""
+            intoExisting = intoExisting || lastName == "." || lastName == ".."
             let folder = intoExisting ? target : try Self.temporaryFolder(for: target)
             do {
                 let files = notes.map { ExportAttachments.files(of: $0, store) }
