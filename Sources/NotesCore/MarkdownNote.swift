@@ -29,9 +29,42 @@ public enum MarkdownNote {
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// One attachment as export lists it: its name, and the file that holds it in the note's
+    /// attachment folder (the name itself, or a shorter one for a name too long for a file).
+    public struct AttachmentFile: Sendable, Equatable {
+        public var name: String
+        public var file: String
+
+        public init(name: String, file: String) {
+            self.name = name
+            self.file = file
+        }
+
+        /// `"name"` when the file is named so, else `{"file": …, "name": …}`.
+        var json: JSONValue {
+            name.utf8.elementsEqual(file.utf8)
+                ? .string(name) : .object(["name": .string(name), "file": .string(file)])
+        }
+    }
+
+    /// A parsed file: the note, the display name the front matter gives its notebook
+    /// (`notebookName`), and the attachments it lists (nil when it lists none: the file says
+    /// nothing about attachments).
+    public struct Parsed: Sendable {
+        public var note: Note
+        public var notebookName: String?
+        public var attachmentFiles: [AttachmentFile]?
+        /// Whether the front matter gave the note's id (else `note.id` is a new one).
+        public var idGiven = false
+    }
+
     /// `notebookName`: the notebook's display name, written as `notebookName` when it is not the
     /// zone id, so that an import into a device without that notebook names it the same.
-    public static func render(_ note: Note, notebookName: String? = nil) -> String {
+    /// `attachmentFiles`: the attachments written beside the file (`attachments:`), which tells
+    /// an import that the folder named like the file holds them, whatever its files are called.
+    public static func render(_ note: Note, notebookName: String? = nil, attachmentFiles: [AttachmentFile] = [])
+        -> String
+    {
         var lines = [
             "---",
             "id: \(note.idString)",
@@ -46,6 +79,9 @@ public enum MarkdownNote {
             lines.insert("notebookName: \(FrontMatter.quoted(notebookName))", at: 6)
         }
         if let deletedAt = note.deletedAt { lines.append("deleted: \(ISODate.string(deletedAt))") }
+        if !attachmentFiles.isEmpty {
+            lines.append("attachments: " + FrontMatter.flow(.array(attachmentFiles.map(\.json))))
+        }
         for (key, value) in keptKeys(note) { lines.append(FrontMatter.key(key) + ": " + FrontMatter.flow(value)) }
         lines.append("---")
         return lines.joined(separator: "\n") + "\n" + heading(note.title) + "\n\n" + note.body + "\n"
@@ -93,6 +129,7 @@ public enum MarkdownNote {
         case lastModified = "last modified"
         case deletedAt = "deletedat"
         case notebookName = "notebookname"
+        case attachments
     }
 
     /// The `# title` line: the title on one line (CR and LF become spaces).
@@ -148,11 +185,21 @@ public enum MarkdownNote {
     public static func parseWithNotebookName(
         _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
     ) throws -> (note: Note, notebookName: String?) {
+        let parsed = try parseFile(text, fileDate: fileDate, notebook: defaultNotebook, fileName: fileName)
+        return (parsed.note, parsed.notebookName)
+    }
+
+    /// `parse`, with what else the front matter says: the notebook's display name and the
+    /// attachments listed (`attachments:`, read in files CloudNotes wrote, those with an `id`;
+    /// elsewhere the key is kept like any other).
+    public static func parseFile(
+        _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
+    ) throws -> Parsed {
         var lines = Lines(text)
         guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
             var note = plainNote(lines, fileDate: fileDate, fileName: fileName)
             note.zone = defaultNotebook ?? Note.defaultZone
-            return (withFileNameAlias(note, fileName: fileName), nil)
+            return Parsed(note: withFileNameAlias(note, fileName: fileName), notebookName: nil, attachmentFiles: nil)
         }
         guard
             let close = (1..<lines.items.count).first(where: {
@@ -178,6 +225,7 @@ public enum MarkdownNote {
         var modified: Date?
         var deleted: Date?
         var kept: [String: JSONValue] = [:]
+        var attachmentFiles: [AttachmentFile]?
         // Tags are kept verbatim in files CloudNotes wrote (they carry an `id`); elsewhere a
         // leading `#` is the tag mark other apps write, not part of the tag.
         let ours = entries.contains { $0.key == "id" }
@@ -227,6 +275,15 @@ public enum MarkdownNote {
                 modified = try date() ?? modified
             case .deleted, .deletedAt:
                 deleted = try date() ?? deleted
+            case .attachments:
+                guard ours else {
+                    kept[entry.key] = entry.value
+                    continue
+                }
+                guard let listed = attachmentList(entry.value) else {
+                    throw fail("a list of attachment names or {name, file} maps")
+                }
+                attachmentFiles = listed
             }
         }
         lines.items.removeSubrange(0...close)
@@ -258,7 +315,31 @@ public enum MarkdownNote {
             tags: tags, isFavorite: favorite, createdAt: createdAt, modifiedAt: modified ?? createdAt,
             deletedAt: deleted, frontMatter: kept.isEmpty ? nil : JSONValue.object(kept).canonicalString)
         // A file CloudNotes wrote is named after its title (made safe): its name is no alias.
-        return (ours ? note : withFileNameAlias(note, fileName: fileName), notebookName)
+        return Parsed(
+            note: ours ? note : withFileNameAlias(note, fileName: fileName), notebookName: notebookName,
+            attachmentFiles: attachmentFiles, idGiven: ours)
+    }
+
+    /// An `attachments:` list as export writes it: names, or `{name, file}` maps; nil when it is
+    /// not one (or a name or file could not name an attachment).
+    static func attachmentList(_ value: JSONValue) -> [AttachmentFile]? {
+        guard case .array(let items) = value else { return nil }
+        var out: [AttachmentFile] = []
+        for item in items {
+            let listed: AttachmentFile
+            switch item {
+            case .string(let name): listed = AttachmentFile(name: name, file: name)
+            case .object(let object):
+                guard let name = object["name"]?.stringValue, let file = object["file"]?.stringValue else { return nil }
+                listed = AttachmentFile(name: name, file: file)
+            default: return nil
+            }
+            guard Attachment.nameProblem(listed.name) == nil, Attachment.nameProblem(listed.file) == nil else {
+                return nil
+            }
+            out.append(listed)
+        }
+        return out
     }
 
     /// Other apps link to a note by its file name (Obsidian's `[[zk-001]]`, a Markdown link to

@@ -94,10 +94,12 @@ struct AttachmentFiles: Sendable {
 
     /// Copies a file into the store, streaming; returns its size and SHA-256. `maxBytes`: a
     /// larger file is refused before anything is kept.
-    func add(fileAt source: String, maxBytes: Int64) throws -> (size: Int64, sha256: String) {
-        let fd = open(source, O_RDONLY | O_CLOEXEC)
+    func add(fileAt source: String, maxBytes: Int64, followingLinks: Bool = true) throws -> (
+        size: Int64, sha256: String
+    ) {
+        let fd = open(source, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW | O_NONBLOCK))
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errno == ELOOP && !followingLinks ? "it is a symbolic link" : String(cString: strerror(errno))
             throw StoreError(.invalidInput, "cannot read \(source): \(reason)")
         }
         defer { close(fd) }

@@ -12,11 +12,14 @@ extension NoteStore {
     public func attachmentContentPath(_ sha256: String) -> String { attachmentFiles.path(sha256) }
 
     /// Copies a file's content into the data directory (streamed, deduplicated by its SHA-256)
-    /// and returns the attachment it makes under `name`. Nothing is attached yet.
-    public func addAttachmentContent(fromFile path: String, name: String, maxBytes: Int64) throws -> Attachment {
+    /// and returns the attachment it makes under `name`. Nothing is attached yet. Without
+    /// `followingLinks` a symbolic link is refused (an import never reads out of its folder).
+    public func addAttachmentContent(
+        fromFile path: String, name: String, maxBytes: Int64, followingLinks: Bool = true
+    ) throws -> Attachment {
         if let problem = Attachment.nameProblem(name) { throw StoreError(.invalidInput, problem) }
         let limit = min(maxBytes, Attachment.maxSize)
-        let (size, sha256) = try attachmentFiles.add(fileAt: path, maxBytes: limit)
+        let (size, sha256) = try attachmentFiles.add(fileAt: path, maxBytes: limit, followingLinks: followingLinks)
         return Attachment(name: name, size: size, sha256: sha256)
     }
 

@@ -51,13 +51,14 @@ extension NoteStore {
     /// differs. Every note is checked first (nothing is written when one cannot be stored); then
     /// transactions of up to `batchSize` notes, oldest first; each batch is prepared
     /// (`PreparedNote`: validation, revision ids, folded search text and keys) on another
-    /// thread while the previous one is written.
-    public func importNotes(_ notes: [Note], batchSize: Int = 10_000) throws -> (
+    /// thread while the previous one is written. A note in `keepingAttachments` (its source
+    /// said nothing about attachments) keeps the attachments it has here.
+    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         var counts = (created: 0, updated: 0, unchanged: 0)
         // Notes that cannot be stored fail the import before anything is written.
-        for note in notes { try Self.checkImportable(note) }
+        try Self.checkImportable(notes)
         // Oldest first: search rowids then ascend, and the search text grows at its end.
         let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
         // The first batches are smaller, so that writing starts while the next is prepared.
@@ -81,10 +82,18 @@ extension NoteStore {
             try bulkWrite { db in
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
-                let known = try Self.existingIDs(batch.map(\.note.idString), db)
-                for prepared in batch {
+                // A note given twice is written over the first (it exists once the first is written).
+                var known = try Self.existingIDs(batch.map(\.note.idString), db)
+                for var prepared in batch {
                     let existing =
                         known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
+                    if let existing, keepingAttachments.contains(existing.id),
+                        existing.attachments != prepared.note.attachments
+                    {
+                        var note = prepared.note
+                        note.attachments = existing.attachments
+                        prepared = try PreparedNote(note)
+                    }
                     if let existing, RevisionFields(note: existing) == prepared.fields {
                         counts.unchanged += 1
                         continue
@@ -92,6 +101,7 @@ extension NoteStore {
                     let stamp = clock.tick(now: self.clock().millisecondsSince1970)
                     try save(prepared.note, previous: existing, stamp: stamp, prepared: prepared, db)
                     if existing == nil { counts.created += 1 } else { counts.updated += 1 }
+                    known.insert(prepared.note.idString)
                 }
                 try persist(clock.last, db)
             }
@@ -104,8 +114,10 @@ extension NoteStore {
 
     /// What `importNotes` would do with `notes`, without writing anything (`import --dry-run`):
     /// the same checks (throws where it would), and per note new, updated or unchanged.
-    public func importPreview(_ notes: [Note]) throws -> (created: Int, updated: Int, unchanged: Int) {
-        for note in notes { try Self.checkImportable(note) }
+    public func importPreview(_ notes: [Note], keepingAttachments: Set<UUID> = []) throws -> (
+        created: Int, updated: Int, unchanged: Int
+    ) {
+        try Self.checkImportable(notes)
         return try read { db in
             var counts = (created: 0, updated: 0, unchanged: 0)
             let known = try Self.existingIDs(notes.map(\.idString), db)
@@ -114,11 +126,10 @@ extension NoteStore {
             for note in notes.sorted(by: { $0.modifiedAt < $1.modifiedAt }) {
                 var note = note
                 note.title = Self.effectiveTitle(note.title, body: note.body)
+                let found = known.contains(note.idString) ? try Self.fetchNote(db, id: note.id) : nil
+                if let found, keepingAttachments.contains(note.id) { note.attachments = found.attachments }
                 let fields = RevisionFields(note: note)
-                var existing = seen[note.id]
-                if existing == nil, known.contains(note.idString) {
-                    existing = try Self.fetchNote(db, id: note.id).map(RevisionFields.init)
-                }
+                let existing = seen[note.id] ?? found.map(RevisionFields.init)
                 if existing == nil {
                     counts.created += 1
                 } else if existing == fields {
@@ -143,6 +154,11 @@ extension NoteStore {
                     db, sql: "SELECT id FROM note WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk))))
         }
         return found
+    }
+
+    /// Every note storable.
+    private static func checkImportable(_ notes: [Note]) throws {
+        for note in notes { try checkImportable(note) }
     }
 
     private static func checkImportable(_ note: Note) throws {

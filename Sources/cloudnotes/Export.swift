@@ -11,13 +11,16 @@ enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file (with each note's notebook id and name).",
+            "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file (with each note's notebook id and name), attachments included.",
         discussion: """
             Markdown files carry front matter (id, dates, tags, favorite, notebook and the keys kept from an import), \
             so importing the folder gives back the same notes. A title shared by two notes of a notebook gets the \
             start of the id in the later one's name, a notebook name shared by two notebooks the id of the later \
-            one (in zone id order); the same notes always get the same names. An existing target is \
-            never overwritten without --force.
+            one (in zone id order); the same notes always get the same names. A note's attachments go into \
+            the folder named like its file (Markdown, listed in its front matter; a name too long for a file is \
+            shortened and the original kept there) or into <stem>-attachments/<note id>/ beside the JSON file \
+            (listed in its "attachments"). A new folder is written under a temporary name and renamed when \
+            complete. An existing target is never overwritten without --force.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -39,10 +42,30 @@ struct Export: ParsableCommand {
             let names = try Self.notebookNames(notes, store)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let json = notes.map { NoteJSON($0, notebookName: names[$0.zone]) }
+            // Attachments first, into `<stem>-attachments/<note id>/` beside the file, which is
+            // written last: a failure leaves no JSON file naming files that are not there.
+            let folder = Self.jsonAttachmentsFolder(target)
+            let base = URL(fileURLWithPath: target).deletingLastPathComponent().path
+            var json: [NoteJSON] = []
+            for note in notes {
+                var entry = NoteJSON(note, notebookName: names[note.zone])
+                let files = ExportAttachments.files(of: note, store)
+                if !files.isEmpty {
+                    try ExportAttachments.write(note, files, store, beside: base + "/" + folder + "/" + note.idString)
+                    entry.attachments = files.compactMap { file in
+                        note.attachment(named: file.name).map {
+                            AttachmentJSON(
+                                name: $0.name, size: $0.size, sha256: $0.sha256,
+                                file: folder + "/" + note.idString + "/" + file.file)
+                        }
+                    }
+                }
+                json.append(entry)
+            }
             try Self.write(try encoder.encode(json), to: target, atomically: true)
         case .markdown:
             var isDirectory: ObjCBool = false
+            var intoExisting = false
             if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else {
                     throw CLIError("\(target) is a file; markdown export needs a folder")
@@ -51,15 +74,35 @@ struct Export: ParsableCommand {
                 if !contents.isEmpty && !force {
                     throw CLIError("\(target) is not empty; use --force to write into it")
                 }
-            } else {
-                try Self.makeFolder(target)
+                intoExisting = !contents.isEmpty
             }
             notes = try store.allNotes(includeTrash: includeTrash)
             let names = try Self.notebookNames(notes, store)
-            let paths = try Self.writeMarkdown(notes, into: target, notebookNames: names)
-            // A note's attachments go into the folder named like its file, beside it.
-            for (note, path) in zip(notes, paths) where !note.attachments.isEmpty {
-                try ExportAttachments.write(note, store, beside: target + "/" + String(path.dropLast(3)))
+            // A new folder is written under a temporary name beside the target and renamed when
+            // complete: an export that fails part-way leaves no folder that looks like a backup.
+            // (`.` or `..` cannot be renamed onto: written in place.)
+            let lastName = target.split(separator: "/").last ?? ""
+            intoExisting = intoExisting || lastName == "." || lastName == ".."
+            let folder = intoExisting ? target : try Self.temporaryFolder(for: target)
+            do {
+                let files = notes.map { ExportAttachments.files(of: $0, store) }
+                let paths = try Self.writeMarkdown(notes, into: folder, notebookNames: names, attachmentFiles: files)
+                // A note's attachments go into the folder named like its file, beside it.
+                for index in notes.indices where !files[index].isEmpty {
+                    try ExportAttachments.write(
+                        notes[index], files[index], store, beside: folder + "/" + String(paths[index].dropLast(3)))
+                }
+                if !intoExisting, rename(folder, target) != 0 {
+                    throw CLIError("cannot move the export to \(target): \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                let message = (error as? CLIError)?.message ?? Output.reason(error)
+                guard !intoExisting else {
+                    throw CLIError(message + "; the export stopped part-way: \(target) holds only some notes")
+                }
+                // Our own temporary folder; nothing else is in it.
+                try? fm.removeItem(atPath: folder)
+                throw CLIError(message + "; nothing was exported")
             }
         }
         Output.info("exported \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target)")
@@ -77,9 +120,10 @@ struct Export: ParsableCommand {
     /// notebook's folder (`ExportNames.folders`) and goes into the front matter.
     /// Returns each note's path under `target` (`<notebook>/<stem>.md`).
     @discardableResult
-    static func writeMarkdown(_ notes: [Note], into target: String, notebookNames: [String: String] = [:]) throws
-        -> [String]
-    {
+    static func writeMarkdown(
+        _ notes: [Note], into target: String, notebookNames: [String: String] = [:],
+        attachmentFiles: [[MarkdownNote.AttachmentFile]] = []
+    ) throws -> [String] {
         var allNames = notebookNames
         for zone in Set(notes.map(\.zone)) where allNames[zone] == nil { allNames[zone] = zone }
         let names = allNames
@@ -93,8 +137,10 @@ struct Export: ParsableCommand {
             for index in stride(from: worker, to: notes.count, by: workers) {
                 do {
                     let note = notes[index]
+                    let files = index < attachmentFiles.count ? attachmentFiles[index] : []
                     try writeNew(
-                        MarkdownNote.render(note, notebookName: names[note.zone]), to: target + "/" + paths[index])
+                        MarkdownNote.render(note, notebookName: names[note.zone], attachmentFiles: files),
+                        to: target + "/" + paths[index])
                 } catch let error as CLIError {
                     lock.withLock { failure = failure ?? error }
                 } catch {
@@ -125,6 +171,33 @@ struct Export: ParsableCommand {
                 offset += written
             }
         }
+    }
+
+    /// The folder (its name, beside the JSON file) that holds a JSON export's attachments:
+    /// `notes-attachments` for `notes.json`.
+    static func jsonAttachmentsFolder(_ target: String) -> String {
+        var name = URL(fileURLWithPath: target).lastPathComponent
+        if name.lowercased().hasSuffix(".json") { name.removeLast(5) }
+        return name + "-attachments"
+    }
+
+    /// A new, empty folder beside `target` (`.<name>.export-<pid>`), on its file system so that
+    /// it can be renamed to `target`; the target's parent is made if missing.
+    static func temporaryFolder(for target: String) throws -> String {
+        var target = target
+        while target.count > 1, target.hasSuffix("/") { target.removeLast() }
+        let url = URL(fileURLWithPath: target)
+        let parent = url.deletingLastPathComponent().path
+        try makeFolder(parent)
+        let folder = parent + "/." + url.lastPathComponent + ".export-\(getpid())"
+        if FileManager.default.fileExists(atPath: folder) {
+            // A leftover of an earlier export by a process with our pid, killed part-way.
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        guard mkdir(folder, 0o700) == 0 else {
+            throw CLIError("cannot create \(folder): \(String(cString: strerror(errno)))")
+        }
+        return folder
     }
 
     static func makeFolder(_ path: String) throws {

@@ -41,8 +41,8 @@ enum ExportNames {
             || scalar == "\u{FEFF}"
     }
 
-    /// The folder of each notebook (zone → folder name): its display name made safe, unique
-    /// case-insensitively. Zones are taken in order; a name already taken (two notebooks named
+    /// The folder of each notebook (zone → folder path): its display name made safe, unique
+    /// case-insensitively, a name with `/` as nested folders (`Work/Projects`). Zones are taken in order; a name already taken (two notebooks named
     /// "Work", or "a/b" beside "a-b") gets the zone id in brackets, so the same notebooks always
     /// get the same folders. Import reads a note's notebook from its front matter, not from the
     /// folder.
@@ -50,7 +50,9 @@ enum ExportNames {
         var folders: [String: String] = [:]
         var taken: Set<String> = []
         for zone in names.keys.sorted() {
-            let stem = safe(names[zone] ?? zone)
+            // `Work/Projects` is the folder `Projects` in `Work`, as import names it back.
+            let stem = (names[zone] ?? zone).split(separator: "/", omittingEmptySubsequences: false)
+                .map { safe(String($0)) }.joined(separator: "/")
             var folder = stem
             var n = 1
             while taken.contains(folder.lowercased()) {
@@ -72,7 +74,15 @@ enum ExportNames {
             let b = notes[$1]
             return (a.zone, a.createdAt, a.idString) < (b.zone, b.createdAt, b.idString)
         }
+        // A note is never named like the folder of a notebook nested in its own (`Work/Projects.md`
+        // beside `Work/Projects/`): its attachment folder would be that notebook's.
         var taken: [String: Set<String>] = [:]
+        let zoneOfFolder = Dictionary(folders.map { ($1.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for folder in folders.values {
+            guard let slash = folder.lastIndex(of: "/"), let parent = zoneOfFolder[folder[..<slash].lowercased()]
+            else { continue }
+            taken[parent, default: []].insert(folder[folder.index(after: slash)...].lowercased())
+        }
         for index in order {
             let note = notes[index]
             var stem = safe(note.title)
@@ -84,5 +94,48 @@ enum ExportNames {
             paths[index] = (folders[note.zone] ?? note.zone) + "/" + stem + ".md"
         }
         return paths
+    }
+
+    /// At most this many UTF-8 bytes in an attachment's file name: room for the temporary name
+    /// of its atomic write (`.<name>.tmp-<pid>`) within the 255 bytes a file name may have.
+    static let maxAttachmentFileBytes = 200
+
+    /// The file of each attachment in its note's folder, in the order of `attachments`: its
+    /// name, or for a name over `maxAttachmentFileBytes` its start, `~`, eight hex digits of a
+    /// hash of the whole name, and its extension (`…very long name~1a2b3c4d.pdf`). The original
+    /// name goes into the front matter and import restores it. Names are unique in a note, and
+    /// so are the files (a short name is never changed; a long one that meets a taken file gets
+    /// another hash).
+    static func attachmentFiles(_ attachments: [Attachment]) -> [MarkdownNote.AttachmentFile] {
+        var taken = Set(
+            attachments.map(\.name).filter { $0.utf8.count <= maxAttachmentFileBytes }.map { Array($0.utf8) })
+        return attachments.map { attachment in
+            let name = attachment.name
+            guard name.utf8.count > maxAttachmentFileBytes else {
+                return MarkdownNote.AttachmentFile(name: name, file: name)
+            }
+            var ext = ""
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex, name[dot...].utf8.count <= 16 {
+                ext = String(name[dot...])
+            }
+            var file = ""
+            var n = 1
+            repeat {
+                let mark = "~" + NotebookSlug.hash(n == 1 ? name : name + "/\(n)")
+                var stem = ""
+                for character in name.dropLast(ext.count) {
+                    if stem.utf8.count + character.utf8.count + mark.utf8.count + ext.utf8.count
+                        > maxAttachmentFileBytes
+                    {
+                        break
+                    }
+                    stem.append(character)
+                }
+                file = stem + mark + ext
+                n += 1
+            } while taken.contains(Array(file.utf8))
+            taken.insert(Array(file.utf8))
+            return MarkdownNote.AttachmentFile(name: name, file: file)
+        }
     }
 }

@@ -19,7 +19,7 @@ struct Import: ParsableCommand {
             "Import notes from Markdown files and folders (Obsidian, Joplin, nb), JSON, JSON Lines, jrnl or Simplenote exports.",
         discussion: """
             Keeps ids and dates; a note whose id exists gets a new revision if it differs. Folders are read with their \
-            subfolders, each of which becomes a notebook named after its path (Work/Projects → work-projects) unless a \
+            subfolders, each of which becomes a notebook named after its path (Work/Projects, id work-projects) unless a \
             note names its own (as an export's notes do, with their notebook's name, which a notebook new here takes); hidden files and folders (.obsidian, nb's .index) and other file types are left out \
             and counted, and a folder named like a note beside it (Trip/ beside Trip.md) holds that note's \
             attachments. Front matter is YAML; keys CloudNotes does not use are kept and written back on export. A \
@@ -65,6 +65,13 @@ struct Import: ParsableCommand {
         var total = Tally()
         var perSource: [(source: String, tally: Tally)] = []
         var unreadable = scan.unreadable
+        // Note id → the file that gave it, over the whole import.
+        var fileOfID: [UUID: String] = [:]
+        // Notes whose file said nothing about attachments: they keep the ones they have.
+        var keepingAttachments = Set<UUID>()
+        let maxBytes = Int64(
+            try ConfigLoader.load(explicitPath: global.configPath, environment: ProcessInfo.processInfo.environment)
+                .config.maxNoteBytes)
         for source in paths {
             var tally = Tally()
             var notes: [Note] = []
@@ -72,10 +79,26 @@ struct Import: ParsableCommand {
                 switch read[index] {
                 case .success(let read):
                     let parsed = read.notes
-                    // A note's attachment folder comes with it (not on a dry run: nothing is copied).
+                    // An id that an earlier file gave: reported, not merged into that note.
+                    if let twice = parsed.first(where: { fileOfID[$0.id] != nil }), let earlier = fileOfID[twice.id] {
+                        unreadable.append(
+                            (
+                                file.path, "note id \(twice.idString) is also in \(earlier); give each note its own id",
+                                source
+                            ))
+                        tally.skipped += 1
+                        continue
+                    }
+                    for note in parsed { fileOfID[note.id] = file.path }
+                    // A note's attachments come with it (not on a dry run: nothing is copied).
                     let found: [Note]
                     do {
-                        found = dryRun ? parsed : try ImportAttachments.carry(parsed, from: file.path, store, global)
+                        let carried: (notes: [Note], unsaid: Set<UUID>) =
+                            dryRun
+                            ? (parsed, Set(parsed.map(\.id)))
+                            : try ImportAttachments.carry(read, from: file.path, store, maxBytes: maxBytes)
+                        found = carried.notes
+                        keepingAttachments.formUnion(carried.unsaid)
                     } catch let error as CLIError {
                         unreadable.append((file.path, error.message, source))
                         tally.skipped += 1
@@ -94,13 +117,21 @@ struct Import: ParsableCommand {
                 }
             }
             tally.skipped += scan.unreadable.filter { $0.source == source }.count
-            let counts = dryRun ? try store.importPreview(notes) : try store.importNotes(notes)
+            let counts =
+                dryRun
+                ? try store.importPreview(notes, keepingAttachments: keepingAttachments)
+                : try store.importNotes(notes, keepingAttachments: keepingAttachments)
             tally.notes = notes.count
             (tally.created, tally.updated, tally.unchanged) = counts
             total.add(tally)
             perSource.append((source, tally))
         }
-        // The notebooks an export brings get their names back where this device has none.
+        // A notebook a folder gives is named after the folder's path (`Work Stuff/Projects`)
+        // unless its files name it (an export's `notebookName`).
+        for (folder, notebook) in scan.notebooks where perNotebook[notebook, default: 0] > 0 {
+            if notebookNames[notebook] == nil { notebookNames[notebook] = folder }
+        }
+        // The notebooks an import brings get their names where this device has none.
         if !dryRun { try store.nameNewNotebooks(notebookNames) }
         for (file, reason) in unreadable.map({ ($0.path, $0.reason) }) { Output.warn("skipped \(file): \(reason)") }
         for folder in scan.emptyFolders {
@@ -121,8 +152,9 @@ struct Import: ParsableCommand {
         if total.skipped > 0 || !scan.emptyFolders.isEmpty { throw ExitCode(1) }
     }
 
-    /// "ignored 1 file of another type and 2 hidden files or folders", nil when nothing was
-    /// left out ("another type": not one of `ImportScan.extensions`, or a link to a folder).
+    /// "ignored 1 file of another type, 2 hidden files or folders and 1 symbolic link
+    /// (shadow.md)", nil when nothing was left out ("another type": not a regular file with one
+    /// of `ImportScan.extensions`). Links are named (the first 5), as they are never followed.
     static func ignoredSummary(_ scan: ImportScan) -> String? {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts: [String] = []
@@ -130,7 +162,13 @@ struct Import: ParsableCommand {
         if scan.hidden > 0 {
             parts.append("\(scan.hidden) hidden \(scan.hidden == 1 ? "file or folder" : "files or folders")")
         }
-        return parts.isEmpty ? nil : "ignored " + parts.joined(separator: " and ")
+        if !scan.links.isEmpty {
+            let named = scan.links.prefix(5).joined(separator: ", ")
+            let more = scan.links.count > 5 ? ", \(scan.links.count - 5) more" : ""
+            parts.append(plural(scan.links.count, "symbolic link") + " (\(named)\(more); links are not followed)")
+        }
+        guard let last = parts.popLast() else { return nil }
+        return "ignored " + (parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last)
     }
 
     /// Every file read and checked, on all cores (YAML parsing dominates a vault's import), in

@@ -57,6 +57,10 @@ enum ImportApps {
         var trashedNotes: [Item]?
 
         func notes(notebook: String?, now: Date) throws -> [Note] {
+            // `--from simplenote` on another JSON file: said, not read as "0 notes".
+            guard activeNotes != nil || trashedNotes != nil else {
+                throw CLIError("not a Simplenote export: it has no \"activeNotes\" or \"trashedNotes\"")
+            }
             let active = try (activeNotes ?? []).map { try note($0, notebook: notebook, trashed: false, now: now) }
             return try active + (trashedNotes ?? []).map { try note($0, notebook: notebook, trashed: true, now: now) }
         }

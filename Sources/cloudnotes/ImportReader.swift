@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NotesCore
 import NotesStore
 
@@ -11,24 +12,38 @@ enum ImportReader {
     struct Read: Sendable {
         var notes: [Note]
         var notebookNames: [String: String] = [:]
+        /// Note id → the attachments the file lists for it; absent when it says nothing of them.
+        var listedAttachments: [UUID: ImportAttachments.Listed] = [:]
 
         init(notes: [Note], notebookNames: [String: String] = [:]) {
             self.notes = notes
             self.notebookNames = notebookNames
         }
 
-        /// Notes read from JSON, with the notebook names they carry.
-        init(_ read: [(note: Note, notebookName: String?)]) {
+        /// Notes read from JSON or Markdown, with the notebook names and attachments they carry.
+        init(_ read: [(note: Note, notebookName: String?, attachments: ImportAttachments.Listed?)]) {
             notes = read.map(\.note)
-            for (note, name) in read {
+            for (note, name, attachments) in read {
                 if let name, notebookNames[note.zone] == nil { notebookNames[note.zone] = name }
+                if let attachments { listedAttachments[note.id] = attachments }
             }
         }
     }
 
     static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> Read {
-        let read = try parse(file.path, notebook: file.notebook, from: from, now: now)
+        let text = try file.inFolder ? Input.readInFolder(file.path) : Input.read(file.path)
+        let read = try parse(text, file: file.path, notebook: file.notebook, from: from, now: now)
         let notes = read.notes
+        // One id twice in a file: which of the two is meant cannot be told, so neither is taken.
+        var first: [UUID: Int] = [:]
+        for (index, note) in notes.enumerated() {
+            if let earlier = first[note.id] {
+                throw CLIError(
+                    "notes \(earlier + 1) and \(index + 1) have the same id \(note.idString); give each note its own id"
+                )
+            }
+            first[note.id] = index
+        }
         for note in notes {
             guard NoteStore.isValidZone(note.zone) else {
                 throw CLIError(
@@ -40,17 +55,23 @@ enum ImportReader {
         return read
     }
 
-    private static func parse(_ file: String, notebook: String?, from: ImportFormat?, now: Date) throws -> Read {
-        let text = try Input.read(file)
+    private static func parse(_ text: String, file: String, notebook: String?, from: ImportFormat?, now: Date) throws
+        -> Read
+    {
         let lower = file.lowercased()
         func refuse(_ what: String) -> CLIError {
             CLIError("--from \(from?.rawValue ?? "") does not read \(what) files")
         }
+        var ids = SourceIDs(source: realPath(file))
+        // A note without dates takes the file's: the same on the next import of that file.
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? now
+        let now = modified
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }
-            let notes = try text.split(separator: "\n").enumerated().map { index, line in
+            var notes: [(note: Note, notebookName: String?, attachments: ImportAttachments.Listed?)] = []
+            for (index, line) in text.split(separator: "\n").enumerated() {
                 do {
-                    return try decodeNote(Data(line.utf8), notebook: notebook, now: now)
+                    notes.append(try decodeNote(Data(line.utf8), notebook: notebook, now: now, ids: &ids))
                 } catch let error as CLIError {
                     throw CLIError("line \(index + 1): \(error.message)")
                 }
@@ -69,16 +90,16 @@ enum ImportReader {
                     notes: try decode(ImportApps.Simplenote.self, data, what: "a Simplenote export").notes(
                         notebook: notebook, now: now))
             default:
-                return Read(try notes(data, text: text, notebook: notebook, now: now))
+                return Read(try notes(data, text: text, notebook: notebook, now: now, ids: &ids))
             }
         }
         if let from, !from.isMarkdown { throw refuse("Markdown") }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? now
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         do {
-            let parsed = try MarkdownNote.parseWithNotebookName(
-                text, fileDate: modified, notebook: notebook, fileName: stem)
-            return Read([(parsed.note, parsed.notebookName)])
+            var parsed = try MarkdownNote.parseFile(text, fileDate: modified, notebook: notebook, fileName: stem)
+            // A file without an id is one note: the same on every import of that file.
+            if !parsed.idGiven { parsed.note.id = ImportedNote.stableID("file\n" + ids.source) }
+            return Read([(parsed.note, parsed.notebookName, parsed.attachmentFiles.map { .folder($0) })])
         } catch let error as MarkdownNote.FormatError {
             throw CLIError("broken front matter, \(error)")
         }
@@ -101,11 +122,11 @@ enum ImportReader {
         }
     }
 
-    private static func notes(_ data: Data, text: String, notebook: String?, now: Date) throws -> [(
-        note: Note, notebookName: String?
-    )] {
+    private static func notes(_ data: Data, text: String, notebook: String?, now: Date, ids: inout SourceIDs) throws
+        -> [(note: Note, notebookName: String?, attachments: ImportAttachments.Listed?)]
+    {
         guard text.drop(while: \.isWhitespace).first == "[" else {
-            return [try decodeNote(data, notebook: notebook, now: now)]
+            return [try decodeNote(data, notebook: notebook, now: now, ids: &ids)]
         }
         let many: [ImportedNote]
         do {
@@ -113,21 +134,55 @@ enum ImportReader {
         } catch let error as DecodingError {
             throw CLIError("not a list of notes: \(error.shortDescription)")
         }
-        return try many.enumerated().map { index, note in
+        var out: [(note: Note, notebookName: String?, attachments: ImportAttachments.Listed?)] = []
+        for (index, note) in many.enumerated() {
             do {
-                return (try note.note(notebook: notebook, now: now), note.notebookName)
+                out.append(
+                    (
+                        try note.note(notebook: notebook, now: now, fallbackID: ids.id(for: note)), note.notebookName,
+                        note.attachments.map { .json($0) }
+                    ))
             } catch let error as CLIError {
                 throw CLIError("note \(index + 1): \(error.message)")
             }
         }
+        return out
     }
 
-    private static func decodeNote(_ data: Data, notebook: String?, now: Date) throws -> (
-        note: Note, notebookName: String?
+    /// The file's path with links resolved (the same file however it was named), or as given.
+    static func realPath(_ file: String) -> String {
+        guard let resolved = realpath(file, nil) else { return file }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Ids for the JSON notes of one file that give none, made from the file and the note's
+    /// title and body (and which of several equal notes it is): importing the file again finds
+    /// the same notes instead of adding them again, and an edited note is a new one rather than
+    /// another note's update.
+    struct SourceIDs {
+        let source: String
+        private var seen: [String: Int] = [:]
+
+        init(source: String) { self.source = source }
+
+        mutating func id(for note: ImportedNote) -> UUID? {
+            guard note.id == nil else { return nil }
+            let key = (note.title ?? "") + "\n" + note.body
+            seen[key, default: 0] += 1
+            return ImportedNote.stableID("json\n" + source + "\n" + key + "\n\(seen[key, default: 1])")
+        }
+    }
+
+    private static func decodeNote(_ data: Data, notebook: String?, now: Date, ids: inout SourceIDs) throws -> (
+        note: Note, notebookName: String?, attachments: ImportAttachments.Listed?
     ) {
         do {
             let decoded = try JSONDecoder().decode(ImportedNote.self, from: data)
-            return (try decoded.note(notebook: notebook, now: now), decoded.notebookName)
+            return (
+                try decoded.note(notebook: notebook, now: now, fallbackID: ids.id(for: decoded)), decoded.notebookName,
+                decoded.attachments.map { .json($0) }
+            )
         } catch let error as DecodingError {
             throw CLIError("not a note: \(error.shortDescription)")
         }

@@ -13,11 +13,17 @@ struct ImportScan {
         /// The notebook of the subfolder the file is in (nil at the top of an imported folder,
         /// or for a file named on the command line): used when the file names none itself.
         var notebook: String?
+        /// Found in a folder (not named on the command line): read without following a link
+        /// (`O_NOFOLLOW`), so a file swapped for a link after the scan is refused too.
+        var inFolder: Bool { path != source }
     }
 
     var files: [File] = []
-    /// Files with another extension, and links to folders (never followed: no loops).
+    /// Files with another extension.
     var otherFiles = 0
+    /// Symbolic links found in a folder (relative to the folder given), never followed: a link
+    /// may lead out of the folder (`shadow.md -> /etc/shadow`, `~/.ssh`) or back into it (a loop).
+    var links: [String] = []
     /// Files and folders whose name starts with `.` (`.obsidian`, `.git`, `.DS_Store`); a hidden
     /// folder counts once, its contents are not read.
     var hidden = 0
@@ -32,7 +38,7 @@ struct ImportScan {
     /// import reads them from this list).
     var attachmentFolders: [(note: String, folder: String)] = []
 
-    var ignored: Int { otherFiles + hidden }
+    var ignored: Int { otherFiles + hidden + links.count }
 
     /// Scans every path; a path that does not exist is an error before anything is read.
     init(_ paths: [String]) throws {
@@ -57,6 +63,17 @@ struct ImportScan {
                 File(path: $0.path, source: path, notebook: $0.folder.isEmpty ? nil : slugs[$0.folder])
             }
         }
+    }
+
+    /// Whether the Markdown file lists attachments in its front matter (`attachments:`, as
+    /// export writes it): then the folder named like it holds them, whatever their names
+    /// (`readme.md` included), and is no notebook.
+    static func listsAttachments(_ markdownFile: String) -> Bool {
+        // A file that cannot be read or parsed lists nothing; the import reports it itself.
+        guard let text = try? Input.readInFolder(markdownFile),
+            let parsed = try? MarkdownNote.parseFile(text)
+        else { return false }
+        return parsed.attachmentFiles?.isEmpty == false
     }
 
     /// A folder with no Markdown file and no subfolder in it: the attachment folder of the note
@@ -93,16 +110,19 @@ struct ImportScan {
             let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            if exists, isDirectory.boolValue {
-                if type == .typeSymbolicLink {
-                    otherFiles += 1
-                } else if markdownStems.contains(name), Self.holdsNoNotes(path) {
+            if type == .typeSymbolicLink {
+                links.append(relative.isEmpty ? name : relative + "/" + name)
+            } else if exists, isDirectory.boolValue {
+                if markdownStems.contains(name),
+                    Self.listsAttachments(directory + "/" + name + ".md") || Self.holdsNoNotes(path)
+                {
                     attachmentFolders.append((directory + "/" + name + ".md", path))
                 } else {
                     walk(
                         path, relative: relative.isEmpty ? name : relative + "/" + name, source: source, into: &found)
                 }
-            } else if Self.extensions.contains(where: name.lowercased().hasSuffix) {
+            } else if type == .typeRegular, Self.extensions.contains(where: name.lowercased().hasSuffix) {
+                // Only regular files: a FIFO or a device named `x.md` would block the read.
                 found.append((path, relative))
             } else {
                 otherFiles += 1

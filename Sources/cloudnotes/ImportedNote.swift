@@ -5,8 +5,8 @@ import NotesCore
 import NotesStore
 
 /// A note in JSON as export writes it or `corpus.py --jsonl` does, and as other tools write
-/// notes: only the text is required (`body`, or `content` / `text`). Without an `id` the note
-/// gets a new one; without dates, the other date or the time of the import. Keys other tools
+/// notes: only the text is required (`body`, or `content` / `text`), or a `title`. Without an `id` the note
+/// gets one made from its file and text; without dates, the other date or the file's. Keys other tools
 /// use are read too (`created`/`updated`/`modified`, `favorite`/`pinned`/`starred`), and the
 /// notebook's display name (`notebookName`) beside its id (`notebook`); dates
 /// are ISO 8601 in the forms front matter takes, or seconds (or milliseconds) since 1970.
@@ -24,6 +24,9 @@ struct ImportedNote: Decodable {
     var modifiedAt: Date?
     var deletedAt: Date?
     var frontMatter: String?
+    /// The attachments listed (JSON export's `attachments`); nil when the note says nothing of
+    /// them, which leaves the ones it has here alone.
+    var attachments: [AttachmentJSON]?
 
     struct Key: CodingKey {
         var stringValue: String
@@ -58,7 +61,8 @@ struct ImportedNote: Decodable {
         }
         id = try first(["id"], String.self)
         title = try first(["title"], String.self)
-        guard let text = try first(["body", "content", "text"], String.self) else {
+        // A note with a title and no text (a JSON Lines line of a heading) has an empty body.
+        guard let text = try first(["body", "content", "text"], String.self) ?? (title == nil ? nil : "") else {
             throw DecodingError.keyNotFound(
                 Key(stringValue: "body"), .init(codingPath: c.codingPath, debugDescription: "no body"))
         }
@@ -71,12 +75,15 @@ struct ImportedNote: Decodable {
         modifiedAt = try date(["modifiedAt", "modified", "updatedAt", "updated", "lastModified"])
         deletedAt = try date(["deletedAt", "deleted"])
         frontMatter = try first(["frontMatter"], String.self)
+        attachments = try first(["attachments"], [AttachmentJSON].self)
     }
 
     /// The note; `notebook` when the JSON names none (the subfolder's, in a folder import);
     /// `now` for a note that has no date at all.
-    func note(notebook folderNotebook: String? = nil, now: Date = Date()) throws -> Note {
-        var uuid = UUID()
+    /// `fallbackID`: the id of a note that gives none (made from its source, so that importing
+    /// the same file again updates it instead of adding it again); else a new one.
+    func note(notebook folderNotebook: String? = nil, now: Date = Date(), fallbackID: UUID? = nil) throws -> Note {
+        var uuid = fallbackID ?? UUID()
         if let id {
             guard let parsed = UUID(uuidString: id) else { throw CLIError("\"id\" is not a UUID") }
             uuid = parsed

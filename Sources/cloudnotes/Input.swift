@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Reading note text from options, files and stdin; text must be valid UTF-8.
 enum Input {
@@ -26,6 +27,32 @@ enum Input {
             }
         }
         return try decode(data, source: path == "-" ? "stdin" : path)
+    }
+
+    /// Reads a file an import found inside a folder as UTF-8, without following a symbolic link
+    /// (`O_NOFOLLOW`): a file swapped for a link after the folder was scanned is refused, not
+    /// read from wherever it leads. Only regular files (a FIFO would block the read).
+    static func readInFolder(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link, which import does not follow" : String(cString: strerror(errno))
+            throw CLIError("cannot read \(path): \(reason)")
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CLIError("cannot read \(path): not a regular file")
+        }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw CLIError(
+                "cannot read \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
+        return try decode(data, source: path)
     }
 
     /// Refuses command-line arguments that are not UTF-8: Swift would quietly replace the bad bytes

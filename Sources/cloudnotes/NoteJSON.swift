@@ -21,6 +21,9 @@ struct NoteJSON: Codable, Equatable {
     var headRev: String?
     /// Front matter keys kept from an imported Markdown file (`Note.frontMatter`); absent when none.
     var frontMatter: String?
+    /// The note's attachments, in JSON export only (each with its file beside the JSON file);
+    /// absent when it has none.
+    var attachments: [AttachmentJSON]?
 
     init(_ note: Note, notebookName: String? = nil) {
         id = note.idString

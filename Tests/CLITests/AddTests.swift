@@ -69,7 +69,7 @@ import Testing
         let id = try cli.add("", body: "\n# Shopping list\n- milk\n")
         let note = try cli.note(id)
         #expect(note["title"] as? String == "Shopping list")
-        #expect(note["body"] as? String == "\n# Shopping list\n- milk\n")
+        #expect(note["body"] as? String == "- milk\n", "the title is not kept in the body too")
     }
 
     @Test func nothingToAddIsAUserError() throws {
@@ -165,4 +165,27 @@ private final class Statuses: @unchecked Sendable {
     init(count: Int) { values = Array(repeating: -1, count: count) }
     func set(_ index: Int, _ value: Int32) { lock.withLock { values[index] = value } }
     var all: [Int32] { lock.withLock { values } }
+}
+
+extension AddTests {
+    /// Without a title the body's first line is the title, and is not kept in the body too:
+    /// from --body, --file and stdin alike.
+    @Test func withoutATitleTheFirstLineIsTheTitleOnce() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let file = cli.home.appendingPathComponent("plan.md")
+        try Data("# Plan\n\nstep 1\nstep 2\n".utf8).write(to: file)
+        let results = [
+            try cli.cn("add", "--body", "Groceries\nmilk\neggs"),
+            try cli.cn("add", "--file", file.path),
+            try cli.cn("add", stdin: "\nIdea\r\n"),
+        ]
+        var notes: [[String: Any]] = []
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+            notes.append(try cli.note(result.stdout.trimmingCharacters(in: .newlines)))
+        }
+        #expect(notes.map { $0["title"] as? String } == ["Groceries", "Plan", "Idea"])
+        #expect(notes.map { $0["body"] as? String } == ["milk\neggs", "step 1\nstep 2\n", ""])
+    }
 }

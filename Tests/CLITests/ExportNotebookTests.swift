@@ -43,10 +43,11 @@ import Testing
         let folder = cli.home.appendingPathComponent("md")
         let export = try cli.cn("export", folder.path)
         #expect(export.status == 0, "\(export.stderr)")
-        // Zones in id order: `a-b` takes "a-b", the notebook named "a-b" gets its id; `home`
-        // takes "Work", `work` gets its id.
+        // Zones in id order: `home` takes "Work", `work` gets its id; "a/b" is the folder `b`
+        // in `a`, beside "a-b".
         let folders = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(folders == ["Work", "Work (work)", "a-b", "a-b (\(dashZone))", "notes"].sorted())
+        #expect(folders == ["Work", "Work (work)", "a", "a-b", "notes"].sorted())
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/b/Slash.md").path))
         let plan = try String(contentsOf: folder.appendingPathComponent("Work (work)/Plan.md"), encoding: .utf8)
         #expect(plan.contains("\nnotebook: work\nnotebookName: \"Work\"\n"))
         let loose = try String(contentsOf: folder.appendingPathComponent("notes/Loose.md"), encoding: .utf8)

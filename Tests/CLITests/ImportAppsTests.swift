@@ -232,7 +232,7 @@ import Testing
         #expect(notes["B body"]?["isFavorite"] as? Bool == true)
         let created = try #require(
             ISO8601DateFormatter.withFraction.date(from: notes["B body"]?["createdAt"] as? String ?? ""))
-        #expect(created >= before.addingTimeInterval(-1), "no date: the time of the import")
+        #expect(created >= before.addingTimeInterval(-1), "no date: the file's, written just before")
         let wrong = try cli.cn("import", cli.home.appendingPathComponent("many.json").path, "--from", "markdown")
         #expect(wrong.status == 1 && wrong.stderr.contains("--from markdown does not read .json files"))
     }
@@ -306,5 +306,64 @@ extension ImportAppsTests {
         // The attachment folder came with its note.
         let attached = try cli.cn("attachments", "Trip")
         #expect(attached.stdout.contains("photo.png"), "\(attached.stdout) \(attached.stderr)")
+    }
+}
+
+extension ImportAppsTests {
+    /// A JSON Lines line with a title and no body is a note with an empty body; the file's other
+    /// lines import with it.
+    @Test func aJSONLinesLineWithATitleAndNoBodyImports() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try write(
+            #"{"title": "Heading only"}"# + "\n" + #"{"title": "Full", "body": "text"}"# + "\n", "notes.jsonl",
+            in: cli.home)
+        let result = try cli.cn("import", cli.home.appendingPathComponent("notes.jsonl").path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let notes = try notesByTitle(cli)
+        #expect(Set(notes.keys) == ["Heading only", "Full"])
+        #expect(try cli.note("Heading only")["body"] as? String == "")
+    }
+
+    /// `--from simplenote` on a file that is not a Simplenote export says so, naming the file,
+    /// and exits 1 (it used to import "0 notes" and exit 0).
+    @Test func anExportOfAnotherKindIsAnErrorNamingTheFile() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try write(
+            #"{"tags": {}, "entries": [{"title": "Day", "body": "x", "date": "2024-01-15", "time": "09:30"}]}"#,
+            "journal.json", in: cli.home)
+        let result = try cli.cn("import", "--from", "simplenote", cli.home.appendingPathComponent("journal.json").path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderrLines.contains { $0.contains("journal.json") && $0.contains("not a Simplenote export") },
+            "\(result.stderr)")
+        #expect(try cli.ids().isEmpty)
+    }
+
+    /// One id given to two notes, in one JSON list or in two files: an error naming the id, not
+    /// "2 new" for what becomes one note.
+    @Test func twoNotesWithOneIdAreAnErrorNamingTheId() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = "66666666-0000-4000-8000-000000000006"
+        let list = cli.home.appendingPathComponent("in/list.json")
+        try write(
+            "[{\"id\": \"\(id)\", \"title\": \"One\", \"body\": \"a\"}, {\"id\": \"\(id)\", \"title\": \"Two\", \"body\": \"b\"}]",
+            "in/list.json", in: cli.home)
+        let result = try cli.cn("import", list.path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderrLines.contains { $0.contains("list.json") && $0.contains(id) }, "\(result.stderr)")
+        #expect(try cli.ids().isEmpty)
+        // In two files of one folder: the first is imported, the second named.
+        try FileManager.default.removeItem(at: list)
+        try write("{\"id\": \"\(id)\", \"title\": \"One\", \"body\": \"a\"}", "in/a.json", in: cli.home)
+        try write("{\"id\": \"\(id)\", \"title\": \"Two\", \"body\": \"b\"}", "in/b.json", in: cli.home)
+        let folder = try cli.cn("import", cli.home.appendingPathComponent("in").path)
+        #expect(folder.status == 1, "\(folder.stderr)")
+        #expect(folder.stderrLines.contains { $0.contains("b.json") && $0.contains(id) && $0.contains("a.json") })
+        #expect(folder.stderrLines.last == "imported 1 note (1 new, 0 updated, 0 unchanged); skipped 1 file")
+        #expect(try cli.ids() == [id])
     }
 }

@@ -92,7 +92,61 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.hasSuffix(
-                "imported 1 note (1 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 file of another type\n"),
+                "imported 1 note (1 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 symbolic link (Sub/loop; links are not followed)\n"
+            ),
             "\(result.stderr)")
+    }
+
+    /// A vault someone else prepared: links out of it (a file, a folder) are not followed, so
+    /// nothing outside the folder becomes a note; the summary names them.
+    @Test func linksOutOfTheFolderAreNotFollowedAndAreNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let vault = cli.home.appendingPathComponent("vault")
+        let outside = cli.home.appendingPathComponent("private")
+        try write("# A\n\nx\n", "A.md", in: vault)
+        try write("secret key material\n", "id_rsa", in: outside)
+        try write("# Diary\n\nprivate diary\n", "diary/Diary.md", in: outside)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(
+            at: vault.appendingPathComponent("shadow.md"), withDestinationURL: outside.appendingPathComponent("id_rsa"))
+        try fm.createSymbolicLink(
+            at: vault.appendingPathComponent("Sub"), withDestinationURL: outside.appendingPathComponent("diary"))
+        let result = try cli.cn("import", vault.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderrLines.last
+                == "imported 1 note (1 new, 0 updated, 0 unchanged); skipped 0 files; ignored 2 symbolic links (Sub, shadow.md; links are not followed)",
+            "\(result.stderr)")
+        #expect(try cli.ids().count == 1)
+        #expect(try cli.note("A")["body"] as? String == "x")
+    }
+
+    /// Folders name their notebooks (`Work Stuff/Projects`, not the id `work-stuff-projects`),
+    /// and an export writes them back as the same nested folders, which a fresh device imports
+    /// as the same notebooks.
+    @Test func folderNamesAreNotebookNamesAndRoundTrip() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let vault = cli.home.appendingPathComponent("vault")
+        try write("# A\n\nx\n", "Work Stuff/Projects/a.md", in: vault)
+        try write("# B\n\ny\n", "Work Stuff/b.md", in: vault)
+        try write("# C\n\nz\n", "Café/c.md", in: vault)
+        let result = try cli.cn("import", vault.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try cli.notebookLines(at: cli.dataDirectory)
+        #expect(
+            Set(lines) == [
+                "work-stuff-projects=Work Stuff/Projects:1", "work-stuff=Work Stuff:1", "cafe=Café:1", "notes=notes:0",
+            ],
+            "\(lines)")
+        let folder = cli.home.appendingPathComponent("export")
+        #expect(try cli.cn("export", folder.path).status == 0)
+        for path in ["Work Stuff/Projects/A.md", "Work Stuff/B.md", "Café/C.md"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path), "\(path)")
+        }
+        let fresh = cli.device("fresh")
+        #expect(try cli.cn(at: fresh, "import", folder.path).status == 0)
+        #expect(try cli.notebookLines(at: fresh) == lines)
     }
 }

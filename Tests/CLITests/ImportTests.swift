@@ -123,7 +123,7 @@ import Testing
         ).write(to: nul)
         let array = cli.home.appendingPathComponent("array.json")
         try Data(
-            #"[{"id":"55555555-0000-4000-8000-000000000005","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"},{"id":"55555555-0000-4000-8000-000000000006","title":"T","createdAt":"2025-01-01T00:00:00Z"}]"#
+            #"[{"id":"55555555-0000-4000-8000-000000000005","title":"T","body":"b","createdAt":"2025-01-01T00:00:00Z"},{"id":"55555555-0000-4000-8000-000000000006","tags":["t"],"createdAt":"2025-01-01T00:00:00Z"}]"#
                 .utf8
         ).write(to: array)
         let binary = cli.home.appendingPathComponent("binary.md")
