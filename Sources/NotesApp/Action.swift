@@ -27,6 +27,10 @@ public enum Action: Equatable, Sendable {
     case noteCreated(UUID)
     /// Answer to `Effect.loadNote`: the whole note.
     case noteLoaded(NoteContent)
+    /// Answer to `Effect.loadNote` when the note is no longer in the store (purged by the CLI,
+    /// or on another device): an editor open on it keeps its text, and its next save keeps it
+    /// as a new note.
+    case noteGone(UUID)
     /// Answer to `Effect.loadPreview`: the note, or nil when it is no longer there.
     case previewLoaded(UUID, NoteContent?)
     /// Answer to `Effect.saveNote`: what the store holds now.

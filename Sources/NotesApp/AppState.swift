@@ -69,6 +69,9 @@ public struct AppState: Equatable, Sendable {
     public var attachmentIndex = 0
     /// The note and version last asked for with `Effect.loadPreview`, so it is asked once.
     var previewRequested: PreviewKey?
+    /// The store changed since the preview was loaded: another note may link to it now (its
+    /// backlinks line), so it is asked for again though its own version did not move.
+    var previewStale = false
     /// The note open in the editor pane.
     public var editor: EditorState?
     /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.
@@ -101,6 +104,9 @@ public struct AppState: Equatable, Sendable {
     public var theme = Theme.standard
     /// How long after the last keystroke the editor saves (config `autosaveSeconds`).
     public var autosaveDelay = Duration.milliseconds(1500)
+    /// The longest typed text waits for a save while the typing never pauses for
+    /// `autosaveDelay` (config `autosaveMaxSeconds`): a crash loses at most this much typing.
+    public var autosaveMaxWait = Duration.seconds(5)
 
     /// Quitting is a little protocol: unsaved text is saved first, and a failed save asks again.
     public enum Quitting: Equatable, Sendable {

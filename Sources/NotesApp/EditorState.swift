@@ -18,6 +18,10 @@ public struct EditorState: Equatable, Sendable {
     var reloadAfterSave = false
     /// The autosave timer's generation: only the newest scheduled timer saves.
     var autosaveGeneration = 0
+    /// The longest wait for a save while typing goes on (`AppState.autosaveMaxWait`).
+    var saveDeadline = SaveDeadline.none
+    /// The deadline timer's generation: only the newest deadline saves.
+    var deadlineGeneration = 0
     /// The title links to the note were last known by (its title when loaded, or when last
     /// asked about): leaving the editor with another title offers to update those links.
     var linkTitle: String?
@@ -28,6 +32,26 @@ public struct EditorState: Equatable, Sendable {
     /// The note is in the trash (moved there elsewhere while open here: the CLI, sync). The
     /// editor says so for as long as it is, and `^R` restores it with the editor's text.
     public var isTrashed = false
+    /// The note is no longer in the store (purged elsewhere while open here): the editor keeps
+    /// its text, and the next save keeps it as a new note (`SavedNote.keptFrom`).
+    public var isGone = false
+    /// Keys and pastes that arrived while the note was loading, in order: replayed into the
+    /// text once it is there (a huge note takes a while; nothing typed meanwhile is lost).
+    var pendingInput: [InputEvent] = []
+    /// The note is larger than the editor edits (`AppState.editableBytes`): it is shown, and
+    /// moving and copying work, but typing is refused with a message pointing at `$EDITOR`.
+    public var isReadOnly = false
+
+    /// Where the editor stands with the maximum wait for a save: typing that never pauses for
+    /// the quiet delay is still saved at least this often (issue 22, item 1).
+    enum SaveDeadline: Equatable, Sendable {
+        /// Nothing typed since the last save was sent: no deadline runs.
+        case none
+        /// The first change since the last save started the deadline timer of this generation.
+        case running(generation: Int)
+        /// The deadline passed while a save was running: its answer saves again at once.
+        case overdue
+    }
 
     init(noteID: UUID) {
         self.noteID = noteID

@@ -24,7 +24,8 @@ public enum Effect: Equatable, Sendable {
     case loadTrash(limit: Int)
     /// Load the notes in conflict (sync state `conflict`), newest first. -> `Action.conflictsLoaded`.
     case loadConflicts(limit: Int)
-    /// Load the whole note for the editor. -> `Action.noteLoaded(NoteContent)`.
+    /// Load the whole note for the editor. -> `Action.noteLoaded(NoteContent)`, or
+    /// `Action.noteGone(id)` when it is no longer in the store.
     case loadNote(UUID)
     /// Load the whole note for the preview pane (the list's selected note, while no note is
     /// open there). -> `Action.previewLoaded(id, content)`, content nil when the note is gone.
@@ -41,7 +42,9 @@ public enum Effect: Equatable, Sendable {
     /// write this text over the other change: store it as a local revision whose parent is
     /// `baseRevision`, merged with the head (NotesCore `TextMerge` of base, this text and the
     /// head; a conflicting merge keeps both, as sync does), so nothing typed or fetched is
-    /// lost. -> `Action.noteSaved(SavedNote)` with what the store now holds, or
+    /// lost. When the note is no longer in the store at all (purged while the editor had it
+    /// open), the text is kept as a new note (`SavedNote.keptFrom` is `id`), never dropped.
+    /// -> `Action.noteSaved(SavedNote)` with what the store now holds, or
     /// `Action.saveFailed(id, message)`; in both cases the editor keeps its text.
     case saveNote(id: UUID, title: String, body: String, baseRevision: String?)
     /// Answer `Action.timerFired(timer)` once, `after` from now. Used for the autosave debounce,
@@ -115,6 +118,9 @@ public enum Effect: Equatable, Sendable {
 public enum TimerID: Hashable, Sendable {
     /// Save the editor's text: the debounce after the last keystroke.
     case autosave(generation: Int)
+    /// Save the editor's text though the typing goes on: the maximum wait since the first
+    /// change after the last save (`AppState.autosaveMaxWait`).
+    case autosaveDeadline(generation: Int)
     /// Clear the status-bar message.
     case clearMessage(generation: Int)
     /// Forget the trash-undo line (`u` no longer undoes).

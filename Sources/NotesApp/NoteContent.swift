@@ -70,11 +70,15 @@ public struct SavedNote: Equatable, Sendable {
     /// The note is in the trash after the save (it was trashed elsewhere, and no edit of this
     /// save brought it back).
     public var isTrashed: Bool
+    /// The note the save was for, when it was no longer in the store (purged while open): the
+    /// text was kept as the new note `id`.
+    public var keptFrom: UUID?
 
     public init(
         id: UUID, title: String, body: String, headRevision: String?, modifiedAt: Date, merged: Bool = false,
-        conflict: Bool = false, isTrashed: Bool = false
+        conflict: Bool = false, isTrashed: Bool = false, keptFrom: UUID? = nil
     ) {
+        self.keptFrom = keptFrom
         self.id = id
         self.title = title
         self.body = body

@@ -32,7 +32,8 @@ extension AppState {
             editor!.storedText = text
             editor!.baseRevision = content.headRevision
             editor!.linkTitle = content.title
-            return notice
+            let readOnly = openReadOnlyIfHuge(text)
+            return notice + readOnly + replayPendingInput()
         }
         if content.headRevision == open.baseRevision && open.baseRevision != nil { return notice }
         if open.hasUnsavedEdits || open.savingText != nil {
@@ -57,8 +58,10 @@ extension AppState {
     var trashedMessage: String { "This note was moved to the trash elsewhere: ^R restores it with your text" }
 
     /// `^R` in the editor while its note is in the trash: the text is saved, then the note
-    /// comes out of the trash (writes run in order), and the editor stays on it.
+    /// comes out of the trash (writes run in order), and the editor stays on it. A note purged
+    /// meanwhile comes back as a new note with the text (`keepAsNewNote`).
     mutating func restoreOpenNote() -> [Effect] {
+        if editor?.isGone == true { return keepAsNewNote() }
         guard let open = editor, open.isTrashed, open.isLoaded else { return [] }
         let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
         // Back in the list, it is the selected note again (found by id once the store has it).
@@ -73,6 +76,8 @@ extension AppState {
         guard var open = editor, let textEditor = open.editor, open.hasUnsavedEdits else { return [] }
         guard open.savingText == nil || force else { return [] }
         let text = textEditor.text
+        // Saved or sent now: the next change starts the maximum wait again.
+        open.saveDeadline = .none
         if text == open.storedText {
             open.cleanChangeCount = textEditor.changeCount
             editor = open
@@ -86,8 +91,11 @@ extension AppState {
     }
 
     mutating func noteSaved(_ saved: SavedNote) -> [Effect] {
-        guard let open = editor, open.noteID == saved.id, let sent = open.savingText, let current = open.text
+        guard var open = editor, open.noteID == saved.id || open.noteID == saved.keptFrom,
+            let sent = open.savingText, let current = open.text
         else { return quitting == .afterSave ? [.quit] : [] }
+        let kept = keptAsNewNote(saved)
+        open = editor!
         editor!.savingText = nil
         let reload = editor!.reloadAfterSave
         editor!.reloadAfterSave = false
@@ -118,16 +126,26 @@ extension AppState {
             effects += show("This note changed on another device: your edits were kept and merged", severity: .warning)
         }
         if trashedNow { effects += show(trashedMessage, severity: .warning) }
+        effects += kept
         if reload && !typedSince && quitting != .afterSave { effects.append(.loadNote(saved.id)) }
         if quitting == .afterSave {
             let again = saveEditor()
             return effects + (again.isEmpty ? [.quit] : again)
         }
+        if editor!.saveDeadline == .overdue {
+            // The maximum wait passed while this save ran: what was typed since goes at once.
+            editor!.saveDeadline = .none
+            if typedSince { effects += saveEditor() }
+        }
         return effects
     }
 
     mutating func saveFailed(_ id: UUID, message text: String) -> [Effect] {
-        if editor?.noteID == id { editor?.savingText = nil }
+        if editor?.noteID == id {
+            editor?.savingText = nil
+            // The next change starts the maximum wait again.
+            if editor?.saveDeadline == .overdue { editor?.saveDeadline = .none }
+        }
         if quitting == .afterSave || quitting == .afterLinks {
             quitting = .confirmWithoutSaving
             return show("Not saved: \(text). q: quit without saving", severity: .error)
@@ -136,6 +154,10 @@ extension AppState {
     }
 
     mutating func editorKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        if holdWhileLoading(.key(key, modifiers: modifiers)) { return [] }
+        if editor?.isReadOnly == true, !Self.isReadOnlySafe(key, modifiers) {
+            return show(readOnlyMessage(), severity: .warning)
+        }
         switch (key, modifiers) {
         case (.escape, _):
             // The first Esc ends a selection; the next goes back to the list.
@@ -206,12 +228,12 @@ extension AppState {
     }
 
     /// Applies `change` to the open editor in place (no copy of a long text); when the text
-    /// changed, (re)starts the autosave debounce: only the newest timer saves.
+    /// changed, (re)starts the autosave debounce (only the newest timer saves) and, after a
+    /// save, the maximum wait (`Update+Autosave.swift`).
     mutating func editText<R>(_ change: (inout TextEditor<SafeGlyphs>) -> R) -> [Effect] {
         guard let before = editor?.editor?.changeCount else { return [] }
         _ = change(&editor!.editor!)
         guard editor!.editor!.changeCount != before else { return [] }
-        editor!.autosaveGeneration += 1
-        return [.scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: autosaveDelay)]
+        return scheduleAutosave()
     }
 }

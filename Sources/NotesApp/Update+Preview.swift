@@ -15,9 +15,10 @@ extension AppState {
         let previewing = focus == .trash || (!paneShowsEditor && (focus == .list || focus == .search))
         guard previewing, let row = previewRow else { return [] }
         let key = PreviewKey(id: row.id, modifiedAt: row.modifiedAt)
-        if let preview, preview.id == row.id, preview.modifiedAt == row.modifiedAt { return [] }
-        guard previewRequested != key else { return [] }
+        if let preview, preview.id == row.id, preview.modifiedAt == row.modifiedAt, !previewStale { return [] }
+        guard previewRequested != key || previewStale else { return [] }
         previewRequested = key
+        previewStale = false
         return [.loadPreview(row.id)]
     }
 

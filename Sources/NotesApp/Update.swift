@@ -33,6 +33,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.noteCreated(id)
     case .noteLoaded(let content):
         return state.noteLoaded(content)
+    case .noteGone(let id):
+        return state.noteGone(id)
     case .previewLoaded(let id, let content):
         state.previewLoaded(id, content)
         return []
@@ -120,6 +122,8 @@ extension AppState {
             let line = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
             return insertInSearch(String(line))
         case .editor:
+            if holdWhileLoading(.paste(text)) { return [] }
+            if editor?.isReadOnly == true { return show(readOnlyMessage(), severity: .warning) }
             return editText { $0.insert(text) }
         case .resolver:
             resolver?.editing?.insert(text)
@@ -141,6 +145,8 @@ extension AppState {
         case .autosave(let generation):
             guard editor?.autosaveGeneration == generation else { return [] }
             return saveEditor()
+        case .autosaveDeadline(let generation):
+            return saveDeadlinePassed(generation)
         case .clearMessage(let generation):
             if generation == messageGeneration { message = nil }
         case .expireUndo(let generation):
@@ -199,6 +205,8 @@ extension AppState {
 
     /// Another process, sync or `$EDITOR` changed notes: reload what is on screen.
     mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
+        // A link added to another note changes this one's backlinks, not its version.
+        previewStale = true
         var effects = reloadList()
         if let view = trash { effects.append(.loadTrash(limit: view.limit)) }
         guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }

@@ -31,6 +31,9 @@ public struct AppConfig: Sendable, Equatable {
     public var bodyHashtags = false
     /// How long after the last keystroke the app's editor saves; Esc and quitting save at once.
     public var autosaveSeconds = 1.5
+    /// The longest the app's editor waits to save while typing goes on without a pause of
+    /// `autosaveSeconds`: a crash loses at most this much typing.
+    public var autosaveMaxSeconds = 5.0
     /// Where an `s3://` cloud folder's bucket is and its credentials (the config's `s3` section).
     public var s3 = S3Settings()
 

@@ -162,6 +162,9 @@ public enum ConfigLoader {
             case "autosaveSeconds":
                 guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
                 config.autosaveSeconds = n
+            case "autosaveMaxSeconds":
+                guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
+                config.autosaveMaxSeconds = n
             case "bodyHashtags":
                 guard case .bool(let b) = value else { throw fail("true or false") }
                 config.bodyHashtags = b

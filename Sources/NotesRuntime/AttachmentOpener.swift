@@ -12,11 +12,31 @@ enum AttachmentOpener {
         return "xdg-open"
     }
 
+    /// The program a command line starts (its first word), found as the shell would on
+    /// `PATH`; nil when there is none, so the app never says "Opened" when nothing opened.
+    static func program(of command: String, environment: [String: String]) -> String? {
+        guard let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) else {
+            return nil
+        }
+        if first.contains("/") { return FileManager.default.isExecutableFile(atPath: first) ? first : nil }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(first)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
     static func open(_ store: NoteStore, name: String, sha256: String, environment: [String: String]) throws {
         guard Attachment.nameProblem(name) == nil else { throw RuntimeError("“\(name)” cannot be a file name") }
         let source = store.attachmentContentPath(sha256)
         guard FileManager.default.fileExists(atPath: source) else {
             throw RuntimeError("“\(name)” has not arrived on this device yet; sync and try again")
+        }
+        let opener = command(environment)
+        guard program(of: opener, environment: environment) != nil else {
+            throw RuntimeError(
+                environment["OPENER"] == nil
+                    ? "nothing here opens attachments: install xdg-open (xdg-utils) or set $OPENER"
+                    : "$OPENER does not name a program on this PATH: \(TerminalSafeText.sanitize(opener))")
         }
         let folder =
             NSTemporaryDirectory() + "/cloudnotes-\(getuid())/open/\(sha256.prefix(16))"

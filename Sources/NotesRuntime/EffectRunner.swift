@@ -62,7 +62,7 @@ final class EffectRunner {
             read { store in .conflictsLoaded(try store.conflictedNotes().prefix(limit).map(NoteRow.init(note:))) }
         case .loadNote(let id):
             read { store in
-                guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
+                guard let note = try store.note(id) else { return .noteGone(id) }
                 return .noteLoaded(NoteContent(note))
             }
         case .loadPreview(let id):
@@ -265,9 +265,21 @@ final class EffectRunner {
         let resolve = options.resolveHeads ?? { _, _ in (nil, true) }
         writes.async {
             do {
-                let result = try store.update(id, onBase: baseRevision, resolve: resolve) { note in
-                    note.title = title
-                    note.body = body
+                let result: EditOnBase
+                do {
+                    result = try store.update(id, onBase: baseRevision, resolve: resolve) { note in
+                        note.title = title
+                        note.body = body
+                    }
+                } catch let error as StoreError where error.code == .notFound {
+                    // Purged while open (the CLI, another device): the text is kept as a new note.
+                    let kept = try store.create(title: title, body: body)
+                    inbox.post(
+                        .noteSaved(
+                            SavedNote(
+                                id: kept.id, title: kept.title, body: kept.body, headRevision: kept.headRev,
+                                modifiedAt: kept.modifiedAt, keptFrom: id)))
+                    return
                 }
                 let saved = result.note
                 inbox.post(

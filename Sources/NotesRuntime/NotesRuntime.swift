@@ -59,6 +59,7 @@ public final class NotesRuntime {
         state.asciiOnly = options.asciiOnly
         state.theme = options.theme
         state.autosaveDelay = options.autosaveDelay
+        state.autosaveMaxWait = options.autosaveMaxWait
         let waker = Waker(backend)
         inbox = Inbox(wake: { waker.wake() })
         runner = EffectRunner(store: store, inbox: inbox, backend: backend, options: options)
@@ -138,6 +139,7 @@ public final class NotesRuntime {
     private static func answers(_ action: Action, _ effect: Effect) -> Bool {
         switch (action, effect) {
         case (.noteLoaded(let content), .loadNote(let id)): content.id == id
+        case (.noteGone(let gone), .loadNote(let id)): gone == id
         case (.noteCreated, .createNote), (.effectFailed, _): true
         default: false
         }

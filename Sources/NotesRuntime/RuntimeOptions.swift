@@ -22,6 +22,8 @@ public struct RuntimeOptions: Sendable {
     public var theme: Theme
     /// How long after the last keystroke the editor saves (config `autosaveSeconds`).
     public var autosaveDelay = Duration.milliseconds(1500)
+    /// The longest the editor waits to save while typing goes on (config `autosaveMaxSeconds`).
+    public var autosaveMaxWait = Duration.seconds(5)
     /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
     /// clock in unit tests.
     public var timerClock: any Clock<Duration> = ContinuousClock()

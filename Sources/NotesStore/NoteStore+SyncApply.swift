@@ -94,10 +94,17 @@ extension NoteStore {
         if headIDs.count == 1 {
             let parents = graph[headIDs[0]] ?? []
             guard let head = try Self.fetchRevision(headIDs[0], of: record, db) else { return false }
-            let conflict =
+            var conflict =
                 try parents.count > 1
                 && Self.isConflicted(
                     head, history: Self.fetchMergeHistory(record, graph: graph, heads: parents, db), resolve: resolve)
+            if !conflict, parents.count <= 1, let body = head.fields?.body, Self.containsConflictMarkers(body) {
+                // An edit that kept the markers of a flagged note keeps its flag
+                // (NoteStore+ConflictFlag.swift); the note as it stands is the edit or its parent.
+                let current = try Self.fetchNote(db, id: head.recordID)
+                conflict =
+                    current?.syncState == .conflict && (current?.headRev == head.id || parents == [current?.headRev])
+            }
             try materialize(head, conflict: conflict, db)
             return false
         }
@@ -176,18 +183,7 @@ extension NoteStore {
     /// A merge revision whose body kept both sides between conflict markers.
     static func isConflictedMerge(_ revision: Revision) -> Bool {
         guard revision.parents.count > 1, let body = revision.fields?.body else { return false }
-        var sawOurs = false
-        var sawSeparator = false
-        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(TextMerge.oursMarker) {
-                sawOurs = true
-            } else if sawOurs, line == TextMerge.separatorMarker || line == TextMerge.separatorMarker + "\r" {
-                sawSeparator = true
-            } else if sawSeparator, line.hasPrefix(TextMerge.theirsMarker) {
-                return true
-            }
-        }
-        return false
+        return containsConflictMarkers(body)
     }
 
     /// Whether every one of these revisions is in history (not merely buffered).

@@ -32,16 +32,26 @@ extension NoteStore {
     /// Reads the heads and the sides whole, and only the graph of the rest (a large note's
     /// older bodies are not read, as in `recompute`).
     static func conflictSides(_ record: String, _ db: Database) throws -> (sides: [Revision], heads: [Revision]) {
-        let headIDs = RevisionHistory(parents: try fetchGraph(record, db), loaded: []).headIDs
+        let graph = try fetchGraph(record, db)
+        let headIDs = RevisionHistory(parents: graph, loaded: []).headIDs
         let heads = try headIDs.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: Revision.isEarlier)
         if heads.count > 1 { return (heads, heads) }
-        guard let head = heads.first, head.parents.count > 1 else { return ([], heads) }
+        guard let head = heads.first else { return ([], heads) }
         // A merge with markers, or one the merge flagged (two new titles): the note row says so.
         let flagged =
             try String.fetchOne(db, sql: "SELECT syncState FROM note WHERE id = ?", arguments: [record]) == "conflict"
-        guard isConflictedMerge(head) || flagged else { return ([], heads) }
+        var merge = head
+        if head.parents.count <= 1 {
+            // Typed on after the merge with its markers kept: the sides are the merge's.
+            guard flagged, let id = mergeAncestor(of: head.id, graph: graph),
+                let found = try fetchRevision(id, of: record, db)
+            else { return ([], heads) }
+            merge = found
+        } else if !(isConflictedMerge(head) || flagged) {
+            return ([], heads)
+        }
         return (
-            try head.parents.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: Revision.isEarlier), heads
+            try merge.parents.compactMap { try fetchRevision($0, of: record, db) }.sorted(by: Revision.isEarlier), heads
         )
     }
 

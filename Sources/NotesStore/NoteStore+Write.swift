@@ -159,7 +159,8 @@ extension NoteStore {
             parents: previous?.headRev.map { [$0] } ?? [], hlc: try stamp ?? nextHLC(db), device: deviceID)
         try insert(revision, canonicalFields: prepared.canonicalFieldsText, db)
         note.headRev = revision.id
-        note.syncState = .pending
+        // Conflict markers kept by an edit keep the flag (NoteStore+ConflictFlag.swift).
+        note.syncState = Self.keepsConflictFlag(previous?.syncState, body: note.body) ? .conflict : .pending
         let searchRowid = try SearchIndex.update(
             note: note, previous: previous, text: prepared.text, pending: pendingIndex, db)
         try Self.upsert(

@@ -51,6 +51,7 @@ struct ConfigCommand: ParsableCommand {
             ("syncDebounceSeconds", .number(c.syncDebounceSeconds), String(c.syncDebounceSeconds)),
             ("pollIntervalSeconds", .number(c.pollIntervalSeconds), String(c.pollIntervalSeconds)),
             ("autosaveSeconds", .number(c.autosaveSeconds), String(c.autosaveSeconds)),
+            ("autosaveMaxSeconds", .number(c.autosaveMaxSeconds), String(c.autosaveMaxSeconds)),
             ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
             ("theme", .map(c.theme), pairs(c.theme)),
             (

@@ -31,6 +31,9 @@ import Testing
         #expect(value(r, "dataDirectory")?["origin"] as? String == "default")
         #expect(value(r, "editor")?["value"] is NSNull)
         #expect(value(r, "syncDebounceSeconds")?["value"] as? Double == 2)
+        // The editor's saving rules: the quiet delay and the maximum wait while typing goes on.
+        #expect(value(r, "autosaveSeconds")?["value"] as? Double == 1.5)
+        #expect(value(r, "autosaveMaxSeconds")?["value"] as? Double == 5)
         #expect((value(r, "theme")?["value"] as? [String: String])?["favorite"] == "yellow")
         #expect((r["warnings"] as? [Any])?.isEmpty == true)
         #expect(value(r, "keyBindings") == nil, "keyBindings is not a setting")

@@ -24,12 +24,17 @@ import Testing
     @Test func theAutosaveWaitsTheConfiguredDelay() {
         var state = AppState.editing(content())
         state.autosaveDelay = .seconds(10)
-        #expect(send("a", to: &state) == [.scheduleTimer(.autosave(generation: 1), after: .seconds(10))])
+        #expect(send("a", to: &state).first == .scheduleTimer(.autosave(generation: 1), after: .seconds(10)))
     }
 
     @Test func everyChangeRestartsTheDebounceAndOnlyTheNewestTimerSaves() {
         var state = AppState.editing(content())
-        #expect(send("a", to: &state) == [.scheduleTimer(.autosave(generation: 1), after: autosave)])
+        // The first change also starts the maximum wait (EditorMaxWaitTests).
+        #expect(
+            send("a", to: &state) == [
+                .scheduleTimer(.autosave(generation: 1), after: autosave),
+                .scheduleTimer(.autosaveDeadline(generation: 1), after: .seconds(5)),
+            ])
         #expect(send("b", to: &state) == [.scheduleTimer(.autosave(generation: 2), after: autosave)])
         // Motion changes nothing: no timer.
         #expect(send("<Right>", to: &state).isEmpty)
@@ -210,10 +215,14 @@ import Testing
         #expect(update(&state, .noteLoaded(content("XGroceries", "milk, eggs, from vim", rev: "r3"))).isEmpty)
     }
 
-    @Test func aLargePasteIsOneEditAndOneTimer() {
+    @Test func aLargePasteIsOneEditAndOneTimerOfEachKind() {
         var state = AppState.editing(content("", ""))
         let paste = String(repeating: "line of pasted text\n", count: 50_000)
-        #expect(update(&state, .input(.paste(paste))) == [.scheduleTimer(.autosave(generation: 1), after: autosave)])
+        #expect(
+            update(&state, .input(.paste(paste))) == [
+                .scheduleTimer(.autosave(generation: 1), after: autosave),
+                .scheduleTimer(.autosaveDeadline(generation: 1), after: .seconds(5)),
+            ])
         #expect(state.editor?.text == paste)
         #expect(state.editor?.cursor == TextPosition(line: 50_000, column: 0))
     }

@@ -129,7 +129,7 @@ struct ModelStore {
         case .search(let query, let limit):
             return [.searchResults(query: query, rows: searched(query).prefix(limit).map(row), limit: limit)]
         case .loadNote(let id):
-            guard let note = notes.first(where: { $0.id == id }) else { return [.effectFailed("the note was deleted")] }
+            guard let note = notes.first(where: { $0.id == id }) else { return [.noteGone(id)] }
             return [
                 .noteLoaded(
                     NoteContent(
@@ -162,6 +162,16 @@ struct ModelStore {
         case .saveNote(let id, let title, let body, _):
             clock += 1
             let now = clock
+            guard notes.contains(where: { $0.id == id }) else {
+                // Purged while open: the runtime keeps the text as a new note.
+                let kept = add(title: title, body: body, modifiedAt: now)
+                return [
+                    .noteSaved(
+                        SavedNote(
+                            id: kept, title: title, body: body, headRevision: "r\(clock)",
+                            modifiedAt: Date(timeIntervalSince1970: Double(clock) / 1000), keptFrom: id))
+                ]
+            }
             change(id) {
                 $0.title = title
                 $0.body = body

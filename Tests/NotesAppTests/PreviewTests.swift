@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// A link added to another note (the CLI, sync) changes this note's backlinks line but not
+    /// its version: a store change asks for the preview again (issue 22, item 15).
+    @Test func aStoreChangeReloadsThePreviewForItsBacklinks() {
+        var state = AppState.fixture(size: Self.size)
+        _ = state.requestPreview()
+        _ = update(&state, .previewLoaded(noteID(1), content(1, "Groceries", Self.body, ago: 120)))
+        #expect(state.requestPreview() == [])
+        _ = update(&state, .storeChanged([]))
+        #expect(state.requestPreview() == [.loadPreview(noteID(1))])
+        var linked = content(1, "Groceries", Self.body, ago: 120)
+        linked.backlinks = ["Menu"]
+        _ = update(&state, .previewLoaded(noteID(1), linked))
+        #expect(state.requestPreview() == [])
+        #expect(text(view(state, Self.size)).lines.contains { $0.contains("← Menu") })
+    }
+
     @Test func theSelectedNoteIsAskedForOnceAndItsBodyShowsWrapped() throws {
         var state = AppState.fixture(size: Self.size)
         #expect(state.requestPreview() == [.loadPreview(noteID(1))])

@@ -134,13 +134,13 @@ private final class ConfigFixture {
             """
             {"dataDirectory": "/data", "cloudFolder": null, "deviceName": "pc", "conflictStrategy": "askUser",
              "syncDebounceSeconds": 0.5, "pollIntervalSeconds": 86400, "editor": "vim",
-             "autosaveSeconds": 10, "theme": {"accent": "brightRed"}}
+             "autosaveSeconds": 10, "autosaveMaxSeconds": 30, "theme": {"accent": "brightRed"}}
             """)
         let c = loaded.config
         #expect(c.dataDirectory == "/data" && c.cloudFolder == nil && c.deviceName == "pc")
         #expect(c.conflictStrategy == .askUser && c.syncDebounceSeconds == 0.5 && c.pollIntervalSeconds == 86400)
         #expect(c.editor == "vim" && c.theme["accent"] == "brightRed" && c.theme["error"] == "red")
-        #expect(c.autosaveSeconds == 10)
+        #expect(c.autosaveSeconds == 10 && c.autosaveMaxSeconds == 30)
         #expect(loaded.warnings.isEmpty)
     }
 
@@ -150,6 +150,8 @@ private final class ConfigFixture {
         (#"{"pollIntervalSeconds": 0}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got 0"),
         (#"{"pollIntervalSeconds": 86401}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got 86401"),
         (#"{"autosaveSeconds": 0}"#, "autosaveSeconds", "expected seconds between 0.1 and 600, got 0"),
+        (#"{"autosaveMaxSeconds": 0}"#, "autosaveMaxSeconds", "expected seconds between 0.1 and 600, got 0"),
+        (#"{"autosaveMaxSeconds": 601}"#, "autosaveMaxSeconds", "expected seconds between 0.1 and 600, got 601"),
         (#"{"pollIntervalSeconds": true}"#, "pollIntervalSeconds", "expected seconds between 1 and 86400, got true"),
         (
             #"{"conflictStrategy": "newest"}"#, "conflictStrategy",

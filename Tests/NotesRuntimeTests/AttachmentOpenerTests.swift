@@ -31,4 +31,26 @@ import Testing
                 store, name: "gone.txt", sha256: String(repeating: "c", count: 64), environment: [:])
         } throws: { "\($0)".contains("has not arrived on this device yet") }
     }
+
+    /// Without `xdg-open` or `$OPENER` nothing opens, and the app must not say "Opened"
+    /// (issue 22, item 15): the answer is an error saying what to install or set.
+    @Test func withoutAnOpenerTheAnswerSaysWhatToInstall() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-open-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory.appendingPathComponent("data"))
+        let source = directory.appendingPathComponent("source.bin")
+        try Data("bytes".utf8).write(to: source)
+        let attachment = try store.addAttachmentContent(fromFile: source.path, name: "a.txt", maxBytes: 1 << 20)
+        let emptyPath = directory.appendingPathComponent("bin").path
+        try FileManager.default.createDirectory(atPath: emptyPath, withIntermediateDirectories: true)
+        #expect {
+            try AttachmentOpener.open(
+                store, name: attachment.name, sha256: attachment.sha256, environment: ["PATH": emptyPath])
+        } throws: { "\($0)" == "nothing here opens attachments: install xdg-open (xdg-utils) or set $OPENER" }
+        #expect {
+            try AttachmentOpener.open(
+                store, name: attachment.name, sha256: attachment.sha256,
+                environment: ["PATH": emptyPath, "OPENER": "no-such-opener --flag"])
+        } throws: { "\($0)".hasPrefix("$OPENER does not name a program on this PATH") }
+    }
 }

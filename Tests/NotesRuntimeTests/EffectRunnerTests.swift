@@ -118,14 +118,14 @@ import Testing
             ])
     }
 
-    @Test func savingADeletedNoteFailsWithAMessageAndCounts() throws {
-        let missing = UUID()
-        let answer = answer(to: .saveNote(id: missing, title: "Lost", body: "text", baseRevision: nil))
+    @Test func aSaveTheStoreRefusesFailsWithAMessageAndCounts() throws {
+        let note = try store.create(title: "Lost", body: "text")
+        let answer = answer(to: .saveNote(id: note.id, title: "Lost", body: "a\u{0}b", baseRevision: note.headRev))
         guard case .saveFailed(let id, let message) = answer else {
             Issue.record("expected saveFailed, got \(String(describing: answer))")
             return
         }
-        #expect(id == missing)
+        #expect(id == note.id)
         #expect(message.contains("cannot save “Lost”"))
         #expect(runner.failedWrites.value == 1)
     }
@@ -179,8 +179,9 @@ import Testing
         #expect(message.contains("local only"))
     }
 
-    @Test func loadingAMissingNoteIsAMessage() throws {
-        #expect(answer(to: .loadNote(UUID())) == .effectFailed("the note was deleted"))
+    @Test func loadingAMissingNoteSaysItIsGone() throws {
+        let missing = UUID()
+        #expect(answer(to: .loadNote(missing)) == .noteGone(missing))
     }
 }
 

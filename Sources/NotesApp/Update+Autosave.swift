@@ -1,0 +1,37 @@
+import Foundation
+
+/// The autosave's two clocks (issue 22, item 1): a save follows `autosaveDelay` of quiet after
+/// the last change, and, while the typing never pauses that long, `autosaveMaxWait` after the
+/// first change since the last save was sent. So a crash at any moment loses at most
+/// `autosaveMaxWait` of typing (plus the time the save takes).
+extension AppState {
+    /// The timers a change to the editor's text starts: the quiet delay again (only the newest
+    /// of those saves), and the maximum wait when none runs since the last save.
+    mutating func scheduleAutosave() -> [Effect] {
+        guard editor != nil else { return [] }
+        editor!.autosaveGeneration += 1
+        var effects: [Effect] = [
+            .scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: autosaveDelay)
+        ]
+        if editor!.saveDeadline == .none {
+            editor!.deadlineGeneration += 1
+            editor!.saveDeadline = .running(generation: editor!.deadlineGeneration)
+            effects.append(
+                .scheduleTimer(.autosaveDeadline(generation: editor!.deadlineGeneration), after: autosaveMaxWait))
+        }
+        return effects
+    }
+
+    /// The maximum wait passed with changes unsaved: they are saved now, or, with a save
+    /// running, as soon as it is answered (`noteSaved`).
+    mutating func saveDeadlinePassed(_ generation: Int) -> [Effect] {
+        guard let open = editor, open.saveDeadline == .running(generation: generation) else { return [] }
+        let save = saveEditor()
+        if save.isEmpty && editor?.savingText != nil && editor?.hasUnsavedEdits == true {
+            editor?.saveDeadline = .overdue
+        } else if save.isEmpty {
+            editor?.saveDeadline = .none
+        }
+        return save
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NotesCore
+import TerminalUI
+
+/// Huge notes in the editor (issue 22, item 2): keys typed while a note loads wait in the
+/// editor and are replayed in order when its text arrives, and a note larger than the editor
+/// edits opens read-only, pointing at `$EDITOR` (`e`), which edits any size.
+extension AppState {
+    /// The largest note the editor edits, in UTF-8 bytes of its text (title line and body).
+    /// Above it a save would hold several copies of the text at once (the editor's lines,
+    /// the text sent, the store's canonical JSON and search text): `e` edits it in `$EDITOR`.
+    public static let editableBytes = 16 << 20
+
+    /// Keeps an input event for the note still loading; true when it was kept.
+    mutating func holdWhileLoading(_ event: InputEvent) -> Bool {
+        guard focus == .editor, let open = editor, !open.isLoaded else { return false }
+        editor!.pendingInput.append(event)
+        return true
+    }
+
+    /// Replays what was typed while the note loaded, in order, as if typed now.
+    mutating func replayPendingInput() -> [Effect] {
+        guard let pending = editor?.pendingInput, !pending.isEmpty else { return [] }
+        editor!.pendingInput = []
+        var effects: [Effect] = []
+        for event in pending {
+            switch event {
+            case .key(let key, let modifiers): effects += self.key(key, modifiers)
+            case .paste(let text): effects += paste(text)
+            default: break
+            }
+        }
+        return effects
+    }
+
+    /// Turns read-only on for a note over `editableBytes`, and says so.
+    mutating func openReadOnlyIfHuge(_ text: String) -> [Effect] {
+        let bytes = text.utf8.count
+        guard bytes > Self.editableBytes else { return [] }
+        editor!.isReadOnly = true
+        return show(readOnlyMessage(bytes: bytes), severity: .warning)
+    }
+
+    func readOnlyMessage(bytes: Int? = nil) -> String {
+        let size = bytes.map { "\(($0 + (1 << 20) - 1) >> 20) MB, " } ?? ""
+        return "Read-only: this note is too large to edit here (\(size)over \(Self.editableBytes >> 20) MB):"
+            + " Esc, then e edits it in $EDITOR"
+    }
+
+    /// Whether a key only moves, selects or copies (all a read-only note takes).
+    static func isReadOnlySafe(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> Bool {
+        switch (key, modifiers) {
+        case (.escape, _), (.character("w"), .alt), (.character("6"), .alt), (.character(" "), .control),
+            (.character("@"), .control), (.character("s"), .control):
+            return true
+        default:
+            return TextEditor<SafeGlyphs>.motion(for: key, modifiers.subtracting(.shift)) != nil
+        }
+    }
+}
