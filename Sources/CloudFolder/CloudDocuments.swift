@@ -8,6 +8,10 @@ public struct ContainerInfo: Sendable, Equatable {
     /// An encrypted container (SYNC-FORMAT rule 14): its files are sealed with the data key
     /// its keys files wrap.
     public var encrypted: Bool
+    /// Set when `sync init --restore` re-created the container after its folder was emptied:
+    /// who restored it and when (`<dev>-<hlc>`). Devices that synced with another incarnation
+    /// send everything they hold again (SYNC-FORMAT "Restoring an emptied folder").
+    public var restored: String?
 
     /// The scheme an encrypted container names in its `container.json`.
     public static let encryptionScheme = "scrypt+chacha20poly1305"
@@ -21,6 +25,7 @@ public struct ContainerInfo: Sendable, Equatable {
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["containerID": .string(containerID), "version": .int(version)]
         if encrypted { fields["encryption"] = .string(Self.encryptionScheme) }
+        if let restored { fields["restored"] = .string(restored) }
         return .object(fields)
     }
 
@@ -34,6 +39,12 @@ public struct ContainerInfo: Sendable, Equatable {
                 .incompatibleVersion, "the folder is encrypted with \(encryption), which this build does not know")
         }
         self.init(containerID: id, version: version, encrypted: encryption != nil)
+        if let restored = json["restored"] {
+            guard let stamp = restored.stringValue, CloudName.deletedMarker(stamp + ".json") != nil else {
+                throw CloudError(.badContainer, "container.json's restored stamp is malformed")
+            }
+            self.restored = stamp
+        }
     }
 
     /// A new random container id (a lowercase UUID).

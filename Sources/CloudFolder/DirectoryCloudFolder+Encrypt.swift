@@ -13,42 +13,92 @@ extension DirectoryCloudFolder {
     /// The folder under the root holding one marker per device that moved.
     public static let movedDevicesFolderName = "encrypted"
 
-    /// What `encrypted.json` says: the encrypted container's id (in `sealed/`).
+    /// What `encrypted.json` says: the encrypted container's id (in `sealed/`), or nil when
+    /// there is none or it does not check out (`encryptedPointer(in:)`).
     public func encryptedContainerID() -> String? {
-        guard
-            let bytes = try? io.readIfPresent(layout.root + "/" + Self.encryptedFileName, maxBytes: Self.maxMovedBytes),
-            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            object["sealedIn"] as? String == Self.sealedFolderName, let id = object["containerID"] as? String,
-            UUID(uuidString: id) != nil
-        else { return nil }
-        return id.lowercased()
+        guard case .valid(let id) = encryptedPointerState() else { return nil }
+        return id
     }
 
-    /// Writes `encrypted.json` (`{"containerID": "…", "sealedIn": "sealed"}`) at the root, once.
+    /// What is at the root's `encrypted.json`.
+    public enum PointerState: Sendable, Equatable {
+        case absent
+        case valid(containerID: String)
+        /// There, but not a pointer of ours: ignored, and named in a warning.
+        case refused
+    }
+
+    public func encryptedPointerState() -> PointerState {
+        let path = layout.root + "/" + Self.encryptedFileName
+        let read: [UInt8]?
+        do {
+            read = try io.readIfPresent(path, maxBytes: Self.maxMovedBytes)
+        } catch {
+            return .refused  // too big, a symlink, or not a file: not a pointer of ours
+        }
+        guard let bytes = read else { return .absent }
+        return Self.encryptedPointer(in: bytes).map { .valid(containerID: $0) } ?? .refused
+    }
+
+    /// The container id an `encrypted.json` names: its bytes must be the canonical JSON
+    /// (strict parser, SYNC-FORMAT "Envelope") of exactly `{"containerID": "<lowercase uuid>",
+    /// "sealedIn": "sealed"}`; anything else is refused.
+    public static func encryptedPointer(in bytes: [UInt8]) -> String? {
+        guard let json = try? JSONValue(parsing: Data(bytes)), case .object(let fields) = json, fields.count == 2,
+            fields["sealedIn"]?.stringValue == sealedFolderName, let id = fields["containerID"]?.stringValue,
+            UUID(uuidString: id) != nil, id == id.lowercased(), json.canonicalBytes == bytes
+        else { return nil }
+        return id
+    }
+
+    /// Writes `encrypted.json` (`{"containerID": "…", "sealedIn": "sealed"}`, canonical) at the
+    /// root, once.
     public func writeEncryptedPointer(containerID: String, device: DeviceID) throws {
-        let bytes = try JSONSerialization.data(
-            withJSONObject: ["containerID": containerID, "sealedIn": Self.sealedFolderName], options: [.sortedKeys])
+        let bytes = Self.pointerBytes(containerID: containerID)
         let path = layout.root + "/" + Self.encryptedFileName
         if try io.readIfPresent(path, maxBytes: Self.maxMovedBytes) != nil { return }
-        try io.writeAtomically(Array(bytes), to: path, device: device)
+        try io.writeAtomically(bytes, to: path, device: device)
     }
 
-    /// Writes `encrypted/<dev>.json`: this device syncs with the encrypted container now.
+    static func pointerBytes(containerID: String) -> [UInt8] {
+        JSONValue.object(["containerID": .string(containerID), "sealedIn": .string(sealedFolderName)]).canonicalBytes
+    }
+
+    /// Writes `encrypted/<dev>.json` (`{"movedAt": <ms>}`, canonical): this device syncs with the
+    /// encrypted container now. Its own marker that does not check out is written again.
     public func markMovedToSealed(device: DeviceID, hlc: HLC) throws {
         let folder = layout.root + "/" + Self.movedDevicesFolderName
         try io.ensureDirectory(folder)
         let path = folder + "/\(device).json"
-        if try io.readIfPresent(path, maxBytes: Self.maxMovedBytes) != nil { return }
-        let bytes = try JSONSerialization.data(withJSONObject: ["movedAt": hlc.millis], options: [.sortedKeys])
-        try io.writeAtomically(Array(bytes), to: path, device: device)
+        if let bytes = try io.readIfPresent(path, maxBytes: Self.maxMovedBytes), Self.movedMarker(in: bytes) != nil {
+            return
+        }
+        let bytes = JSONValue.object(["movedAt": .int(hlc.millis)]).canonicalBytes
+        try io.writeAtomically(bytes, to: path, device: device)
+    }
+
+    /// When an `encrypted/<dev>.json` says its device moved (ms): canonical JSON of exactly
+    /// `{"movedAt": <ms in the HLC range>}`; nil otherwise.
+    public static func movedMarker(in bytes: [UInt8]) -> Int64? {
+        guard let json = try? JSONValue(parsing: Data(bytes)), case .object(let fields) = json, fields.count == 1,
+            let millis = fields["movedAt"]?.intValue, (0...HLC.maxMillis).contains(millis),
+            json.canonicalBytes == bytes
+        else { return nil }
+        return millis
     }
 
     /// The devices of the plain container that count as active (`lastSeen` within
     /// `inactiveAfter` of `now`, or a device file that does not check out) and have not moved.
     public func devicesNotMovedToSealed(now: Int64, inactiveAfter: Int64) throws -> [DeviceID] {
+        // A marker counts only when it checks out: one that does not keeps the plain files.
+        let folder = layout.root + "/" + Self.movedDevicesFolderName
         let moved = Set(
-            try io.listIfPresent(layout.root + "/" + Self.movedDevicesFolderName).compactMap { name in
-                name.hasSuffix(".json") ? DeviceID(String(name.dropLast(5))) : nil
+            try io.listIfPresent(folder).compactMap { name -> DeviceID? in
+                guard name.hasSuffix(".json"), let device = DeviceID(String(name.dropLast(5))),
+                    let bytes = try? io.readIfPresent(folder + "/" + name, maxBytes: Self.maxMovedBytes),
+                    Self.movedMarker(in: bytes) != nil
+                else { return nil }
+                return device
             })
         var waiting: [DeviceID] = []
         for device in try devices().items where !moved.contains(device) {
@@ -91,7 +141,8 @@ extension DirectoryCloudFolder {
 
     /// Removes the plain container: `container.json` first (a device still bound then sees the
     /// folder unavailable, never its zones deleted, rule 12), then every regular file under
-    /// `private/`. Returns how many files went.
+    /// `private/` and the folders that held them (a zone folder is named after its notebook, so
+    /// none may stay). Returns how many files went.
     public func removePlainContainer() throws -> Int {
         var removed = 0
         if case .regular = try io.kind(layout.containerFile) {
@@ -99,11 +150,24 @@ extension DirectoryCloudFolder {
             try io.fsyncDirectory(layout.root)
             removed += 1
         }
+        return removed + (try removePlainFiles())
+    }
+
+    /// Removes every regular file under the plain container's `private/` and the folders that
+    /// held them; also what a build before 0.16 left there (it removed files, not folders).
+    /// Returns how many files went.
+    @discardableResult
+    public func removePlainFiles() throws -> Int {
+        var removed = 0
         func walk(_ folder: String) throws {
             for name in try io.listIfPresent(folder) {
                 let path = folder + "/" + name
                 switch try io.kind(path) {
-                case .directory: try walk(path)
+                case .directory:
+                    try walk(path)
+                    // Not empty only when something that is not a regular file stayed inside
+                    // (never followed): the folder stays then, and nothing else is lost.
+                    try? io.remove(path)
                 case .regular:
                     try io.remove(path)
                     removed += 1
@@ -112,6 +176,7 @@ extension DirectoryCloudFolder {
             }
         }
         try walk(layout.privateDirectory)
+        try? io.remove(layout.privateDirectory)  // as above
         return removed
     }
 }

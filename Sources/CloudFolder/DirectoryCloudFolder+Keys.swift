@@ -6,15 +6,33 @@ extension DirectoryCloudFolder {
     /// Publishes a keys file (write-once: a generation is never rewritten).
     public func publishKeys(_ keys: KeysFile, device: DeviceID, hlc: HLC) throws {
         try requireContainer()
+        try publishKeysFile(keys, device: device, hlc: hlc)
+    }
+
+    /// Publishes a keys file whether or not `container.json` is there yet: a new encrypted
+    /// container's keys file comes first ("Encrypting in place"), so a container is never
+    /// announced without one.
+    func publishKeysFile(_ keys: KeysFile, device: DeviceID, hlc: HLC) throws {
         try io.ensureDirectory(layout.keysDirectory)
+        _ = try publishOnce(
+            keysEnvelope(keys, device: device, hlc: hlc), at: layout.keysFile(generation: keys.generation),
+            device: device)
+    }
+
+    func keysEnvelope(_ keys: KeysFile, device: DeviceID, hlc: HLC) -> [UInt8] {
         var envelope = Envelope(kind: .keys, device: device.rawValue, seq: keys.generation, hlc: hlc, body: keys.json)
         envelope.format = Envelope.encryptedFormat
-        _ = try publishOnce(envelope.encoded, at: layout.keysFile(generation: keys.generation), device: device)
+        return envelope.encoded
     }
 
     /// The keys files that check out, oldest generation first, and the names of those that do not.
     public func keysFiles() throws -> (files: [KeysFile], refused: [String]) {
         try requireContainer()
+        return try readKeysFiles()
+    }
+
+    /// `keysFiles()` without asking for `container.json` first.
+    func readKeysFiles() throws -> (files: [KeysFile], refused: [String]) {
         var files: [KeysFile] = []
         var refused: [String] = []
         for name in try io.listIfPresent(layout.keysDirectory).sorted() {
@@ -35,26 +53,34 @@ extension DirectoryCloudFolder {
         return (files, refused)
     }
 
-    /// The data key the passphrase opens, trying the newest generation first (a passphrase
-    /// change does not revoke the older ones: the data key is the same). Throws
-    /// `notAuthenticated` ("wrong passphrase") when none opens, `badContainer` when there is
-    /// no keys file.
+    /// The data key the passphrase opens. Files asking for scrypt work above the ceiling are
+    /// refused unread (`KeysFile.Cost.ceiling`); of the rest, the cheapest are tried first and,
+    /// among equals, the newest: a planted file costs at most the ceiling, and one that asks for
+    /// more work than the genuine ones is tried only after them. Throws `notAuthenticated`
+    /// ("wrong passphrase") when none opens, `badContainer` when there is no keys file.
     public func unlock(passphrase: String, containerID: String) throws -> SymmetricKey {
         let (files, refused) = try keysFiles()
-        guard !files.isEmpty else {
-            let detail = refused.isEmpty ? "" : " (\(refused.joined(separator: ", ")) do not check out)"
+        let usable = files.filter(\.cost.isAcceptable)
+        guard !usable.isEmpty else {
+            let tampered = files.map { "keys/" + CloudLayout.padded($0.generation) + ".json" }
+            var detail = refused.isEmpty ? "" : " (\(refused.joined(separator: ", ")) do not check out)"
+            if !tampered.isEmpty {
+                detail +=
+                    "; \(tampered.joined(separator: ", ")) ask for scrypt work above the ceiling and were "
+                    + "refused as tampering, nothing derived"
+            }
             throw CloudError(
                 .badContainer, "the encrypted cloud folder has no keys file that checks out\(detail)",
                 path: layout.keysDirectory)
         }
-        var lastError: any Error = CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")
-        for file in files.reversed() {
-            do {
-                return try file.unwrap(passphrase: passphrase, containerID: containerID)
-            } catch {
-                lastError = error
-            }
+        for file in Self.unlockOrder(usable) {
+            if let key = try? file.unwrap(passphrase: passphrase, containerID: containerID) { return key }
         }
-        throw lastError
+        throw CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")
+    }
+
+    /// The order keys files are tried in: least scrypt work first, then newest generation first.
+    public static func unlockOrder(_ files: [KeysFile]) -> [KeysFile] {
+        files.sorted { ($0.cost.work, -$0.generation) < ($1.cost.work, -$1.generation) }
     }
 }

@@ -41,3 +41,31 @@ extension DirectoryCloudFolder {
         return (try? opened(bytes, at: path).get()) ?? []
     }
 }
+
+extension DirectoryCloudFolder {
+    /// Checks this folder's seal against what is already sealed in the container (rule 14): a
+    /// key that opens none of its device files and none of its zone folder names is not this
+    /// container's key (a remembered key damaged on disk, or another container's), and a device
+    /// holding it must write nothing, as with a wrong passphrase. A container with nothing
+    /// sealed yet has nothing to check against. Throws `notAuthenticated`.
+    public func checkSeal() throws {
+        guard let seal else { return }
+        let devices = try io.listIfPresent(layout.devicesDirectory).compactMap(CloudName.deviceFile)
+        for device in devices {
+            let path = layout.deviceFile(device)
+            guard let bytes = try? io.readIfPresent(path, maxBytes: readCap(Self.maxSmallFileBytes, at: path)) else {
+                continue
+            }
+            if case .success = opened(bytes, at: path) { return }
+        }
+        let zones = try io.listIfPresent(layout.zonesDirectory).filter { !Self.mayBeInAnEmptyFolder($0) }
+        if zones.contains(where: { seal.zone(folderName: $0) != nil }) { return }
+        guard devices.isEmpty, zones.isEmpty else {
+            throw CloudError(
+                .notAuthenticated,
+                "the key this device holds does not open this encrypted cloud folder (none of its \(devices.count) "
+                    + "device file(s) and \(zones.count) notebook folder(s) opens with it); nothing was written",
+                path: layout.root)
+        }
+    }
+}

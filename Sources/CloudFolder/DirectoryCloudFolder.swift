@@ -35,9 +35,11 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     /// Creates a container, encrypted or plain, in an empty folder (rule 12). An encrypted one's
     /// `container.json` is written in format 2 (rule 14); its keys file comes next (`publishKeys`).
-    public func createContainer(device: DeviceID, hlc: HLC, encrypted: Bool, id: String? = nil) throws
-        -> ContainerInfo
-    {
+    /// `restoring`: the same container id again, stamped as restored by `device` at `hlc`
+    /// (`sync init --restore`, SYNC-FORMAT "Restoring an emptied folder").
+    public func createContainer(
+        device: DeviceID, hlc: HLC, encrypted: Bool, id: String? = nil, restoring: Bool = false
+    ) throws -> ContainerInfo {
         let names: [String]
         do {
             names = try io.list(layout.root)
@@ -53,10 +55,16 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         var info = ContainerInfo.random(encrypted: encrypted)
         if let id { info.containerID = id }
+        if restoring { info.restored = "\(device)-\(hlc)" }
+        try publishContainerFile(info, device: device, hlc: hlc)
+        return info
+    }
+
+    /// Writes `container.json` (write-once) for `info`.
+    func publishContainerFile(_ info: ContainerInfo, device: DeviceID, hlc: HLC) throws {
         var envelope = Envelope(kind: .container, device: device.rawValue, hlc: hlc, body: info.json)
         envelope.format = info.version
         _ = try publishOnce(envelope.encoded, at: layout.containerFile, device: device)
-        return info
     }
 
     public func openContainer(boundTo: String?) throws -> ContainerInfo {
@@ -81,6 +89,15 @@ public struct DirectoryCloudFolder: CloudFolder {
                 "the cloud folder is not encrypted, but this device holds a key for an encrypted one; nothing was written",
                 path: layout.root)
         }
+        // A moved container is written at its new place only (SYNC-FORMAT "Moving"): an engine
+        // that started before the move stops here, and its device follows when it starts again.
+        if case .valid(let pointer) = readForwardPointer(containerID: info.containerID) {
+            throw CloudError(
+                .accountTemporarilyUnavailable,
+                "the cloud folder moved to \(pointer.place) (its moved.json says so); nothing is written here any "
+                    + "more: sync again, or restart the app, to follow it",
+                path: layout.root)
+        }
         return info
     }
 
@@ -94,6 +111,13 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         guard let bytes else {
             if boundTo != nil {
+                if isEmptied() {
+                    throw CloudError(
+                        .accountTemporarilyUnavailable,
+                        "the cloud folder is empty: container.json and every other file are gone (the folder or "
+                            + "bucket was emptied, or a disk is not mounted); nothing was created",
+                        path: layout.containerFile)
+                }
                 throw CloudError(
                     .accountTemporarilyUnavailable,
                     "container.json is missing (folder unmounted, evicted or not synced yet); nothing was created",
@@ -151,6 +175,16 @@ public struct DirectoryCloudFolder: CloudFolder {
         var scoped = self
         scoped.sightings = PassSightings()
         return scoped
+    }
+
+    /// Whether the folder holds nothing a container leaves (missing, or only names that may be
+    /// in an empty folder): an emptied folder or bucket, or a mount point with no disk on it.
+    public func isEmptied() -> Bool {
+        do {
+            return try io.listIfPresent(layout.root).allSatisfy(Self.mayBeInAnEmptyFolder)
+        } catch {
+            return false
+        }
     }
 
     /// Hidden files (`.stfolder`, `.DS_Store`, `.dropbox`) and Windows' `desktop.ini` do not

@@ -15,6 +15,8 @@ public struct Envelope: Sendable, Equatable {
         case container, device, zone, deleted, changes, snapshot, keys
         /// `names/<dev>-<hlc>.json`: a notebook's display name (SYNC-FORMAT rule 16).
         case name
+        /// `moved.json` at the root: where a moved container went (SYNC-FORMAT "Moving").
+        case moved
     }
 
     /// The format of a plain container's files, and of the envelopes inside sealed files.

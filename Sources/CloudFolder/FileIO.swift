@@ -25,7 +25,7 @@ public protocol FileIO: Sendable {
     func kind(_ path: String) throws -> FileKind?
     /// Creates a folder, mode 0700; throws `serverRecordChanged` (EEXIST) when the path exists.
     func makeDirectory(_ path: String) throws
-    /// Removes a file. Callers only ever remove their own files (rule 1).
+    /// Removes a file, or an empty folder. Callers only ever remove their own files (rule 1).
     func remove(_ path: String) throws
 
     // The checks below have a default made of the calls above (`FileIO+AtomicWrite.swift`);

@@ -271,7 +271,12 @@ public final class InMemoryFileIO: FileIO, @unchecked Sendable {
             try requireParentDirectory(path, operation: "remove")
             switch entries[path] {
             case nil: throw CloudError(errno: ENOENT, operation: "remove", path: path)
-            case .directory: throw CloudError(errno: EISDIR, operation: "remove", path: path)
+            case .directory:
+                // An empty directory goes, as rmdir(2) removes one.
+                guard !entries.keys.contains(where: { $0.hasPrefix(path + "/") }) else {
+                    throw CloudError(errno: ENOTEMPTY, operation: "remove", path: path)
+                }
+                entries[path] = nil
             default: entries[path] = nil
             }
         }

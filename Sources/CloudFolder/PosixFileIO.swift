@@ -129,8 +129,12 @@ public struct PosixFileIO: FileIO {
         guard mkdir(path, 0o700) == 0 else { throw CloudError(errno: errno, operation: "mkdir", path: path) }
     }
 
+    /// Removes a file, or an empty directory.
     public func remove(_ path: String) throws {
-        guard unlink(path) == 0 else { throw CloudError(errno: errno, operation: "remove", path: path) }
+        if unlink(path) == 0 { return }
+        guard errno == EISDIR, rmdir(path) == 0 else {
+            throw CloudError(errno: errno, operation: "remove", path: path)
+        }
     }
 
     private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {

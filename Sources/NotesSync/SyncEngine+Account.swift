@@ -36,8 +36,12 @@ extension SyncEngine {
             accountStatus = .restricted(reason: reason)
             throw CloudError(.badContainer, reason)
         }
+        if state.containerID != nil, state.containerRestored != info.restored {
+            try rejoinRestoredContainer(info)
+        }
         if state.containerID == nil {
             state.containerID = info.containerID
+            state.containerRestored = info.restored
             try store.saveEngineState(state.serialized)
             emit(.accountChange(.signIn(containerID: info.containerID)))
         }

@@ -25,6 +25,14 @@ extension SyncEngine {
         do {
             info = try folder.openContainer(boundTo: nil)
         } catch let error as CloudError where error.code == .unknownItem && createsContainer {
+            // A data directory that belongs to a container never creates another one (rule 12):
+            // an emptied folder it is bound to is restored (`sync init --restore`), not replaced.
+            if let bound = state.containerID {
+                throw CloudError(
+                    .accountTemporarilyUnavailable,
+                    "the cloud folder holds no container.json, and this data directory belongs to container "
+                        + "\(bound); nothing was created")
+            }
             info = try folder.createContainer(device: device, hlc: HLC(millis: now.millisecondsSince1970))
         }
         if let bound = state.containerID, bound != info.containerID {
@@ -33,6 +41,7 @@ extension SyncEngine {
                 "this data directory belongs to another account (container \(bound)); the cloud folder holds "
                     + "container \(info.containerID); use another --data-dir for another account")
         }
+        if state.containerID == nil { state.containerRestored = info.restored }
         state.containerID = info.containerID
         try store.bindCloudFolder(path, engineState: state.serialized)
         return info.containerID

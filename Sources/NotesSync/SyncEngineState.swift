@@ -85,6 +85,10 @@ public struct SyncEngineState: Sendable, Equatable {
 
     /// The container this store is bound to; nil until the first sync.
     public var containerID: String?
+    /// The `restored` stamp of the container's `container.json` when this store last synced
+    /// with it (nil: the container as first created). Another stamp means the folder was emptied
+    /// and re-created (`sync init --restore`): everything this store holds is sent again.
+    public var containerRestored: String?
     /// The device id this engine publishes under, once it differs from the one the store was
     /// opened with (a clone rotation, rule 10); nil: the store's.
     public var deviceID: DeviceID?
@@ -148,6 +152,7 @@ public struct SyncEngineState: Sendable, Equatable {
             "zones": .object(Dictionary(uniqueKeysWithValues: zones.map { ($0.key.rawValue, $0.value.json) }))
         ]
         if let containerID { object["containerID"] = .string(containerID) }
+        if let containerRestored { object["containerRestored"] = .string(containerRestored) }
         if let deviceID { object["deviceID"] = .string(deviceID.rawValue) }
         if !rotatedFrom.isEmpty { object["rotatedFrom"] = .array(rotatedFrom.map { .string($0.rawValue) }) }
         if let lastSync { object["lastSync"] = .int(lastSync) }
@@ -178,6 +183,7 @@ public struct SyncEngineState: Sendable, Equatable {
             throw CloudError(.internalError, "the saved sync state is damaged (no zones)")
         }
         containerID = json["containerID"]?.stringValue
+        containerRestored = json["containerRestored"]?.stringValue
         deviceID = json["deviceID"]?.stringValue.flatMap(DeviceID.init)
         rotatedFrom = (json["rotatedFrom"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(DeviceID.init) }
         lastSync = json["lastSync"]?.intValue

@@ -55,6 +55,17 @@ struct CloudLocation {
         return (String(bucket), prefix)
     }
 
+    /// The name `resolve` would give `text` (`s3://BUCKET/PREFIX` or an absolute path), without
+    /// resolving an endpoint; `text` itself when it is a URL of another kind.
+    static func normalizedName(_ text: String) -> String {
+        do {
+            if let (bucket, prefix) = try s3(text) { return "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+        } catch {
+            return text
+        }
+        return URL(fileURLWithPath: text).standardizedFileURL.path
+    }
+
     /// Whether `text` is a URL rather than a path.
     static func isURL(_ text: String) -> Bool {
         do {

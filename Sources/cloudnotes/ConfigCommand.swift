@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotesCore
+import NotesStore
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,12 @@ struct ConfigCommand: ParsableCommand {
                 c.s3.redacted.isEmpty ? "(none: AWS variables and ~/.aws)" : pairs(c.s3.redacted)
             ),
         ]
+        // The place sync uses is the one this data directory is bound to (`sync init`), not the
+        // config's; a store that does not exist yet is not created to say so.
+        let database = URL(fileURLWithPath: context.dataDirectory).appendingPathComponent("notes.sqlite")
+        let bound =
+            FileManager.default.fileExists(atPath: database.path) ? try context.openStore().boundCloudFolder() : nil
+        let mismatch = SyncSetup.configMismatch(context, bound: bound)
         let sourceText: String
         switch loaded.source {
         case .option(let p): sourceText = "\(p) (--config)"
@@ -81,6 +88,8 @@ struct ConfigCommand: ParsableCommand {
                 var file: String?
                 var source: String
                 var values: [String: Entry]
+                /// The cloud folder this data directory is bound to (what sync uses), or null.
+                var boundCloudFolder: String?
                 var warnings: [String]
             }
             return try Output.json(
@@ -88,13 +97,20 @@ struct ConfigCommand: ParsableCommand {
                     file: file, source: sourceText,
                     values: Dictionary(
                         uniqueKeysWithValues: entries.map { ($0.0, Entry(value: $0.1, origin: origin($0.0))) }),
-                    warnings: loaded.warnings))
+                    boundCloudFolder: bound, warnings: loaded.warnings + (mismatch.map { [$0] } ?? [])))
         }
         Output.line("config file: \(TerminalSafeText.sanitize(sourceText))")
         for (key, _, text) in entries {
             Output.line(
                 "\(key.padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(text))  \(Output.style("(\(origin(key)))", "2"))"
             )
+            if key == "cloudFolder" {
+                let shown = bound ?? "none (not bound: sync uses cloudFolder)"
+                Output.line(
+                    "\("bound cloud folder".padding(toLength: 20, withPad: " ", startingAt: 0)) \(TerminalSafeText.sanitize(shown))  \(Output.style("(this data directory, sync init)", "2"))"
+                )
+            }
         }
+        if let mismatch { Output.warn(mismatch) }
     }
 }

@@ -11,8 +11,10 @@ enum EncryptedSetup {
     /// The folder `sync init` joins: a new encrypted container when `encrypt` and the folder has
     /// none; the existing container, unlocked, when it is encrypted; else the plain folder.
     ///
-    /// A new container's key is remembered in the data directory before anything is written, so
-    /// an init interrupted between `container.json` and its keys file finishes on the next run.
+    /// A new container's keys file 1 is written before its `container.json` (`create`), so an
+    /// init cut short between the two is completed by the next run with the passphrase. (A build
+    /// before 0.16 wrote them the other way round, remembering the key first: such a container
+    /// without keys file is finished with the remembered key.)
     static func folder(at location: CloudLocation, encrypt: Bool, _ context: Context, _ store: NoteStore) throws
         -> DirectoryCloudFolder
     {
@@ -47,31 +49,24 @@ enum EncryptedSetup {
         return location.folder(seal: try FolderAccess.unlock(plain, existing, context, store))
     }
 
-    /// A new encrypted container: key, container.json, keys file 1.
-    static func create(at location: CloudLocation, _ context: Context, _ store: NoteStore) throws
-        -> DirectoryCloudFolder
+    /// A new encrypted container: keys file 1 (naming its container), then container.json
+    /// (`establishEncryptedContainer`). A run cut short between the two is completed by the
+    /// next one with the passphrase; nothing is kept in the data directory meanwhile. The key
+    /// is remembered only when the config says so.
+    static func create(
+        at location: CloudLocation, _ context: Context, _ store: NoteStore, replacingOrphan: Bool = false
+    )
+        throws -> DirectoryCloudFolder
     {
         let passphrase = try Passphrase.obtain(context, prompt: "New passphrase: ", confirm: true, useCommand: true)
-        let dataKey = SymmetricKey(size: .bits256)
-        let containerID = UUID().uuidString.lowercased()
-        try FolderAccess.remember(dataKey, containerID: containerID, store)
-        let seal = FolderSeal(dataKey: dataKey, containerID: containerID)
-        let folder = location.folder(seal: seal)
         guard let device = DeviceID(store.deviceID) else {
             throw CLIError("this data directory has no valid device id")
         }
-        let hlc = HLC(millis: Date().millisecondsSince1970)
-        do {
-            _ = try folder.createContainer(device: device, hlc: hlc)
-        } catch {
-            // No container was made (a folder that is not empty, an unreachable bucket): the key
-            // of a container that does not exist must not stay, or later syncs would use it.
-            FolderAccess.forget(store)
-            throw error
-        }
-        let keys = try KeysFile.wrap(dataKey, passphrase: passphrase, generation: 1, containerID: containerID)
-        try folder.publishKeys(keys, device: device, hlc: hlc)
-        return folder
+        let (dataKey, seal, _) = try location.folder().establishEncryptedContainer(
+            passphrase: passphrase, device: device, hlc: HLC(millis: Date().millisecondsSince1970),
+            replacingOrphan: replacingOrphan)
+        if context.config.rememberKey { try FolderAccess.remember(dataKey, containerID: seal.containerID, store) }
+        return location.folder(seal: seal)
     }
 
     /// Writes the next keys file for `seal`'s data key under a passphrase asked for.
@@ -99,13 +94,15 @@ enum EncryptedSetup {
     }
 }
 
-/// `cloudnotes sync passphrase`: a new keys file wrapping the same data key under a new passphrase.
+/// `cloudnotes sync passphrase`: a new keys file wrapping the same data key under a new
+/// passphrase; the older ones are removed, so the old passphrase opens nothing left in the folder.
 struct SyncPassphrase: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passphrase",
         abstract:
             "Change the passphrase of the encrypted cloud folder (the current one from $CLOUDNOTES_PASSPHRASE or asked, "
-            + "the new one from $CLOUDNOTES_NEW_PASSPHRASE or asked twice). Nothing is re-encrypted; other devices keep working."
+            + "the new one from $CLOUDNOTES_NEW_PASSPHRASE or asked twice). Nothing is re-encrypted; devices that hold "
+            + "the key keep working; the old passphrase opens nothing in the folder any more."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -128,9 +125,13 @@ struct SyncPassphrase: ParsableCommand {
         guard info.encrypted else { throw CLIError("the cloud folder \(root) is not encrypted") }
         let seal: FolderSeal
         let dataKey: SymmetricKey
-        if let remembered = try FolderAccess.rememberedKey(store), remembered.containerID == info.containerID {
+        if context.config.rememberKey, let remembered = try FolderAccess.rememberedKey(store),
+            remembered.containerID == info.containerID
+        {
             dataKey = remembered.key
             seal = FolderSeal(dataKey: remembered.key, containerID: remembered.containerID)
+            // A damaged remembered key must never be wrapped as the only key in force.
+            _ = try FolderAccess.checked(location.folder(seal: seal), store)
         } else {
             let passphrase = try Passphrase.obtain(context, prompt: "Current passphrase: ")
             do {
@@ -141,13 +142,27 @@ struct SyncPassphrase: ParsableCommand {
             seal = FolderSeal(dataKey: dataKey, containerID: info.containerID)
         }
         let folder = location.folder(seal: seal)
+        let passphrase = try Passphrase.obtain(
+            context, prompt: "New passphrase: ", variable: "CLOUDNOTES_NEW_PASSPHRASE", confirm: true,
+            useCommand: false)
+        guard let device = DeviceID(store.deviceID) else {
+            throw CLIError("this data directory has no valid device id")
+        }
+        let rekeyed: DirectoryCloudFolder.Rekeyed
         do {
-            try EncryptedSetup.publishKeys(
-                folder, dataKey: dataKey, seal: seal, context, store, variable: "CLOUDNOTES_NEW_PASSPHRASE")
+            rekeyed = try folder.rekey(
+                dataKey, passphrase: passphrase, device: device, hlc: HLC(millis: Date().millisecondsSince1970))
         } catch let error as CloudError {
             throw CLIError(error.message)
         }
+        if !rekeyed.damaged.isEmpty {
+            Output.warn(
+                "\(rekeyed.damaged.joined(separator: ", ")) did not check out (damaged, or not written by cloudnotes): "
+                    + "skipped and removed")
+        }
         Output.line(
-            "passphrase changed: keys file \((try folder.keysFiles().files.map(\.generation).max()) ?? 0) written")
+            "passphrase changed: keys file \(rekeyed.generation) written, \(rekeyed.removed) older one(s) removed; "
+                + "the old passphrase opens nothing in the folder any more (a copy of an old keys file kept elsewhere "
+                + "still opens what was written before with it)")
     }
 }

@@ -25,7 +25,7 @@ enum FolderAccess {
         unlocked: FolderSeal? = nil
     ) throws -> DirectoryCloudFolder {
         if let seal = unlocked { return location.folder(seal: seal) }
-        if let seal = try remembered(store) { return location.folder(seal: seal) }
+        if let seal = try remembered(store, context) { return try checked(location.folder(seal: seal), store) }
         let plain = location.folder()
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
         return location.folder(seal: try unlock(plain, info, context, store))
@@ -35,7 +35,7 @@ enum FolderAccess {
     /// the user (no remembered key, no `$CLOUDNOTES_PASSPHRASE`, no `passphraseCommand`): the
     /// app then asks in its dialog instead of on the terminal before its screen.
     static func lockedContainer(_ location: CloudLocation, _ context: Context, _ store: NoteStore) -> ContainerInfo? {
-        guard (try? remembered(store)) == .some(nil), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
+        guard (try? remembered(store, context)) == .some(nil), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
             context.config.passphraseCommand == nil,
             let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
         else { return nil }
@@ -66,6 +66,37 @@ enum FolderAccess {
     /// The remembered key, or nil when there is none.
     static func remembered(_ store: NoteStore) throws -> FolderSeal? {
         try rememberedKey(store).map { FolderSeal(dataKey: $0.key, containerID: $0.containerID) }
+    }
+
+    /// The remembered key when the config lets this data directory remember one. With
+    /// `"rememberKey": false` a key file left from before is removed (with a warning), never
+    /// used: the passphrase is asked for instead.
+    static func remembered(_ store: NoteStore, _ context: Context) throws -> FolderSeal? {
+        guard !context.config.rememberKey else { return try remembered(store) }
+        if FileManager.default.fileExists(atPath: keyFile(store).path) {
+            forget(store)
+            Output.warn(
+                "\(keyFile(store).path) was removed: the config says \"rememberKey\": false, so the key of the "
+                    + "encrypted cloud folder is not kept on this device")
+        }
+        return nil
+    }
+
+    /// `folder` when the remembered key opens what is sealed in it (`checkSeal`); a key that
+    /// does not (damaged on disk, or another container's) is refused before anything is written.
+    static func checked(_ folder: DirectoryCloudFolder, _ store: NoteStore) throws -> DirectoryCloudFolder {
+        do {
+            try folder.checkSeal()
+        } catch let error as CloudError where error.code == .notAuthenticated {
+            throw CLIError(
+                "the key remembered in \(keyFile(store).path) does not open the encrypted cloud folder (damaged, or "
+                    + "another folder's); nothing was written: remove that file and run `cloudnotes sync` to be asked "
+                    + "the passphrase")
+        } catch {
+            // Not a verdict on the key (the folder cannot be listed now): the engine reports the
+            // folder unavailable, and the key is checked again on the next start.
+        }
+        return folder
     }
 
     /// The remembered data key and its container, or nil when there is none.

@@ -59,8 +59,9 @@ struct Status: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let status: StatusJSON
+        let notices = NoticeList()
         if let (engine, folder) = try SyncSetup.engine(
-            context, store, createsContainer: false, asksPassphrase: false)
+            context, store, createsContainer: false, asksPassphrase: false, notices: { notices.append($0) })
         {
             let report = Blocking.value { await engine.report() }
             let encrypted = Blocking.value { await (engine.configuration.folder as? DirectoryCloudFolder)?.seal != nil }
@@ -84,7 +85,10 @@ struct Status: ParsableCommand {
                                 published: state.published, pruned: state.deletedThrough)
                         )
                     }),
-                warnings: report.warnings + report.limitExceeded.filter { !report.warnings.contains($0) },
+                warnings: notices.items + report.warnings
+                    + report.limitExceeded.filter { !report.warnings.contains($0) }
+                    + (report.accountStatus.reason.flatMap { SyncSetup.recoveryHint($0, place: folder) }.map { [$0] }
+                        ?? []),
                 lastError: report.lastError.map {
                     LastError(
                         kind: $0.kind, code: $0.code, message: $0.message,
@@ -96,7 +100,8 @@ struct Status: ParsableCommand {
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
                 encrypted: false, containerID: nil, device: store.deviceID, lastSync: nil,
                 pending: try store.pendingCount(),
-                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: [], lastError: nil, held: [])
+                conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: notices.items, lastError: nil,
+                held: [])
         }
         if json { return try Output.json(status) }
         let account = status.accountStatus + (status.reason.map { " (\($0))" } ?? "")
@@ -126,4 +131,11 @@ struct Status: ParsableCommand {
         for held in status.held { Output.line("held       \(held.id): \(TerminalSafeText.sanitize(held.reason))") }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
     }
+}
+
+/// Messages collected while an engine is set up (`SyncSetup.engine`'s notices), for `status`.
+final class NoticeList {
+    private(set) var items: [String] = []
+
+    func append(_ message: String) { if !items.contains(message) { items.append(message) } }
 }

@@ -39,7 +39,7 @@ struct SyncRun: ParsableCommand {
         let store = try context.openStore()
         let progress = watch ? nil : SyncProgress.forTerminal()
         guard
-            let (engine, _) = try SyncSetup.engine(
+            let (engine, place) = try SyncSetup.engine(
                 context, store, automatic: watch, debounce: debounce, progress: progress)
         else {
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
@@ -51,7 +51,7 @@ struct SyncRun: ParsableCommand {
         }
         let summary = Blocking.value { await engine.syncNow() }
         progress?.finish()
-        try Self.print(summary, engine)
+        try Self.print(summary, engine, place: place)
         if compact {
             let compacted = try Blocking.run { try await engine.compact() }
             Self.print(compacted)
@@ -82,7 +82,8 @@ struct SyncRun: ParsableCommand {
         }
     }
 
-    static func print(_ summary: SyncSummary, _ engine: SyncEngine) throws {
+    /// `place`: the cloud folder's name, for the way back from an emptied one.
+    static func print(_ summary: SyncSummary, _ engine: SyncEngine, place: String? = nil) throws {
         // A note held back is both a failed record and an engine warning: said once.
         var said = Set<String>()
         for message in summary.sent.failed.map(\.error.message) + Blocking.value({ await engine.warnings })
@@ -92,7 +93,11 @@ struct SyncRun: ParsableCommand {
         if let error = summary.error {
             let status = Blocking.value { await engine.status }
             switch status.phase {
-            case .offline(let reason): throw CLIError(reason)
+            case .offline(let reason):
+                if let place, let hint = SyncSetup.recoveryHint(reason, place: place) {
+                    throw CLIError("\(reason); \(hint)")
+                }
+                throw CLIError(reason)
             case .error(let message): throw CLIError(message)
             default: throw CLIError(error.userMessage)
             }
@@ -131,12 +136,18 @@ struct SyncInit: ParsableCommand {
             "Create an encrypted cloud folder: every file sealed with a key the passphrase wraps ($CLOUDNOTES_PASSPHRASE, passphraseCommand, or asked)."
     )
     var encrypt = false
+    @Flag(
+        help:
+            "Re-create this data directory's cloud folder (the same container) in an emptied or new place from this device's notes; the other devices then send what only they had."
+    )
+    var restore = false
 
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
         let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         let absolute = location.name
+        if restore { try SyncRestore.run(at: location, context, store) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
         if let bound = state?.containerID, let current = try store.boundCloudFolder(), current != absolute {
             throw CLIError(
@@ -156,6 +167,9 @@ struct SyncInit: ParsableCommand {
             containerID = try SyncEngine.join(folder, store: store, path: absolute)
             if folder.seal != nil && !context.config.rememberKey { FolderAccess.forget(store) }
         } catch let error as CloudError {
+            if state?.containerID != nil, location.folder().isEmptied() {
+                throw CLIError("\(error.message); \(SyncSetup.recoveryHint(place: absolute))")
+            }
             throw CLIError(error.message)
         }
         Output.line("bound to cloud folder \(absolute) (container \(containerID))")

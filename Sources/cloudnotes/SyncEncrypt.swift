@@ -38,9 +38,22 @@ struct SyncEncrypt: ParsableCommand {
         let sealed = try EncryptInPlace.sealedLocation(of: location, context)
         let seal: FolderSeal
         do {
+            if plain.encryptedPointerState() == .refused {
+                throw CLIError(
+                    "\(location.name)/\(DirectoryCloudFolder.encryptedFileName) is not a pointer of ours (damaged or "
+                        + "planted); nothing was written: look at it, remove it, and run this again")
+            }
             if plain.encryptedContainerID() != nil {
-                // Started already (here and interrupted, or by another device): this one follows.
-                seal = try EncryptInPlace.unlock(sealed, of: plain, context, store)
+                // Done already (here and cut short after the announcement, or by another device):
+                // this one follows. The passphrase was given as a new one: say whose is asked for.
+                do {
+                    seal = try EncryptInPlace.unlock(sealed, of: plain, context, store)
+                } catch let error as CLIError where error.message.hasPrefix("wrong passphrase") {
+                    throw CLIError(
+                        "the cloud folder \(location.name) was encrypted already (by another device) under another "
+                            + "passphrase; nothing was written: run `cloudnotes sync` with that passphrase to move there"
+                    )
+                }
             } else {
                 seal = try EncryptInPlace.create(sealed, context, store)
                 try plain.writeEncryptedPointer(containerID: seal.containerID, device: try EncryptInPlace.device(store))
@@ -78,18 +91,17 @@ enum EncryptInPlace {
         return device
     }
 
-    /// A new encrypted container in `sealed` (an interrupted run's own is taken up again).
+    /// A new encrypted container in `sealed`, or the one an earlier run cut short (or another
+    /// device running at the same time) started there, completed: keys file 1 first, then
+    /// `container.json` (`establishEncryptedContainer`); the caller announces it in
+    /// `encrypted.json` only after both. Nothing is announced yet, so a `container.json` there
+    /// without keys (a build before 0.16 cut short) is nobody's and is replaced.
     static func create(_ sealed: CloudLocation, _ context: Context, _ store: NoteStore) throws -> FolderSeal {
-        if let existing = try? sealed.folder().readContainer(boundTo: nil), existing.encrypted,
-            let remembered = try FolderAccess.remembered(store), remembered.containerID == existing.containerID
-        {
-            return remembered
-        }
         if !sealed.isRemote, !FileManager.default.fileExists(atPath: sealed.name) {
             try FileManager.default.createDirectory(
                 atPath: sealed.name, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        guard let seal = try EncryptedSetup.create(at: sealed, context, store).seal else {
+        guard let seal = try EncryptedSetup.create(at: sealed, context, store, replacingOrphan: true).seal else {
             throw CLIError("the encrypted container was not created")
         }
         return seal
@@ -101,7 +113,9 @@ enum EncryptInPlace {
         throws -> FolderSeal
     {
         guard let id = root.encryptedContainerID() else { throw CLIError("the cloud folder is not being encrypted") }
-        if let remembered = try FolderAccess.remembered(store), remembered.containerID == id { return remembered }
+        if let remembered = try FolderAccess.remembered(store, context), remembered.containerID == id {
+            return remembered
+        }
         let view = sealed.folder()
         let info: ContainerInfo
         do {
@@ -132,9 +146,15 @@ enum EncryptInPlace {
         CloudLocation, FolderSeal
     )? {
         let root = location.folder()
-        guard try store.boundCloudFolder() == location.name, root.encryptedContainerID() != nil else { return nil }
+        guard try store.boundCloudFolder() == location.name else { return nil }
+        if root.encryptedPointerState() == .refused {
+            Output.warn(
+                "\(location.name)/\(DirectoryCloudFolder.encryptedFileName) is not a pointer of ours (damaged or "
+                    + "planted) and is ignored: this device keeps syncing the plain files")
+        }
+        guard root.encryptedContainerID() != nil else { return nil }
         let sealed = try sealedLocation(of: location, context)
-        let remembered = try FolderAccess.remembered(store)
+        let remembered = try FolderAccess.remembered(store, context)
         if remembered?.containerID != root.encryptedContainerID(), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
             context.config.passphraseCommand == nil, isatty(STDIN_FILENO) == 0
         {
@@ -167,7 +187,10 @@ enum EncryptInPlace {
             let now = Date().millisecondsSince1970
             try root.markMovedToSealed(device: device, hlc: HLC(millis: now))
             switch try root.plainContainerState() {
-            case .replaced: return
+            case .replaced:
+                // Folders (named after notebooks) a build before 0.16 left behind.
+                try root.removePlainFiles()
+                return
             case .removed: break  // a removal a kill cut short: finish it
             case .present:
                 let waiting = try root.devicesNotMovedToSealed(now: now, inactiveAfter: Int64(inactiveAfter * 1000))

@@ -22,36 +22,48 @@ struct SyncMove: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
-        guard state?.containerID != nil, let current = try store.boundCloudFolder() else {
+        guard let containerID = state?.containerID, let bound = try store.boundCloudFolder() else {
             throw CLIError("this data directory is not bound to a cloud folder; run 'cloudnotes sync init PATH' first")
         }
-        let source = try CloudLocation.resolve(current, environment: context.environment, s3: context.config.s3)
+        guard let device = state?.deviceID ?? DeviceID(store.deviceID) else {
+            throw CLIError("this data directory has no device id")
+        }
+        // No sync of this data directory publishes at the old place while it is copied.
+        let lock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
+        guard try lock.acquire(timeout: 30) else { throw CLIError("a sync is already running; try again when it ends") }
+        defer { lock.release() }
+        // Where the container lives now: a move starts from the end of its forward pointers.
+        let (source, seal) = try SyncSetup.followMove(
+            CloudLocation.resolve(bound, environment: context.environment, s3: context.config.s3), context, store,
+            notify: { Output.warn($0) })
         let target = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
         guard source.name != target.name else { throw CLIError("the cloud folder is already at \(target.name)") }
-        if !target.isRemote {
-            try SyncSetup.checkOutside(store, cloudFolder: target.name)
-            if !FileManager.default.fileExists(atPath: target.name) {
+        guard !target.name.hasPrefix(source.name + "/"), !source.name.hasPrefix(target.name + "/") else {
+            throw CLIError("\(target.name) and \(source.name) lie one inside the other; a move needs a separate place")
+        }
+        if !target.isRemote { try SyncSetup.checkOutside(store, cloudFolder: target.name) }
+        let count: Int
+        do {
+            let from = try FolderAccess.open(source, context, store, unlocked: seal)
+            try Self.checkSource(from, name: source.name, containerID: containerID)
+            let to = target.folder()
+            if !target.isRemote, FileManager.default.fileExists(atPath: target.name) {
+                guard (try? to.io.isFolder(to.layout.root)) == true else {
+                    throw CLIError("\(target.name) is not a folder; nothing was written")
+                }
+            }
+            try to.checkMoveTarget(from: from, name: target.name)
+            if !target.isRemote, !FileManager.default.fileExists(atPath: target.name) {
                 try FileManager.default.createDirectory(
                     atPath: target.name, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-        }
-        guard let device = DeviceID(store.deviceID) else { throw CLIError("this data directory has no device id") }
-        let count: Int
-        do {
-            let from = source.folder()
-            let to = target.folder()
-            // A move run again after an interruption finds its own container.json; any other
-            // container is refused.
-            if let held = try? to.io.read(to.layout.containerFile, maxBytes: 1 << 20),
-                held != (try? from.io.read(from.layout.containerFile, maxBytes: 1 << 20))
-            {
-                throw CLIError("\(target.name) already holds another cloud folder; nothing was copied")
-            }
             count = try from.copyAll(to: to, device: device)
-            // Bound to the copy before the pointer is written: a move cut here leaves this device
-            // at the new place and the others at the old one, both whole.
+            // The pointer before the binding: a move cut between the two leaves every device,
+            // this one too, following the pointer at its next sync (SYNC-FORMAT "Moving").
+            try from.writeForwardPointer(
+                ForwardPointer(place: target.name, containerID: containerID), device: device,
+                hlc: HLC(millis: Date().millisecondsSince1970))
             try store.bindCloudFolder(target.name)
-            try from.writeMoved(to: target.name, device: device)
         } catch let error as CloudError {
             throw CLIError(error.userMessage)
         }
@@ -60,5 +72,27 @@ struct SyncMove: ParsableCommand {
         )
         Output.line(
             "the old place keeps its files and a moved.json; other devices follow it on their next sync")
+        if SyncSetup.configMismatch(context, bound: target.name) != nil {
+            Output.line(
+                "the config still names cloudFolder \(context.config.cloudFolder ?? ""); set it to \(target.name)")
+        }
+    }
+
+    /// Refuses to move what is not this data directory's container: a place without one (an
+    /// emptied folder: nothing to copy) or with another account's (a stray one).
+    static func checkSource(_ from: DirectoryCloudFolder, name: String, containerID: String) throws {
+        let info: ContainerInfo
+        do {
+            info = try from.readContainer(boundTo: containerID)
+        } catch let error as CloudError {
+            var message = "there is no cloud folder to move at \(name) (\(error.message))"
+            if let hint = SyncSetup.recoveryHint(error.message, place: name) { message += "; \(hint)" }
+            throw CLIError(message)
+        }
+        guard info.containerID == containerID else {
+            throw CLIError(
+                "\(name) holds another account (container \(info.containerID)), not this data directory's container "
+                    + "\(containerID); nothing was copied")
+        }
     }
 }

@@ -30,12 +30,14 @@ enum SyncSetup {
     static func engine(
         _ context: Context, _ store: NoteStore, path: String? = nil, automatic: Bool = false, debounce: Double? = nil,
         createsContainer: Bool = true, progress: SyncProgress? = nil, asksPassphrase: Bool = true,
-        unlocked: FolderSeal? = nil
+        unlocked: FolderSeal? = nil, notices: ((String) -> Void)? = nil
     ) throws -> (engine: SyncEngine, folder: String)? {
         guard let path = try path ?? folderPath(context, store) else { return nil }
-        var followed = try followMove(
-            CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store)
-        var unlocked = unlocked
+        let notify = notices ?? { Output.warn($0) }
+        if let mismatch = configMismatch(context, bound: try store.boundCloudFolder()) { notify(mismatch) }
+        var (followed, unlocked) = try followMove(
+            CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store,
+            asking: asksPassphrase, unlocked: unlocked, notify: notify, refusalsAreNotices: notices != nil)
         // A plain folder encrypted in place (`sync encrypt`): this device moves, then helps finish.
         if asksPassphrase {
             if let (sealed, seal) = try EncryptInPlace.follow(followed, context, store) {
@@ -77,17 +79,85 @@ enum SyncSetup {
     }
 
     /// A folder another device moved (`sync move`) says where it went: a data directory bound
-    /// to it follows, rebinding itself, one hop per start (SYNC-FORMAT "Moving").
-    static func followMove(_ location: CloudLocation, _ context: Context, _ store: NoteStore) throws -> CloudLocation {
-        guard try store.boundCloudFolder() == location.name, let moved = location.folder().movedTo() else {
-            return location
+    /// to it follows the forward pointers to their end (`ForwardChain`: each checked, a loop
+    /// refused), copies there whatever was published at its old place after the move copied it,
+    /// and rebinds itself (SYNC-FORMAT "Moving"). A pointer that does not check out is not
+    /// followed and is said (`notify`). Returns the place to sync with and the seal the pointers
+    /// were read with. A refusal throws, or with `refusalsAreNotices` (`status`) is said and
+    /// leaves the binding as it is.
+    static func followMove(
+        _ location: CloudLocation, _ context: Context, _ store: NoteStore, asking: Bool = true,
+        unlocked: FolderSeal? = nil, notify: (String) -> Void, refusalsAreNotices: Bool = false
+    ) throws -> (location: CloudLocation, seal: FolderSeal?) {
+        let state = try store.engineState().map(SyncEngineState.init(serialized:))
+        let pointer = location.root + "/" + DirectoryCloudFolder.movedFileName
+        guard try store.boundCloudFolder() == location.name, let containerID = state?.containerID,
+            (try? location.io.kind(pointer)) != nil  // an unreadable root: the engine reports it
+        else { return (location, unlocked) }
+        let start = try FolderAccess.open(location, context, store, asking: asking, unlocked: unlocked)
+        let end: ForwardChain.End
+        do {
+            end = try ForwardChain.follow(from: start, name: location.name, containerID: containerID) { place in
+                try CloudLocation.resolve(place, environment: context.environment, s3: context.config.s3)
+                    .folder(seal: start.seal)
+            }
+        } catch let error as CloudError {
+            guard refusalsAreNotices else { throw CLIError(error.message) }
+            notify(error.message)
+            return (location, start.seal)
         }
-        let next = try CloudLocation.resolve(moved, environment: context.environment, s3: context.config.s3)
+        if let ignored = end.ignored { notify(ignored) }
+        guard let last = end.places.last else { return (location, start.seal) }
+        let next = try CloudLocation.resolve(last, environment: context.environment, s3: context.config.s3)
+        // What devices published at the old place after the move copied it goes along (write-once
+        // files it lacks), so no edit stays behind; only from the same container.
+        if (try? start.readContainer(boundTo: nil).containerID) == containerID,
+            let device = state?.deviceID ?? DeviceID(store.deviceID)
+        {
+            do {
+                let copied = try start.copyMissing(to: end.folder, device: device)
+                if !copied.differing.isEmpty {
+                    notify(
+                        "\(copied.differing.count) file(s) at \(location.name) differ from the same file(s) at "
+                            + "\(next.name) and were left there (for example \(copied.differing[0]))")
+                }
+            } catch let error as CloudError {
+                throw CLIError(
+                    "the cloud folder moved to \(next.name), but what was published at \(location.name) after the "
+                        + "move could not be copied there (\(error.userMessage)); this data directory stays bound "
+                        + "to \(location.name) until a sync copies it")
+            }
+        }
         try store.bindCloudFolder(next.name)
+        let via = end.places.count > 1 ? " (via \(end.places.dropLast().joined(separator: ", ")))" : ""
         Output.info(
-            "the cloud folder moved from \(location.name) to \(next.name) (its moved.json says so); this data directory syncs there now"
+            "the cloud folder moved from \(location.name) to \(next.name)\(via) (its moved.json says so); this data "
+                + "directory syncs there now"
         )
-        return next
+        return (next, start.seal)
+    }
+
+    /// A `cloudFolder` the config file names that is not the place this data directory is
+    /// bound to: said, never silently ignored (the binding wins).
+    static func configMismatch(_ context: Context, bound: String?) -> String? {
+        guard let bound, context.loaded.keysFromFile.contains("cloudFolder"),
+            let configured = context.config.cloudFolder,
+            CloudLocation.normalizedName(configured) != bound
+        else { return nil }
+        return "the config names cloudFolder \(configured), but this data directory is bound to \(bound) and syncs "
+            + "there; to move the notes there run 'cloudnotes sync move \(configured)', or set cloudFolder to \(bound) "
+            + "(or remove it) in the config"
+    }
+
+    /// The way back from an emptied cloud folder, for a message that says the folder is empty.
+    static func recoveryHint(_ message: String, place: String) -> String? {
+        message.contains("the cloud folder is empty") ? recoveryHint(place: place) : nil
+    }
+
+    /// The way back from an emptied cloud folder at `place`.
+    static func recoveryHint(place: String) -> String {
+        "to re-create it from this device's notes run 'cloudnotes sync init --restore \(place)' (the other "
+            + "devices then send what only they had); if it is on a disk that is not mounted, mount it instead"
     }
 
     /// Watches the data directory, where SQLite writes its WAL, so writes by this process or

@@ -32,13 +32,19 @@ extension CLIRunner {
     /// Starts `cloudnotes sync` on `directory` and kills it with SIGKILL after `delay` µs;
     /// returns whether the kill (not the end of the sync) ended it.
     func killedSync(_ directory: URL, after delay: Int) throws -> Bool {
+        try killed(["sync", "--data-dir", directory.path], after: delay)
+    }
+
+    /// Starts `cloudnotes` with `arguments` (and `environment` added) and kills it with SIGKILL
+    /// after `delay` µs; returns whether the kill (not the end of the command) ended it.
+    func killed(_ arguments: [String], environment: [String: String] = [:], after delay: Int) throws -> Bool {
         let process = Process()
         process.executableURL = CLIRunner.binary
-        process.arguments = ["sync", "--data-dir", directory.path]
+        process.arguments = arguments
         process.environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("xdg-data").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("xdg-config").path,
-        ]
+        ].merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -82,6 +82,139 @@ struct SyncMoveCLITests {
         #expect(try cn(c, "sync", "init", other.path).status == 0)
         let refused = try cn(a, "sync", "move", other.path)
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("already holds another cloud folder"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("is not empty"), "\(refused.stderr)")
+    }
+
+    /// The titles `device` lists.
+    static func titles(_ runner: CLIRunner, _ device: URL) throws -> Set<String> {
+        let list = try runner.run(["list", "--limit", "100000", "--json", "--data-dir", device.path])
+        let rows = try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]] ?? []
+        return Set(rows.compactMap { $0["title"] as? String })
+    }
+
+    @Test(
+        "a move into a place that is not empty, or from a place with no container, is refused in one line, exit 1, nothing written"
+    )
+    func refusedMoves() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let a = runner.device("a")
+        let cloud = runner.home.appendingPathComponent("cloud")
+        #expect(try runner.cn(at: a, "sync", "init", cloud.path).status == 0)
+        #expect(try runner.cn(at: a, "add", "One", "--body", "x").status == 0)
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        let before = Self.files(cloud)
+
+        let busy = runner.home.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: busy.appendingPathComponent("notes.txt"))
+        let refused = try runner.cn(at: a, "sync", "move", busy.path)
+        #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stderr.contains("is not empty"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(Self.files(busy).keys.sorted() == ["notes.txt"])
+        #expect(Self.files(cloud) == before, "nothing written at the old place")
+
+        let file = runner.home.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let onFile = try runner.cn(at: a, "sync", "move", file.path)
+        #expect(onFile.status == 1, "\(onFile.stderr)")
+        #expect(Self.files(cloud) == before)
+
+        // The cloud folder emptied: there is nothing to move, and nothing is created.
+        for name in try FileManager.default.contentsOfDirectory(atPath: cloud.path) {
+            try FileManager.default.removeItem(at: cloud.appendingPathComponent(name))
+        }
+        let fresh = runner.home.appendingPathComponent("fresh")
+        let empty = try runner.cn(at: a, "sync", "move", fresh.path)
+        #expect(empty.status == 1, "\(empty.stdout) \(empty.stderr)")
+        #expect(empty.stderr.contains("no cloud folder to move"), "\(empty.stderr)")
+        #expect(!empty.stdout.contains("moved the cloud folder"), "\(empty.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+        #expect(try runner.cn(at: a, "status").stdout.contains(cloud.path))
+    }
+
+    @Test("A moves twice (to a 2nd, then a 3rd place) while B and C edit on each side: every device gets every edit")
+    func twoMovesThreeDevices() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (a, b, c) = (runner.device("a"), runner.device("b"), runner.device("c"))
+        let first = runner.home.appendingPathComponent("first")
+        let second = runner.home.appendingPathComponent("second")
+        let third = runner.home.appendingPathComponent("third")
+        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
+        #expect(try runner.cn(at: a, "add", "A1", "--body", "a").status == 0)
+        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync").status == 0) }
+
+        #expect(try runner.cn(at: a, "sync", "move", second.path).status == 0)
+        #expect(try runner.cn(at: b, "add", "B1", "--body", "b").status == 0)
+        let bFollows = try runner.cn(at: b, "sync")
+        #expect(bFollows.status == 0, "\(bFollows.stderr)")
+        #expect(bFollows.stderr.contains("to \(second.path)"), "\(bFollows.stderr)")
+        // C publishes at the first place after the move copied it (its pointer not there yet, as
+        // a replicator may deliver it late): that edit must still reach everyone.
+        let pointer = first.appendingPathComponent("moved.json")
+        let held = runner.home.appendingPathComponent("held-pointer")
+        try FileManager.default.moveItem(at: pointer, to: held)
+        #expect(try runner.cn(at: c, "add", "C1", "--body", "c").status == 0)
+        #expect(try runner.cn(at: c, "sync").status == 0)
+        try FileManager.default.moveItem(at: held, to: pointer)
+
+        #expect(try runner.cn(at: a, "add", "A2", "--body", "a").status == 0)
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        let again = try runner.cn(at: a, "sync", "move", third.path)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try runner.cn(at: a, "add", "A3", "--body", "a").status == 0)
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        #expect(try runner.cn(at: b, "add", "B2", "--body", "b").status == 0)
+        #expect(try runner.cn(at: b, "sync").status == 0)
+        #expect(try runner.cn(at: c, "add", "C2", "--body", "c").status == 0)
+        // C follows both pointers in one run, and takes C1 along.
+        let cFollows = try runner.cn(at: c, "sync")
+        #expect(cFollows.status == 0, "\(cFollows.stderr)")
+        #expect(cFollows.stderr.contains("to \(third.path) (via \(second.path))"), "\(cFollows.stderr)")
+        for _ in 0..<2 {
+            for device in [a, b, c] {
+                let sync = try runner.cn(at: device, "sync")
+                #expect(sync.status == 0, "\(sync.stderr)")
+                #expect(!sync.stderr.contains("moved"), "a device follows once, then is quiet: \(sync.stderr)")
+            }
+        }
+        let all: Set = ["A1", "A2", "A3", "B1", "B2", "C1", "C2"]
+        for device in [a, b, c] {
+            #expect(try Self.titles(runner, device) == all, "\(device.lastPathComponent)")
+            #expect(try runner.cn(at: device, "status").stdout.contains("folder     \(third.path)"))
+        }
+        // Nothing is ever published at a place the container left.
+        #expect(Self.files(second)["moved.json"] != nil)
+        let late = Self.files(second).keys.filter { $0.contains("/log/") }.count
+        #expect(try runner.cn(at: b, "add", "B3", "--body", "b").status == 0)
+        #expect(try runner.cn(at: b, "sync").status == 0)
+        #expect(Self.files(second).keys.filter { $0.contains("/log/") }.count == late)
+    }
+
+    @Test("forward pointers that loop are refused with one message, named in status, and never followed")
+    func pointerLoop() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (a, b) = (runner.device("a"), runner.device("b"))
+        let first = runner.home.appendingPathComponent("first")
+        let second = runner.home.appendingPathComponent("second")
+        for device in [a, b] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
+        #expect(try runner.cn(at: a, "sync", "move", second.path).status == 0)
+        // An older build's pointer at the new place, back to the first: a loop.
+        let back = "{\"movedTo\":\"\(first.path.replacingOccurrences(of: "/", with: "\\/"))\"}"
+        try Data(back.utf8).write(to: second.appendingPathComponent("moved.json"))
+        for device in [b, a] {
+            let sync = try runner.cn(at: device, "sync")
+            #expect(sync.status == 1, "\(sync.stdout) \(sync.stderr)")
+            #expect(sync.stderr.contains("form a loop"), "\(sync.stderr)")
+            #expect(sync.stderr.split(separator: "\n").count == 1, "\(sync.stderr)")
+            let status = try runner.cn(at: device, "status")
+            #expect(status.status == 0)
+            #expect(status.stdout.contains("form a loop: "), "\(status.stdout)")
+        }
+        #expect(try runner.cn(at: b, "status").stdout.contains("folder     \(first.path)"))
+        #expect(try runner.cn(at: a, "status").stdout.contains("folder     \(second.path)"))
     }
 }

@@ -27,4 +27,51 @@ struct SyncStatusCLITests {
         #expect(after["lastError"] == nil)
         #expect(!(try runner.cn("status").stdout.contains("last error")))
     }
+
+    @Test("an emptied cloud folder: status and sync say so plainly, and how to get it back")
+    func emptiedFolderSaysHowToRecover() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let cloud = runner.home.appendingPathComponent("cloud")
+        #expect(try runner.cn("sync", "init", cloud.path).status == 0)
+        try runner.add("kept here")
+        #expect(try runner.cn("sync").status == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: cloud.path) {
+            try FileManager.default.removeItem(at: cloud.appendingPathComponent(name))
+        }
+        let status = try runner.cn("status")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("the cloud folder is empty"), "\(status.stdout)")
+        #expect(status.stdout.contains("cloudnotes sync init --restore \(cloud.path)"), "\(status.stdout)")
+        let sync = try runner.cn("sync")
+        #expect(sync.status == 1)
+        #expect(sync.stderr.contains("the cloud folder is empty"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("sync init --restore \(cloud.path)"), "\(sync.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cloud.path).isEmpty)
+    }
+
+    @Test("a cloudFolder in the config that is not the bound place is shown and warned about, never ignored silently")
+    func configNamesAnotherPlace() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let bound = runner.home.appendingPathComponent("cloud").path
+        let other = runner.home.appendingPathComponent("elsewhere").path
+        #expect(try runner.cn("sync", "init", bound).status == 0)
+        let config = runner.home.appendingPathComponent("other.json").path
+        try Data("{\"cloudFolder\": \"\(other)\"}".utf8).write(to: URL(fileURLWithPath: config))
+        let shown = try runner.cn("config", "--config", config)
+        #expect(shown.stdout.contains("bound"), "\(shown.stdout)")
+        #expect(shown.stdout.contains(bound), "\(shown.stdout)")
+        #expect(shown.stderr.contains("sync move \(other)"), "\(shown.stderr)")
+        let sync = try runner.cn("sync", "--config", config)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stderr.contains("bound to \(bound)"), "\(sync.stderr)")
+        let status = try runner.cn("status", "--config", config)
+        #expect(status.stdout.contains("warning    the config names cloudFolder \(other)"), "\(status.stdout)")
+        #expect(status.stdout.contains("folder     \(bound)"), "\(status.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: other), "the config's place is not created")
+        // The same place: no warning.
+        try Data("{\"cloudFolder\": \"\(bound)\"}".utf8).write(to: URL(fileURLWithPath: config))
+        #expect(!(try runner.cn("sync", "--config", config).stderr.contains("the config names")))
+    }
 }

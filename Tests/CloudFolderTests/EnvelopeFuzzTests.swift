@@ -37,6 +37,25 @@ import Testing
                 .init(kind: .container)
             ),
             (
+                Envelope(
+                    kind: .container, device: a.rawValue, hlc: Fixtures.hlc,
+                    body: {
+                        var info = ContainerInfo(containerID: "2aa3300b-2b71-4343-a20d-672b15ad9a9d")
+                        info.restored = "\(a)-\(Fixtures.hlc)"
+                        return info.json
+                    }()),
+                .init(kind: .container)
+            ),
+            (
+                Envelope(
+                    kind: .moved, device: a.rawValue, hlc: Fixtures.hlc,
+                    body: .object([
+                        "containerID": .string("2aa3300b-2b71-4343-a20d-672b15ad9a9d"),
+                        "movedTo": .string("s3://bucket/notes/ünï"),
+                    ])),
+                .init(kind: .moved)
+            ),
+            (
                 Envelope(kind: .device, device: a.rawValue, hlc: Fixtures.hlc, body: device.json),
                 .init(kind: .device, device: a.rawValue)
             ),
@@ -107,6 +126,13 @@ import Testing
             }
         case .deleted:
             _ = envelope.body["zone"]?.stringValue.flatMap(ZoneID.init)
+        case .moved:
+            let id = "2aa3300b-2b71-4343-a20d-672b15ad9a9d"
+            guard case .valid(let pointer) = ForwardPointer.parse(envelope.encoded, containerID: id, plain: true)
+            else { return }
+            // What checks out names a place that may be followed, of this container.
+            #expect(ForwardPointer.isValidPlace(pointer.place), "\(context)")
+            #expect(pointer.containerID == id, "\(context)")
         }
     }
 

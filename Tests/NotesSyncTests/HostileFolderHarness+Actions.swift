@@ -23,6 +23,9 @@ extension HostileFolderHarness {
         case reordered
         /// Other devices' files torn (a partial replica) during one device's sync.
         case torn
+        /// Keys files with hostile parameters and forged encryption markers at the root
+        /// (`HostileFolderHarness+Keys.swift`).
+        case keysAndMarkers
     }
 
     func act(_ run: Run, iteration: Int) async throws {
@@ -156,6 +159,8 @@ extension HostileFolderHarness {
                 run.random.below(2) == 0
                 ? layout.logDirectory(Self.zone) : (victim.path as NSString).deletingLastPathComponent
             plant(run, directory + "/" + junk, Array("junk".utf8), expectation: nil)
+        case .keysAndMarkers:
+            try attackKeysAndMarkers(run)
         case .reordered, .torn:
             let owner = await run.devices[index].engine.device
             let others = real.filter { !$0.path.contains("/\(owner.rawValue)/") }

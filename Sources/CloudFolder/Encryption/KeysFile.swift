@@ -8,9 +8,10 @@ import NotesCore
 /// a passphrase change writes the next generation wrapping the same data key, so nothing else
 /// is re-encrypted. The newest generation that checks out is the one in force.
 ///
-/// Body: `{kdf: "scrypt", logN, r, p, salt (hex), wrapped (hex: nonce, ciphertext, tag)}`. The
-/// wrap's associated data names the container and the generation, so a keys file copied to
-/// another generation's name (a replayed old passphrase) does not open.
+/// Body: `{containerID, kdf: "scrypt", logN, r, p, salt (hex), wrapped (hex: nonce, ciphertext,
+/// tag)}`. The wrap's associated data names the container and the generation, so a keys file
+/// copied to another generation's name (a replayed old passphrase) does not open. `containerID`
+/// (since 0.16) lets a keys file be written before its `container.json` ("Encrypting in place").
 public struct KeysFile: Sendable, Equatable {
     /// scrypt's cost parameters, stored with the salt so they can change between generations.
     public struct Cost: Sendable, Equatable {
@@ -25,18 +26,30 @@ public struct KeysFile: Sendable, Equatable {
         }
 
         /// About half a second on this project's 2-core test machine (N = 2^16, r = 8: 64 MB).
-        /// `CLOUDNOTES_SCRYPT_LOG_N` lowers or raises N for tests and slow machines (10…20).
+        /// `CLOUDNOTES_SCRYPT_LOG_N` lowers or raises N for tests and slow machines (10…18).
         public static var standard: Cost {
             let logN = ProcessInfo.processInfo.environment["CLOUDNOTES_SCRYPT_LOG_N"].flatMap { Int($0) }
-            return Cost(logN: min(max(logN ?? 16, 10), 20))
+            return Cost(logN: min(max(logN ?? 16, 10), 18))
         }
 
-        /// What a file may ask for: anything past this is refused before any work (a planted
-        /// keys file must not make a device allocate gigabytes).
-        var isAcceptable: Bool { (10...20).contains(logN) && (1...16).contains(r) && (1...4).contains(p) }
+        /// The most work a keys file may ask for, in units of 128-byte scrypt blocks (r · N · p):
+        /// 2^21, which is N = 2^18, r = 8, p = 1: 256 MB of memory and about 1.6 s on this
+        /// project's 2-core test machine (docs/decisions/keys.md), four times `standard`.
+        public static let ceiling = 1 << 21
+
+        /// What deriving costs, in 128-byte blocks (memory is r · N blocks, time r · N · p).
+        var work: Int { (r << logN) * p }
+
+        /// What a file may ask for: anything past the ceiling is refused as tampering before any
+        /// work (a planted keys file must not make every unlock take a minute and gigabytes).
+        var isAcceptable: Bool {
+            (10...18).contains(logN) && (1...16).contains(r) && (1...4).contains(p) && work <= Self.ceiling
+        }
     }
 
     public var generation: Int64
+    /// The container the wrap is bound to, when the file says (files before 0.16 do not).
+    public var containerID: String?
     public var cost: Cost
     public var salt: [UInt8]
     public var wrapped: [UInt8]
@@ -52,14 +65,18 @@ public struct KeysFile: Sendable, Equatable {
         let box = try ChaChaPoly.seal(
             dataKey.withUnsafeBytes { Array($0) }, using: wrapping,
             authenticating: associatedData(generation: generation, containerID: containerID))
-        return KeysFile(generation: generation, cost: cost, salt: salt, wrapped: Array(box.combined))
+        return KeysFile(
+            generation: generation, containerID: containerID, cost: cost, salt: salt, wrapped: Array(box.combined))
     }
 
     /// The data key, or `wrongPassphrase` when the passphrase does not open this file (or the
     /// file was copied from another generation's name).
     public func unwrap(passphrase: String, containerID: String) throws -> SymmetricKey {
         guard cost.isAcceptable else {
-            throw CloudError(.badContainer, "keys file \(generation) asks for scrypt parameters out of range; refused")
+            throw CloudError(
+                .badContainer,
+                "keys file \(generation) asks for scrypt parameters above the ceiling (logN \(cost.logN), r \(cost.r), "
+                    + "p \(cost.p)); refused as tampering, nothing derived")
         }
         let wrapping = try Self.derive(passphrase, salt: salt, cost: cost)
         do {
@@ -92,15 +109,18 @@ public struct KeysFile: Sendable, Equatable {
     // MARK: JSON
 
     public var json: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "kdf": .string("scrypt"), "logN": .int(Int64(cost.logN)), "r": .int(Int64(cost.r)),
             "p": .int(Int64(cost.p)), "salt": .string(FolderSeal.hex(salt)),
             "wrapped": .string(FolderSeal.hex(wrapped)),
-        ])
+        ]
+        if let containerID { fields["containerID"] = .string(containerID) }
+        return .object(fields)
     }
 
-    public init(generation: Int64, cost: Cost, salt: [UInt8], wrapped: [UInt8]) {
+    public init(generation: Int64, containerID: String? = nil, cost: Cost, salt: [UInt8], wrapped: [UInt8]) {
         self.generation = generation
+        self.containerID = containerID
         self.cost = cost
         self.salt = salt
         self.wrapped = wrapped
@@ -113,7 +133,17 @@ public struct KeysFile: Sendable, Equatable {
             (0...64).contains(logN), (0...64).contains(r), (0...64).contains(p), !salt.isEmpty,
             wrapped.count == 12 + 32 + 16
         else { throw CloudError(.badContainer, "keys file \(generation) is not a keys file of ours") }
+        let containerID = json["containerID"]?.stringValue
+        if let containerID,
+            containerID.isEmpty || containerID.utf8.count > 64
+                || !containerID.utf8.allSatisfy({
+                    (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D
+                })
+        {
+            throw CloudError(.badContainer, "keys file \(generation) names no container of ours")
+        }
         self.init(
-            generation: generation, cost: Cost(logN: Int(logN), r: Int(r), p: Int(p)), salt: salt, wrapped: wrapped)
+            generation: generation, containerID: containerID, cost: Cost(logN: Int(logN), r: Int(r), p: Int(p)),
+            salt: salt, wrapped: wrapped)
     }
 }
