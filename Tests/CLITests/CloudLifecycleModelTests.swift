@@ -10,14 +10,18 @@ import Testing
 struct CloudLifecycleModelTests {
     /// The seeds CI runs; `CLOUDNOTES_LIFECYCLE_SEED=<seed>` replays one instead.
     static let seeds: [UInt64] = [1, 2, 3, 4]
+    /// Operations per seed; `CLOUDNOTES_LIFECYCLE_STEPS` replays a soak's longer seeds.
+    static let steps = ProcessInfo.processInfo.environment["CLOUDNOTES_LIFECYCLE_STEPS"].flatMap { Int($0) } ?? 36
 
     @Test("three devices converge, lose no acknowledged edit and leak no word, whatever the seed")
     func lifecycle() throws {
         let seeds = CloudLifecycleModel.replaySeed.map { [$0] } ?? Self.seeds
         for seed in seeds {
-            print("cloud life cycle seed \(seed) (CLOUDNOTES_LIFECYCLE_SEED=\(seed) replays it)")
+            print(
+                "cloud life cycle seed \(seed), \(Self.steps) steps "
+                    + "(CLOUDNOTES_LIFECYCLE_SEED=\(seed) CLOUDNOTES_LIFECYCLE_STEPS=\(Self.steps) replays it)")
             var model = CloudLifecycleModel(
-                binary: CLIRunner.binary, work: FileManager.default.temporaryDirectory, seed: seed, steps: 36)
+                binary: CLIRunner.binary, work: FileManager.default.temporaryDirectory, seed: seed, steps: Self.steps)
             let outcome = model.run()
             print(
                 "seed \(seed): \(outcome.operations) command(s), \(outcome.kills) killed, "

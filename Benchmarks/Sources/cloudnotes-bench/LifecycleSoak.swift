@@ -30,6 +30,7 @@ struct LifecycleSoak {
                     + (outcome.failures.isEmpty ? "passed" : "\(outcome.failures.count) failure(s)"))
             if !outcome.failures.isEmpty {
                 failed.append(seed)
+                print("  replay: CLOUDNOTES_LIFECYCLE_SEED=\(seed) CLOUDNOTES_LIFECYCLE_STEPS=\(steps)")
                 for line in outcome.log { print("  \(line)") }
             }
             seed += 1
