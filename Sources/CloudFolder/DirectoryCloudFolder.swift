@@ -91,7 +91,9 @@ public struct DirectoryCloudFolder: CloudFolder {
         }
         // A moved container is written at its new place only (SYNC-FORMAT "Moving"): an engine
         // that started before the move stops here, and its device follows when it starts again.
-        if case .valid(let pointer) = readForwardPointer(containerID: info.containerID) {
+        // A bucket's pass does not ask (a request per pass, S3's budget): what a running engine
+        // publishes there meanwhile is copied along when its device follows.
+        if sightings == nil, case .valid(let pointer) = readForwardPointer(containerID: info.containerID) {
             throw CloudError(
                 .accountTemporarilyUnavailable,
                 "the cloud folder moved to \(pointer.place) (its moved.json says so); nothing is written here any "

@@ -26,6 +26,10 @@ extension HostileFolderHarness {
         /// Keys files with hostile parameters and forged encryption markers at the root
         /// (`HostileFolderHarness+Keys.swift`).
         case keysAndMarkers
+        /// A `moved.json` at the root that does not check out (SYNC-FORMAT "Moving"): damaged,
+        /// another container's, naming no valid place, or unsealed in an encrypted folder. No
+        /// device may be redirected or stopped by it.
+        case forwardPointer
     }
 
     func act(_ run: Run, iteration: Int) async throws {
@@ -116,6 +120,33 @@ extension HostileFolderHarness {
         let layout = run.folder.layout
         let mutator = ByteMutator(corpus: real.map(\.bytes))
         switch attack {
+        case .forwardPointer:
+            let containerID = try run.folder.readContainer(boundTo: nil).containerID
+            func pointer(_ id: String, _ place: String) -> [UInt8] {
+                Envelope(
+                    kind: .moved, device: forgedDevice(run).rawValue, hlc: HLC(millis: 1_700_000_000_000),
+                    body: .object(["containerID": .string(id), "movedTo": .string(place)])
+                ).encoded
+            }
+            var candidates: [[UInt8]] = [
+                pointer(UUID().lowercasedString, "/elsewhere"),
+                pointer(containerID, "relative/place"),
+                pointer(containerID, "/a/../b"),
+                Array(#"{"movedTo":"\/elsewhere","by":"attacker"}"#.utf8),
+                ByteMutator(corpus: [pointer(containerID, "/elsewhere")]).mutate(
+                    pointer(containerID, "/elsewhere"), using: &run.random),
+            ]
+            // Without the key an attacker can only write an unsealed pointer, which an encrypted
+            // container refuses however well formed.
+            if run.folder.seal != nil {
+                candidates += [pointer(containerID, "/elsewhere"), Array(#"{"movedTo":"\/elsewhere"}"#.utf8)]
+            }
+            let bytes = candidates.randomElement(using: &run.random)!
+            if case .valid = ForwardPointer.parse(bytes, containerID: containerID, plain: run.folder.seal == nil) {
+                return await step(run, index, .sync)
+            }
+            plant(run, layout.root + "/" + DirectoryCloudFolder.movedFileName, bytes, expectation: nil)
+            await step(run, index, .sync)
         case .forgedBytes, .forgedEnvelope:
             let forger = forgedDevice(run)
             var bytes = mutator.mutate(victim.bytes, using: &run.random)
