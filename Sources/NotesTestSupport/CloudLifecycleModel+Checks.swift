@@ -70,7 +70,9 @@ extension CloudLifecycleModel {
         if exported.count == devices.count, let (_, first) = exported.first {
             for (name, notes) in exported.dropFirst() where notes != first {
                 let differing = Set(first.keys).union(notes.keys).filter { first[$0] != notes[$0] }.sorted()
-                let example = differing.first.map { "\($0): a has \(first[$0] ?? "nothing"), \(name) has \(notes[$0] ?? "nothing")" }
+                let example = differing.first.map {
+                    "\($0): a has \(first[$0] ?? "nothing"), \(name) has \(notes[$0] ?? "nothing")"
+                }
                 fail("device a and device \(name) differ in \(differing.count) note(s); \(example ?? "")")
             }
             checkEdits(first)
@@ -163,7 +165,9 @@ extension CloudLifecycleModel {
             }
         }
         if !leaks.isEmpty {
-            fail("the encrypted cloud folder \(root) holds words in the clear: \(leaks.prefix(5).joined(separator: ", "))")
+            fail(
+                "the encrypted cloud folder \(root) holds words in the clear: \(leaks.prefix(5).joined(separator: ", "))"
+            )
         }
     }
 }

@@ -50,7 +50,8 @@ struct LifecycleShell {
             try? FileManager.default.removeItem(at: errFile)
         }
         guard let out = try? FileHandle(forWritingTo: outFile), let err = try? FileHandle(forWritingTo: errFile) else {
-            return Run(status: -1, stdout: "", stderr: "the test could not open its output files", killed: false, hung: false)
+            return Run(
+                status: -1, stdout: "", stderr: "the test could not open its output files", killed: false, hung: false)
         }
         process.standardOutput = out
         process.standardError = err
@@ -58,7 +59,8 @@ struct LifecycleShell {
         do {
             try process.run()
         } catch {
-            return Run(status: -1, stdout: "", stderr: "could not start \(binary.path): \(error)", killed: false, hung: false)
+            return Run(
+                status: -1, stdout: "", stderr: "could not start \(binary.path): \(error)", killed: false, hung: false)
         }
         try? out.close()  // the child holds its own descriptors: closing ours loses nothing
         try? err.close()
