@@ -16,6 +16,7 @@ import NotesTestSupport
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
+//        cloudnotes-bench --lifecycle-soak --cloudnotes PATH [--seconds N] [--seed S] [--steps N]  (LifecycleSoak.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
 // the query phase's peak RSS is what an app that opens the store and searches would use.
 
@@ -34,6 +35,10 @@ var megabytes: Int?
 var pollSeconds = 2.0
 /// `--s3`: the initial syncs per backend (default 3); `--large-note-propagation`: the runs (default 5).
 var runs: Int?
+/// `--lifecycle-soak`: how long to run seeds (default 600), the first seed, steps per seed.
+var soakSeconds = 600.0
+var soakSeed: UInt64 = 1000
+var soakSteps = 80
 var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
@@ -51,6 +56,10 @@ while let arg = args.popFirst() {
     case "--megabytes": megabytes = Int(args.popFirst() ?? "").map { max(1, $0) }
     case "--export": phase = "export"
     case "--organise": phase = "organise"
+    case "--lifecycle-soak": phase = "lifecycle-soak"
+    case "--seconds": soakSeconds = max(1, Double(args.popFirst() ?? "") ?? 600)
+    case "--seed": soakSeed = UInt64(args.popFirst() ?? "") ?? soakSeed
+    case "--steps": soakSteps = max(1, Int(args.popFirst() ?? "") ?? 80)
     case "--bucket": bucket = args.popFirst() ?? bucket
     // The config takes pollIntervalSeconds from 1 s.
     case "--poll": pollSeconds = max(1, Double(args.popFirst() ?? "") ?? 2)
@@ -64,6 +73,17 @@ while let arg = args.popFirst() {
 if counts.isEmpty { counts = [10_000, 100_000] }
 
 if phase != "query" { Machine.printHeader() }
+if phase == "lifecycle-soak" {
+    // Issue 21's life-cycle model for N seconds (LifecycleSoak.swift): exit 1 when a seed failed.
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--lifecycle-soak needs --cloudnotes PATH\n".utf8))
+        exit(1)
+    }
+    let failed = LifecycleSoak(
+        binary: cloudnotesBinary, work: work, seconds: soakSeconds, firstSeed: soakSeed, steps: soakSteps
+    ).run()
+    exit(failed == 0 ? 0 : 1)
+}
 if phase == "editor" {
     EditorBenchmark().run()
     exit(0)
