@@ -46,6 +46,14 @@ struct SyncMove: ParsableCommand {
         do {
             let from = try FolderAccess.open(source, context, store, unlocked: seal)
             try Self.checkSource(from, name: source.name, containerID: containerID)
+            // A plain root being encrypted in place has devices on its `sealed/` already: a move
+            // from the root would leave them behind, two places for one account (issue 21, the
+            // life-cycle model's split). This device follows the encryption first.
+            if case .valid = from.encryptedPointerState() {
+                throw CLIError(
+                    "the cloud folder at \(source.name) is being encrypted in place; run 'cloudnotes sync' with its "
+                        + "passphrase to follow it to the encrypted container first, then move; nothing was copied")
+            }
             let to = target.folder()
             if !target.isRemote, FileManager.default.fileExists(atPath: target.name) {
                 guard (try? to.io.isFolder(to.layout.root)) == true else {

@@ -184,7 +184,7 @@ struct TUIEndToEndTests {
         try tmux.cli("add", "Written here", "--body", "on the desktop")
         try tmux.start()
         // The embedded default: a cloud folder under XDG_DATA_HOME, synced in the background.
-        try await tmux.waitFor("✓ Synced")
+        try await tmux.waitFor("✓ Synced or ✓ Saved") { $0.contains("✓ Synced") || $0.contains("✓ Saved") }
         let laptop = tmux.home.appendingPathComponent("laptop")
         try tmux.cli(dataDirectory: laptop, ["add", "Written on the laptop", "--body", "elsewhere"])
         try tmux.cli(dataDirectory: laptop, ["sync"])
@@ -211,7 +211,7 @@ struct TUIEndToEndTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(shown.contains("on the desktop and edited"), "the laptop shows:\n\(shown)")
-        try await tmux.waitFor("✓ Synced")
+        try await tmux.waitFor("✓ Synced or ✓ Saved") { $0.contains("✓ Synced") || $0.contains("✓ Saved") }
         try tmux.type("q")
         try await expectRestored(tmux)
     }
@@ -224,7 +224,8 @@ struct TUIEndToEndTests {
         try tmux.resize(width: 60, height: 15)
         try await tmux.waitFor("a 60x15 screen") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.count <= 16 && screen.contains("A note with") && screen.contains("Synced")
+            return lines.count <= 16 && screen.contains("A note with")
+                && (screen.contains("Synced") || screen.contains("Saved"))
         }
         try tmux.resize(width: 100, height: 30)
         try await tmux.waitFor("the wide layout again") { $0.contains("A note with a rather long title") }
@@ -235,7 +236,7 @@ struct TUIEndToEndTests {
     @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let tmux = try TmuxSession()
         try tmux.start()
-        try await tmux.waitFor("✓ Synced")
+        try await tmux.waitFor("✓ Synced or ✓ Saved") { $0.contains("✓ Synced") || $0.contains("✓ Saved") }
         try tmux.keys("C-c")
         try await expectRestored(tmux)
     }
