@@ -225,9 +225,17 @@ import Testing
         var state = AppState.fixture()
         #expect(send("j<Enter>", to: &state) == [.loadNote(noteID(2))])
         #expect(state.focus == .editor)
-        // Keys typed before the text arrives are held for it, Esc too (issue 22 item 2): nothing
-        // happens yet, and the editor keeps the keys.
+        // Keys typed before the text arrives wait for it, Esc too (issue 22, item 2) ...
         #expect(send("jq<Esc>", to: &state).isEmpty)
+        #expect(state.focus == .editor)
+        // ... and are replayed in order once it is there: typed in, then back to the list.
+        _ = update(
+            &state,
+            .noteLoaded(NoteContent(id: noteID(2), title: "Ideas", body: "", modifiedAt: testNow, headRevision: "r1")))
+        #expect(state.editor?.text == "jqIdeas")
+        #expect(state.focus == .list)
+        // Enter again on the same note only focuses it.
+        #expect(send("<Tab>", to: &state).isEmpty)
         #expect(state.focus == .editor)
     }
 
