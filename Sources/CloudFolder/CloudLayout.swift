@@ -15,6 +15,15 @@ import NotesCore
 /// from validated ids (`DeviceID`, `ZoneID`) and numbers; names read back are parsed by
 /// `CloudName`.
 public struct CloudLayout: Sendable, Equatable {
+    /// The device file (`private/devices/<dev>.json`) is the one file rewritten (SYNC-FORMAT
+    /// rule 1's exception); every other path is write-once, and publishing it refuses an
+    /// existing file (`PosixFileIO.rename`, `S3FileIO.rename`).
+    public static func isRewritable(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return parts.count >= 3 && parts[parts.count - 3] == "private" && parts[parts.count - 2] == "devices"
+            && parts[parts.count - 1].hasSuffix(".json")
+    }
+
     public static let segmentSize: Int64 = 1024
     public static let numberWidth = 12
     /// The largest seq a name can carry (12 digits). A seq read from a file body (an envelope, a

@@ -70,8 +70,16 @@ extension DirectoryCloudFolder {
         let folder = layout.root + "/" + Self.movedDevicesFolderName
         try io.ensureDirectory(folder)
         let path = folder + "/\(device).json"
-        if let bytes = try io.readIfPresent(path, maxBytes: Self.maxMovedBytes), Self.movedMarker(in: bytes) != nil {
-            return
+        let existing: [UInt8]?
+        do {
+            existing = try io.readIfPresent(path, maxBytes: Self.maxMovedBytes)
+        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+            existing = []
+        }
+        if let existing {
+            if Self.movedMarker(in: existing) != nil { return }
+            // Its own file, damaged: removed first (every path but a device file is write-once).
+            try io.remove(path)
         }
         let bytes = JSONValue.object(["movedAt": .int(hlc.millis)]).canonicalBytes
         try io.writeAtomically(bytes, to: path, device: device)

@@ -47,12 +47,14 @@ extension DirectoryCloudFolder {
         sightings?.forgetListings()
         // Sealing is deterministic (rule 14), so a retry still finds identical bytes.
         let bytes = sealed(plain, at: path)
+        var refusal: CloudError?
         if io.renameRefusesExisting(path) {
             do {
                 try io.writeAtomically(bytes, to: path, device: device)
                 return .published
             } catch let error as CloudError where error.code == .serverRecordChanged {
                 // Taken: compared below, as when the path is checked first.
+                refusal = error
             }
         }
         let existing: [UInt8]?
@@ -61,6 +63,8 @@ extension DirectoryCloudFolder {
         } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
             throw CloudError(.serverRecordChanged, "\(path) holds something else (\(error.message)); never overwritten")
         }
+        // Refused, yet nothing is there: the refusal was not the path's (an EEXIST elsewhere).
+        if let refusal, existing == nil { throw refusal }
         if let existing {
             guard existing == bytes else {
                 throw CloudError(

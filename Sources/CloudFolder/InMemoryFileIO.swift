@@ -189,11 +189,18 @@ public final class InMemoryFileIO: FileIO, @unchecked Sendable {
             try requireParentDirectory(to, operation: "rename")
             guard let entry = entries[from] else { throw CloudError(errno: ENOENT, operation: "rename", path: from) }
             if entries[to] == .directory { throw CloudError(errno: EISDIR, operation: "rename", path: to) }
+            // As `PosixFileIO.rename`: a write-once path is never replaced.
+            if entries[to] != nil, !CloudLayout.isRewritable(to) {
+                throw CloudError(errno: EEXIST, operation: "rename", path: to)
+            }
             guard entry != .directory else { throw CloudError(errno: EXDEV, operation: "rename", path: from) }
             entries[from] = nil
             entries[to] = entry
         }
     }
+
+    /// True for every path but a device file, as on a disk (`PosixFileIO`).
+    public func renameRefusesExisting(_ path: String) -> Bool { !CloudLayout.isRewritable(path) }
 
     public func fsyncDirectory(_ path: String) throws {
         try locked {

@@ -40,9 +40,34 @@ public struct PosixFileIO: FileIO {
         guard Glibc.close(file.rawValue) == 0 else { throw CloudError(errno: errno, operation: "close", path: nil) }
     }
 
+    /// A write-once path (every path but a device file, SYNC-FORMAT rule 1) is published with
+    /// `link(2)` and the temp name unlinked: the kernel refuses an existing name, so two writers
+    /// racing for one path cannot both win (`rename(2)` would replace the first). A folder with
+    /// no hard links (EPERM, ENOTSUP, EMLINK, ENOSYS) falls back to check, then rename.
     public func rename(_ from: String, to: String) throws {
+        if renameRefusesExisting(to) {
+            if Glibc.link(from, to) == 0 {
+                _ = Glibc.unlink(from)
+                return
+            }
+            let code = errno
+            switch code {
+            case EEXIST:
+                let code = try kind(to) == .directory ? EISDIR : EEXIST
+                throw CloudError(errno: code, operation: "rename", path: to)
+            case EPERM, ENOTSUP, EMLINK, ENOSYS:
+                if let existing = try kind(to), existing != .directory {
+                    throw CloudError(errno: EEXIST, operation: "rename", path: to)
+                }
+            default:
+                throw CloudError(errno: code, operation: "rename", path: code == ENOENT ? from : to)
+            }
+        }
         guard Glibc.rename(from, to) == 0 else { throw CloudError(errno: errno, operation: "rename", path: to) }
     }
+
+    /// True for every path but a device file (`CloudLayout.isRewritable`): see `rename`.
+    public func renameRefusesExisting(_ path: String) -> Bool { !CloudLayout.isRewritable(path) }
 
     public func fsyncDirectory(_ path: String) throws {
         let fd = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }

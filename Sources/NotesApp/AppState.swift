@@ -54,7 +54,12 @@ public struct AppState: Equatable, Sendable {
     public var syncStatus: SyncStatus = .localOnly
     /// A one-line message in the status bar, shown instead of the key hints.
     public var message: StatusMessage?
-    var messageGeneration = 0
+    public internal(set) var messageGeneration = 0
+    /// The message's time is up and it waits for a key: a message stays its few seconds and
+    /// until the person presses a key, so one that came while they looked away is still read.
+    var messageAwaitsKey = false
+    /// A key was pressed since the message was shown: its timer then clears it.
+    var keyedSinceMessage = false
     /// The notes `d` sent to the trash, oldest first (at most `undoDepth`): each `u` brings
     /// back the last one, until the undo line expires 15 s after the last `d` or `u`.
     public var undoableTrashes: [UUID] = []

@@ -61,7 +61,7 @@ extension AppState {
             guard !undoableTrashes.isEmpty else { return [.undoTrash(id)] + show("Restored from the trash") }
             // More to undo: the undo line stays, and its 15 s start again.
             undoGeneration += 1
-            message = StatusMessage("Restored from the trash. u: undo \(undoableTrashes.count) more")
+            replaceMessage(StatusMessage("Restored from the trash. u: undo \(undoableTrashes.count) more"))
             return [
                 .undoTrash(id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
             ]
@@ -92,7 +92,7 @@ extension AppState {
         undoGeneration += 1
         let title = TextWidth.clip(TerminalSafeText.sanitize(row.title), to: 30, ellipsis: true)
         let count = undoableTrashes.count
-        message = StatusMessage("Moved “\(title)” to the trash. u: undo" + (count > 1 ? " (\(count))" : ""))
+        replaceMessage(StatusMessage("Moved “\(title)” to the trash. u: undo" + (count > 1 ? " (\(count))" : "")))
         return effects + [
             .trash(row.id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
         ]

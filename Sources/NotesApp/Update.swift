@@ -96,6 +96,7 @@ extension AppState {
     }
 
     mutating func key(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
+        noteKeyForMessage()
         // Ctrl-C (when the runtime passes it on) and Ctrl-Q quit from anywhere, saving first.
         if (key == .character("c") || key == .character("q")) && modifiers == .control { return quit() }
         if unlock != nil { return unlockKey(key, modifiers) }
@@ -133,10 +134,9 @@ extension AppState {
         }
     }
 
-    /// Shows `text` in the status bar for a while.
+    /// Shows `text` in the status bar for `messageDuration` and until the next key after that.
     mutating func show(_ text: String, severity: StatusMessage.Severity = .info) -> [Effect] {
-        message = StatusMessage(text, severity: severity)
-        messageGeneration += 1
+        replaceMessage(StatusMessage(text, severity: severity))
         return [.scheduleTimer(.clearMessage(generation: messageGeneration), after: Self.messageDuration)]
     }
 
@@ -148,7 +148,8 @@ extension AppState {
         case .autosaveDeadline(let generation):
             return saveDeadlinePassed(generation)
         case .clearMessage(let generation):
-            if generation == messageGeneration { message = nil }
+            guard generation == messageGeneration else { break }
+            if keyedSinceMessage { message = nil } else { messageAwaitsKey = true }
         case .expireUndo(let generation):
             if generation == undoGeneration, !undoableTrashes.isEmpty {
                 undoableTrashes = []
@@ -156,6 +157,24 @@ extension AppState {
             }
         }
         return []
+    }
+
+    /// Puts `message` in the status bar; a timer of an earlier message no longer clears it.
+    mutating func replaceMessage(_ message: StatusMessage) {
+        self.message = message
+        messageGeneration += 1
+        messageAwaitsKey = false
+        keyedSinceMessage = false
+    }
+
+    /// A key read while a message shows: one whose time is up goes (before the key acts, which
+    /// may show another); a newer one goes when its timer fires.
+    private mutating func noteKeyForMessage() {
+        if messageAwaitsKey {
+            message = nil
+            messageAwaitsKey = false
+        }
+        keyedSinceMessage = true
     }
 
     /// `q`: saves the open note first and quits when the store says it is saved. A note

@@ -46,6 +46,18 @@ import Testing
             failure { try io.remove(root + "/missing") },
             failure { try io.rename(root + "/missing", to: root + "/y") },
             failure { try io.rename(root + "/f", to: root + "/d") },
+            // A write-once path is never replaced (link(2) on a disk); a device file is.
+            failure {
+                try io.close(try io.createExclusive(root + "/t"))
+                try io.rename(root + "/t", to: root + "/f")
+            },
+            failure {
+                try io.makeDirectory(root + "/private")
+                try io.makeDirectory(root + "/private/devices")
+                try io.close(try io.createExclusive(root + "/private/devices/a.json"))
+                try io.close(try io.createExclusive(root + "/u"))
+                try io.rename(root + "/u", to: root + "/private/devices/a.json")
+            },
             failure { try io.fsyncDirectory(root + "/missing") },
             // A folder is removed only when empty, as rmdir(2) does.
             failure { try io.makeDirectory(root + "/d/inner") },
@@ -68,5 +80,7 @@ import Testing
         }
         #expect(disk[0] == "serverRecordChanged \(EEXIST)")
         #expect(disk[4] == "invalidArguments \(ELOOP)")
+        #expect(disk[15] == "serverRecordChanged \(EEXIST)", "a write-once file replaced")
+        #expect(disk[16] == "ok", "the device file not replaced")
     }
 }

@@ -141,10 +141,38 @@ import Testing
         #expect(state.message == StatusMessage("Moved “Travel” to the trash. u: undo"))
         #expect(
             send("u", to: &state) == [
-                .undoTrash(noteID(4)), .scheduleTimer(.clearMessage(generation: 1), after: .seconds(6)),
+                .undoTrash(noteID(4)), .scheduleTimer(.clearMessage(generation: 2), after: .seconds(6)),
             ])
         #expect(state.message == StatusMessage("Restored from the trash"))
         #expect(send("u", to: &state).isEmpty)
+    }
+
+    @Test func aMessageStaysItsSecondsAndUntilTheNextKey() {
+        var state = AppState.fixture()
+        _ = send("s", to: &state)
+        let shown = state.message
+        #expect(shown != nil)
+        // Its time is up while nobody pressed a key: it is still there to be read.
+        _ = update(&state, .timerFired(.clearMessage(generation: state.messageGeneration)))
+        #expect(state.message == shown)
+        // The next key takes it away (a key that moves the selection shows nothing new).
+        _ = send("j", to: &state)
+        #expect(state.message == nil)
+        // A key pressed before the time is up: the timer clears it.
+        _ = send("s", to: &state)
+        _ = send("j", to: &state)
+        #expect(state.message != nil)
+        _ = update(&state, .timerFired(.clearMessage(generation: state.messageGeneration)))
+        #expect(state.message == nil)
+    }
+
+    @Test func aTimerOfAnEarlierMessageLeavesTheTrashLineShown() {
+        var state = AppState.fixture()
+        _ = send("s", to: &state)
+        let earlier = state.messageGeneration
+        _ = send("jd", to: &state)
+        _ = update(&state, .timerFired(.clearMessage(generation: earlier)))
+        #expect(state.message?.text.hasPrefix("Moved “") == true)
     }
 
     @Test func uUndoesSeveralTrashingsLastFirst() {

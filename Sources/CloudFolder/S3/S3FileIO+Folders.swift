@@ -29,5 +29,5 @@ extension S3FileIO {
     public func ensureDirectory(_ path: String, syncExisting: Bool) throws {}
 
     /// Every path but the device file is written with `If-None-Match: *` (`rename`).
-    public func renameRefusesExisting(_ path: String) -> Bool { !Self.isRewritable(path) }
+    public func renameRefusesExisting(_ path: String) -> Bool { !CloudLayout.isRewritable(path) }
 }

@@ -65,7 +65,7 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
             throw CloudError(errno: ENOENT, operation: "rename", path: from)
         }
         let target = key(to)
-        let rewritable = Self.isRewritable(to)
+        let rewritable = CloudLayout.isRewritable(to)
         do {
             let response = try client.send(
                 "PUT", key: target, headers: rewritable ? [] : [("If-None-Match", "*")], body: bytes)
@@ -80,14 +80,6 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
     }
 
     public func fsyncDirectory(_ path: String) throws {}
-
-    /// The device file is the one file rewritten (SYNC-FORMAT rule 1's exception); every
-    /// other path is write-once.
-    static func isRewritable(_ path: String) -> Bool {
-        let parts = path.split(separator: "/")
-        return parts.count >= 3 && parts[parts.count - 3] == "private" && parts[parts.count - 2] == "devices"
-            && parts[parts.count - 1].hasSuffix(".json")
-    }
 
     // MARK: Reads
 
