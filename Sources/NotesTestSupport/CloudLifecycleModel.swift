@@ -152,7 +152,10 @@ public struct CloudLifecycleModel {
             note("\(shown) → ok\(said)")
         } else {
             note("\(shown) → exit \(result.status): \(errorLines.joined(separator: " | "))")
-            let oneLine = errorLines.count == 1 && errorLines[0].hasPrefix("cloudnotes: ")
+            // One error line, the last; lines before it are notices of what was done first
+            // (a pointer followed), never a second error or a trace.
+            let errors = errorLines.filter { $0.hasPrefix("cloudnotes: ") }
+            let oneLine = errors.count == 1 && errorLines.last?.hasPrefix("cloudnotes: ") == true
             if !oneLine || result.stderr.contains("Fatal error") || result.status > 1 {
                 fail("\(what) on \(name) failed without one clear line (exit \(result.status)): \(result.stderr)")
             }

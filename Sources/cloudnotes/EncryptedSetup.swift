@@ -113,7 +113,11 @@ struct SyncPassphrase: ParsableCommand {
         guard let path = try SyncSetup.folderPath(context, store) else {
             throw CLIError("no cloud folder is configured for this data directory")
         }
-        let location = try CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3)
+        // The passphrase of the container where it is now: a keys file written at a place it
+        // left would be read by nobody.
+        let (location, _) = try SyncSetup.follow(
+            CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store,
+            notify: { Output.warn($0) })
         let root = location.name
         let plain = location.folder()
         let info: ContainerInfo

@@ -26,11 +26,15 @@ struct SyncEncrypt: ParsableCommand {
         guard state?.containerID != nil, let bound = try store.boundCloudFolder() else {
             throw CLIError("this data directory is not bound to a cloud folder; run 'cloudnotes sync init PATH' first")
         }
-        let location = try CloudLocation.resolve(bound, environment: context.environment, s3: context.config.s3)
+        // A container moved elsewhere is encrypted where it is now, never at a place it left
+        // (which would make a second container: the life-cycle model's split).
+        let (location, _) = try SyncSetup.followMove(
+            CloudLocation.resolve(bound, environment: context.environment, s3: context.config.s3), context, store,
+            notify: { Output.warn($0) })
         let plain = location.folder()
         let info: ContainerInfo
         do {
-            info = try plain.readContainer(boundTo: bound)
+            info = try plain.readContainer(boundTo: location.name)
         } catch let error as CloudError {
             throw CLIError(error.message)
         }

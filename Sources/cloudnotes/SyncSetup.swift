@@ -51,18 +51,9 @@ enum SyncSetup {
         guard let path = try path ?? folderPath(context, store) else { return nil }
         let notify = notices ?? { Output.warn($0) }
         if let mismatch = configMismatch(context, bound: try store.boundCloudFolder()) { notify(mismatch) }
-        var (followed, unlocked) = try followMove(
+        let (location, unlocked) = try follow(
             CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3), context, store,
-            asking: asksPassphrase, unlocked: unlocked, notify: notify, refusalsAreNotices: notices != nil)
-        // A plain folder encrypted in place (`sync encrypt`): this device moves, then helps finish.
-        if asksPassphrase {
-            if let (sealed, seal) = try EncryptInPlace.follow(followed, context, store) {
-                followed = sealed
-                unlocked = unlocked ?? seal
-            }
-            EncryptInPlace.finish(followed, context, store, inactiveAfter: CompactionPolicy().inactiveAfter)
-        }
-        let location = followed
+            asksPassphrase: asksPassphrase, unlocked: unlocked, notify: notify, refusalsAreNotices: notices != nil)
         let absolute = location.name
         if !location.isRemote { try checkOutside(store, cloudFolder: absolute) }
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
@@ -94,6 +85,36 @@ enum SyncSetup {
         return (try SyncEngine(store: store, configuration: configuration), absolute)
     }
 
+    /// Where this data directory's container is now, from the place it is bound to: forward
+    /// pointers (`followMove`) and encryption in place (`EncryptInPlace.follow`, which needs the
+    /// passphrase: only with `asksPassphrase`) followed in turn until neither applies, so one
+    /// command reaches where the other devices are. Every command that changes the container
+    /// (sync, move, encrypt, passphrase) starts here, so none acts on a place left behind.
+    static func follow(
+        _ start: CloudLocation, _ context: Context, _ store: NoteStore, asksPassphrase: Bool = true,
+        unlocked: FolderSeal? = nil, notify: (String) -> Void, refusalsAreNotices: Bool = false
+    ) throws -> (location: CloudLocation, seal: FolderSeal?) {
+        var (followed, unlocked) = try followMove(
+            start, context, store, asking: asksPassphrase, unlocked: unlocked, notify: notify,
+            refusalsAreNotices: refusalsAreNotices)
+        var steps = 0
+        while asksPassphrase, steps < ForwardChain.maxHops,
+            let (sealed, seal) = try EncryptInPlace.follow(followed, context, store)
+        {
+            steps += 1
+            EncryptInPlace.finish(sealed, context, store, inactiveAfter: CompactionPolicy().inactiveAfter)
+            (followed, unlocked) = try followMove(
+                sealed, context, store, asking: asksPassphrase, unlocked: seal, notify: notify,
+                refusalsAreNotices: refusalsAreNotices)
+            unlocked = unlocked ?? seal
+        }
+        // A device on `sealed/` helps finish: marks itself moved, removes the plain files last.
+        if asksPassphrase {
+            EncryptInPlace.finish(followed, context, store, inactiveAfter: CompactionPolicy().inactiveAfter)
+        }
+        return (followed, unlocked)
+    }
+
     /// A folder another device moved (`sync move`) says where it went: a data directory bound
     /// to it follows the forward pointers to their end (`ForwardChain`: each checked, a loop
     /// refused), copies there whatever was published at its old place after the move copied it,
@@ -107,10 +128,15 @@ enum SyncSetup {
     ) throws -> (location: CloudLocation, seal: FolderSeal?) {
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
         let pointer = location.root + "/" + DirectoryCloudFolder.movedFileName
-        guard try store.boundCloudFolder() == location.name, let containerID = state?.containerID,
+        guard try store.boundCloudFolder() == location.name,
             (try? location.io.kind(pointer)) != nil  // an unreadable root: the engine reports it
         else { return (location, unlocked) }
         let start = try FolderAccess.open(location, context, store, asking: asking, unlocked: unlocked)
+        // A data directory bound here but not yet synced with this container (just rebound to
+        // the encrypted one, or just initialized) follows the container that is here.
+        guard let containerID = state?.containerID ?? (try? start.readContainer(boundTo: nil).containerID) else {
+            return (location, unlocked)
+        }
         let end: ForwardChain.End
         do {
             end = try ForwardChain.follow(from: start, name: location.name, containerID: containerID) { place in

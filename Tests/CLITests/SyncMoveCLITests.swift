@@ -193,6 +193,47 @@ struct SyncMoveCLITests {
         #expect(Self.files(second).keys.filter { $0.contains("/log/") }.count == late)
     }
 
+    @Test(
+        "a device left on a place the container moved from encrypts where the container is now, and a device on the plain root follows encryption and a later move in one sync"
+    )
+    func encryptAfterAMoveFollowsTheMove() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (a, b, c) = (runner.device("a"), runner.device("b"), runner.device("c"))
+        let first = runner.home.appendingPathComponent("first")
+        let second = runner.home.appendingPathComponent("second")
+        let third = runner.home.appendingPathComponent("third")
+        let good = CLIRunner.passphraseEnvironment(CLIRunner.passphrase)
+        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
+        #expect(try runner.cn(at: c, "add", "C1", "--body", "c").status == 0)
+        for device in [a, b, c, a] { #expect(try runner.cn(at: device, "sync").status == 0) }
+        // A moves; B, still bound to the first place, encrypts: the second place is encrypted,
+        // the first (which the container left) is not touched.
+        #expect(try runner.cn(at: a, "sync", "move", second.path).status == 0)
+        let encrypted = try runner.run(["sync", "encrypt", "--data-dir", b.path], environment: good)
+        #expect(encrypted.status == 0, "\(encrypted.stderr)")
+        #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("encrypted.json").path))
+        #expect(!FileManager.default.fileExists(atPath: first.appendingPathComponent("encrypted.json").path))
+        #expect(!FileManager.default.fileExists(atPath: first.appendingPathComponent("sealed").path))
+        // A follows the encryption, then moves the encrypted container on.
+        #expect(try runner.run(["sync", "--data-dir", a.path], environment: good).status == 0)
+        let moved = try runner.run(["sync", "move", third.path, "--data-dir", a.path], environment: good)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        // C, on the plain first place all along, reaches the third in one sync, C2 with it.
+        #expect(try runner.cn(at: c, "add", "C2", "--body", "c").status == 0)
+        let follows = try runner.run(["sync", "--data-dir", c.path], environment: good)
+        #expect(follows.status == 0, "\(follows.stderr)")
+        for device in [a, b, c, a, b] {
+            let sync = try runner.run(["sync", "--data-dir", device.path], environment: good)
+            #expect(sync.status == 0, "\(device.lastPathComponent): \(sync.stderr)")
+        }
+        for device in [a, b, c] {
+            #expect(try Self.titles(runner, device) == ["C1", "C2"], "\(device.lastPathComponent)")
+            let status = try runner.cn(at: device, "status").stdout
+            #expect(status.contains("folder     \(third.path)"), "\(device.lastPathComponent): \(status)")
+        }
+    }
+
     @Test("forward pointers that loop are refused with one message, named in status, and never followed")
     func pointerLoop() throws {
         let runner = try CLIRunner()
