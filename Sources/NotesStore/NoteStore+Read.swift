@@ -4,11 +4,12 @@ import NotesCore
 
 /// Which notes a list shows.
 public enum ListSection: String, Sendable, Equatable, CaseIterable {
-    /// Favorites not in the trash.
+    /// Favorites not in the trash (templates, in the `templates` notebook, are in no section but
+    /// the trash).
     case favorites
     /// Notes not in the trash that are not favorites (the NOTES section under FAVORITES).
     case others
-    /// Every note not in the trash.
+    /// Every note not in the trash but templates.
     case all
     /// Notes in the trash, most recently deleted first.
     case trash
@@ -121,11 +122,14 @@ extension NoteStore {
 
     /// WHERE and ORDER BY that match the partial indexes of the schema.
     private static func listClauses(_ request: ListRequest) -> (String, String) {
+        // Templates are kept out of the lists (and out of search unless it asks for their
+        // notebook, `SearchPlan`): they are tools, not notes. Their notebook lists them.
+        let notTemplate = "zone <> '\(NoteTemplate.zone)'"
         let filter: String
         switch request.section {
-        case .favorites: filter = "deletedAt IS NULL AND isFavorite = 1"
-        case .others: filter = "deletedAt IS NULL AND isFavorite = 0"
-        case .all: filter = "deletedAt IS NULL"
+        case .favorites: filter = "deletedAt IS NULL AND isFavorite = 1 AND \(notTemplate)"
+        case .others: filter = "deletedAt IS NULL AND isFavorite = 0 AND \(notTemplate)"
+        case .all: filter = "deletedAt IS NULL AND \(notTemplate)"
         case .trash: return ("deletedAt IS NOT NULL", "deletedAt DESC, id")
         }
         switch request.sort {

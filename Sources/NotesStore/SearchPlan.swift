@@ -63,6 +63,9 @@ struct SearchPlan {
     private let segments: [SearchSegment]
     /// searchRowids of the notes the query's filters (tags, notebook, favorites) allow.
     private let allowed: Set<Int64>?
+    /// searchRowids of the templates (the `templates` notebook), which only a search in that
+    /// notebook finds: a few notes, so a set beats a condition on every candidate.
+    private let hidden: Set<Int64>
     /// Per key space, per segment: ascending searchRowids of the candidates (nil: no index term).
     private var candidates: [UInt32: [[Int64]]?] = [:]
 
@@ -85,6 +88,13 @@ struct SearchPlan {
         excludedBytes = folded(query.excludedTerms).map { Array($0.utf8) }
         self.segments = segments
         allowed = try Self.allowedRowids(query, db)
+        hidden =
+            query.notebook == NoteTemplate.zone
+            ? []
+            : Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT searchRowid FROM note WHERE zone = ? AND searchRowid IS NOT NULL",
+                    arguments: [NoteTemplate.zone]))
         var probeFloor: Int64??
         for bytes in termBytes {
             guard bytes.count < 3 else {
@@ -168,6 +178,7 @@ struct SearchPlan {
         let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
         var found: [Int64] = []
         func consider(_ rowid: Int64, title: String, body: () throws -> String?) throws {
+            if hidden.contains(rowid) { return }
             if try accepts(tier: tier, title: title, body: body) { found.append(rowid) }
         }
         if let lists = candidates[space] ?? nil {

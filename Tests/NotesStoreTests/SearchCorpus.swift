@@ -22,7 +22,7 @@ enum SearchCorpus {
     static let emoji = ["🎉", "✅", "👍🏽", "👍", "🇯🇵", "❤️", "❤", "⚠️", "🔥", "👨‍👩‍👧"]
     static let punctuation = [",", ".", "!", "?", "-", ":", "(", ")", "\"", "'", "/", "#", "*", "—"]
     static let tags = ["work", "Work", "home", "ideas", "todo-list", "日本", "café", "Cafe\u{301}", "urgent"]
-    static let zones = ["notes", "work", "travel-2025"]
+    static let zones = ["notes", "work", "travel-2025", NoteTemplate.zone]
 
     static func word(_ rng: inout SeededRandom) -> String {
         switch Int.random(in: 0..<100, using: &rng) {

@@ -87,6 +87,8 @@ struct SearchOracle {
             }
             if query.favoritesOnly && !e.note.isFavorite { continue }
             if let notebook = query.notebook, e.note.zone != notebook { continue }
+            // Templates are found only by a search in their notebook.
+            if e.note.zone == NoteTemplate.zone, query.notebook != NoteTemplate.zone { continue }
             if query.excludesFavorites && e.note.isFavorite { continue }
             if query.excludedNotebooks.contains(e.note.zone) { continue }
             let inTitle = Set(terms.map { $0 }).filter { Self.contains(e.title, $0) }.count
