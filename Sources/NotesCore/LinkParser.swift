@@ -38,7 +38,9 @@ public enum LinkParser {
             }
             if byte == openBracket, i + 1 < bytes.count, bytes[i + 1] == openBracket {
                 if let (link, end) = wikiLink(bytes, from: i + 2) {
-                    links.append(link)
+                    // `![[diagram.png]]` embeds a file (an attachment), not a note.
+                    let embedsFile = i > 0 && bytes[i - 1] == UInt8(ascii: "!") && isFileName(link.target)
+                    if !embedsFile { links.append(link) }
                     i = end
                 } else {
                     i += 2
@@ -53,6 +55,15 @@ public enum LinkParser {
             i += 1
         }
         return links
+    }
+
+    /// A name with a short extension that is not a note's (`diagram.png`, not `Notes.md` or
+    /// `Release 1.2 plan`): what `![[…]]` embeds as a file.
+    public static func isFileName(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        let ext = name[name.index(after: dot)...].lowercased()
+        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            && ext.contains(where: \.isLetter) && !["md", "markdown"].contains(ext)
     }
 
     static let newline = UInt8(ascii: "\n")

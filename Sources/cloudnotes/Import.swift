@@ -72,6 +72,14 @@ struct Import: ParsableCommand {
         let maxBytes = Int64(
             try ConfigLoader.load(explicitPath: global.configPath, environment: ProcessInfo.processInfo.environment)
                 .config.maxNoteBytes)
+        // Per folder given: the files its notes may embed (`ImportEmbeds`).
+        var embedders: [String: ImportEmbeds] = [:]
+        for source in Set(scan.files.filter(\.inFolder).map(\.source)) {
+            let root = source.hasSuffix("/") && source.count > 1 ? String(source.dropLast()) : source
+            embedders[source] = ImportEmbeds(
+                root: root, otherFiles: scan.otherPaths.filter { $0.source == source }.map(\.path))
+        }
+        var embedded = ImportEmbeds.Tally()
         for source in paths {
             var tally = Tally()
             var notes: [Note] = []
@@ -91,14 +99,24 @@ struct Import: ParsableCommand {
                     }
                     for note in parsed { fileOfID[note.id] = file.path }
                     // A note's attachments come with it (not on a dry run: nothing is copied).
-                    let found: [Note]
+                    var found: [Note]
                     do {
                         let carried: (notes: [Note], unsaid: Set<UUID>) =
                             dryRun
                             ? (parsed, Set(parsed.map(\.id)))
                             : try ImportAttachments.carry(read, from: file.path, store, maxBytes: maxBytes)
                         found = carried.notes
-                        keepingAttachments.formUnion(carried.unsaid)
+                        var unsaid = carried.unsaid
+                        // Files the notes embed come along as attachments (a vault's images).
+                        if file.inFolder, let embeds = embedders[source],
+                            ImportAttachments.markdownExtensions.contains(where: file.path.lowercased().hasSuffix)
+                        {
+                            let withEmbeds = try embeds.carry(
+                                found, from: file.path, store, maxBytes: maxBytes, dryRun: dryRun, tally: &embedded)
+                            found = withEmbeds.notes
+                            unsaid.subtract(withEmbeds.said)
+                        }
+                        keepingAttachments.formUnion(unsaid)
                     } catch let error as CLIError {
                         unreadable.append((file.path, error.message, source))
                         tally.skipped += 1
@@ -137,7 +155,7 @@ struct Import: ParsableCommand {
         for folder in scan.emptyFolders {
             Output.warn(
                 "nothing to import in \(folder): no \(ImportScan.extensions.joined(separator: ", ")) file in it or its subfolders"
-                    + (Self.ignoredSummary(scan).map { " (\($0))" } ?? ""))
+                    + (Self.ignoredSummary(scan, attached: 0).map { " (\($0))" } ?? ""))
         }
         for (folder, notebook) in scan.notebooks where perNotebook[notebook, default: 0] > 0 {
             let count = perNotebook[notebook, default: 0]
@@ -146,19 +164,32 @@ struct Import: ParsableCommand {
         if perSource.count > 1 {
             for (source, tally) in perSource { Output.info("\(Output.display(source)): \(tally.line)") }
         }
+        if !embedded.missing.isEmpty {
+            let named = embedded.missing.prefix(5).joined(separator: ", ")
+            let more = embedded.missing.count > 5 ? ", \(embedded.missing.count - 5) more" : ""
+            Output.warn(
+                "\(embedded.missing.count) embed(s) name no file in the imported folder and stay as they are "
+                    + "(\(named)\(more)); files outside it and symbolic links are never read")
+        }
+        let attached = embedded.attached.count
+        let embeddedLine =
+            attached == 0 ? "" : "; \(dryRun ? "would attach" : "attached") \(attached) embedded file\(attached == 1 ? "" : "s")"
         Output.info(
-            (dryRun ? "would import " : "imported ") + total.line
-                + (Self.ignoredSummary(scan).map { "; \($0)" } ?? "") + (dryRun ? "; nothing written (--dry-run)" : ""))
+            (dryRun ? "would import " : "imported ") + total.line + embeddedLine
+                + (Self.ignoredSummary(scan, attached: attached).map { "; \($0)" } ?? "")
+                + (dryRun ? "; nothing written (--dry-run)" : ""))
         if total.skipped > 0 || !scan.emptyFolders.isEmpty { throw ExitCode(1) }
     }
 
     /// "ignored 1 file of another type, 2 hidden files or folders and 1 symbolic link
     /// (shadow.md)", nil when nothing was left out ("another type": not a regular file with one
     /// of `ImportScan.extensions`). Links are named (the first 5), as they are never followed.
-    static func ignoredSummary(_ scan: ImportScan) -> String? {
+    static func ignoredSummary(_ scan: ImportScan, attached: Int) -> String? {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts: [String] = []
-        if scan.otherFiles > 0 { parts.append(plural(scan.otherFiles, "file") + " of another type") }
+        // Files a note embeds were attached, not ignored.
+        let other = scan.otherFiles - attached
+        if other > 0 { parts.append(plural(other, "file") + " of another type") }
         if scan.hidden > 0 {
             parts.append("\(scan.hidden) hidden \(scan.hidden == 1 ? "file or folder" : "files or folders")")
         }

@@ -21,6 +21,8 @@ struct ImportScan {
     var files: [File] = []
     /// Files with another extension.
     var otherFiles = 0
+    /// Those files' paths, with the source they were found under: what notes may embed.
+    var otherPaths: [(path: String, source: String)] = []
     /// Symbolic links found in a folder (relative to the folder given), never followed: a link
     /// may lead out of the folder (`shadow.md -> /etc/shadow`, `~/.ssh`) or back into it (a loop).
     var links: [String] = []
@@ -126,6 +128,7 @@ struct ImportScan {
                 found.append((path, relative))
             } else {
                 otherFiles += 1
+                if type == .typeRegular { otherPaths.append((path, source)) }
             }
         }
     }

@@ -63,7 +63,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderrLines.last
-                == "imported 5 notes (5 new, 0 updated, 0 unchanged); skipped 0 files; ignored 1 file of another type and 1 hidden file or folder",
+                == "imported 5 notes (5 new, 0 updated, 0 unchanged); skipped 0 files; attached 1 embedded file; ignored 1 hidden file or folder",
             "\(result.stderr)")
         let notes = try notesByTitle(cli)
         #expect(Set(notes.keys) == ["Home", "2024-03-01", "Kraków trip", "Старый план", "Σημειώσεις"])
@@ -125,7 +125,9 @@ import Testing
         #expect(notes["Weekly sync"]?["notebook"] as? String == "work")
         #expect(notes["Weekly sync"]?["tags"] as? [String] == ["meetings"])
         #expect(notes["Weekly sync"]?["createdAt"] as? String == "2023-05-03T09:07:27.000Z")
-        #expect(try cli.note("Weekly sync")["body"] as? String == "![chart](../_resources/chart.png)")
+        // The embedded resource is the note's attachment, the embed naming it (issue 22 item 10).
+        #expect(try cli.note("Weekly sync")["body"] as? String == "![[chart.png]]")
+        #expect(try cli.cn("attachment", "Weekly sync", "chart.png", "--output", "-").stdout == "png")
         #expect(try cli.note("Groceries")["body"] as? String == "- milk")
     }
 
