@@ -173,7 +173,8 @@ struct Import: ParsableCommand {
         }
         let attached = embedded.attached.count
         let embeddedLine =
-            attached == 0 ? "" : "; \(dryRun ? "would attach" : "attached") \(attached) embedded file\(attached == 1 ? "" : "s")"
+            attached == 0
+            ? "" : "; \(dryRun ? "would attach" : "attached") \(attached) embedded file\(attached == 1 ? "" : "s")"
         Output.info(
             (dryRun ? "would import " : "imported ") + total.line + embeddedLine
                 + (Self.ignoredSummary(scan, attached: attached).map { "; \($0)" } ?? "")

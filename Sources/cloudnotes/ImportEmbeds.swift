@@ -256,7 +256,8 @@ struct ImportEmbeds {
         }
         let added: Attachment
         do {
-            added = try store.addAttachmentContent(fromFile: file, name: base, maxBytes: maxBytes, followingLinks: false)
+            added = try store.addAttachmentContent(
+                fromFile: file, name: base, maxBytes: maxBytes, followingLinks: false)
         } catch let error as StoreError {
             throw CLIError("embedded file \(file): \(error.message)")
         }

@@ -93,7 +93,8 @@ import Testing
         try write(Data(body.utf8), "Work/Quarterly.md", in: export)
         let result = try cli.cn("import", "--from", "joplin", export.path)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("attached 1 embedded file;") || result.stderr.contains("attached 1 embedded file\n"))
+        #expect(
+            result.stderr.contains("attached 1 embedded file;") || result.stderr.contains("attached 1 embedded file\n"))
         #expect(try attachments(cli, "Quarterly") == ["sales chart.png": "chart"])
         let shown = try cli.cn("show", "Quarterly").stdout
         #expect(shown.contains("See ![[sales chart.png]] and\n![[sales chart.png]] once more."), "\(shown)")
