@@ -33,6 +33,11 @@ public struct DeviceID: Sendable, Hashable, Comparable, CustomStringConvertible 
 public struct ZoneID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
 
+    /// The default notebook's zone, `notes` (`Note.defaultZone`).
+    public static let notes = ZoneID(valid: "notes")
+
+    private init(valid text: String) { rawValue = text }
+
     public init?(_ text: String) {
         let bytes = text.utf8
         guard (1...64).contains(bytes.count),

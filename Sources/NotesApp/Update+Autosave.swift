@@ -8,17 +8,19 @@ extension AppState {
     /// The timers a change to the editor's text starts: the quiet delay again (only the newest
     /// of those saves), and the maximum wait when none runs since the last save.
     mutating func scheduleAutosave() -> [Effect] {
-        guard editor != nil else { return [] }
-        editor!.autosaveGeneration += 1
+        // Counters only: the text is shared, never copied, by taking the state out and back.
+        guard var open = editor else { return [] }
+        open.autosaveGeneration += 1
         var effects: [Effect] = [
-            .scheduleTimer(.autosave(generation: editor!.autosaveGeneration), after: autosaveDelay)
+            .scheduleTimer(.autosave(generation: open.autosaveGeneration), after: autosaveDelay)
         ]
-        if editor!.saveDeadline == .none {
-            editor!.deadlineGeneration += 1
-            editor!.saveDeadline = .running(generation: editor!.deadlineGeneration)
+        if open.saveDeadline == .none {
+            open.deadlineGeneration += 1
+            open.saveDeadline = .running(generation: open.deadlineGeneration)
             effects.append(
-                .scheduleTimer(.autosaveDeadline(generation: editor!.deadlineGeneration), after: autosaveMaxWait))
+                .scheduleTimer(.autosaveDeadline(generation: open.deadlineGeneration), after: autosaveMaxWait))
         }
+        editor = open
         return effects
     }
 

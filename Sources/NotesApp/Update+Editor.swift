@@ -16,7 +16,7 @@ extension AppState {
     /// Opens a note `n` just created: left empty, leaving the editor discards it.
     mutating func openNewNote(_ id: UUID) -> [Effect] {
         let effects = openEditor(id)
-        if editor?.noteID == id { editor!.isNew = true }
+        if editor?.noteID == id { editor?.isNew = true }
         return effects
     }
 
@@ -25,13 +25,13 @@ extension AppState {
         let text = content.editorText
         // The store's word on the trash is the latest: the notice follows it.
         let trashedNow = content.isTrashed && !open.isTrashed
-        editor!.isTrashed = content.isTrashed
+        editor?.isTrashed = content.isTrashed
         let notice = trashedNow ? show(trashedMessage, severity: .warning) : []
         guard open.isLoaded else {
-            editor!.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
-            editor!.storedText = text
-            editor!.baseRevision = content.headRevision
-            editor!.linkTitle = content.title
+            editor?.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
+            editor?.storedText = text
+            editor?.baseRevision = content.headRevision
+            editor?.linkTitle = content.title
             let readOnly = openReadOnlyIfHuge(text)
             return notice + readOnly + replayPendingInput()
         }
@@ -42,15 +42,15 @@ extension AppState {
         }
         if text.utf8.elementsEqual(open.storedText.utf8) {
             // Only other fields changed (the trash, a favorite): the text and cursor stay.
-            editor!.baseRevision = content.headRevision
+            editor?.baseRevision = content.headRevision
             return notice
         }
-        editor!.editor!.replaceAll(with: text)
-        editor!.storedText = text
-        editor!.cleanChangeCount = editor!.editor!.changeCount
-        editor!.baseRevision = content.headRevision
+        editor?.editor?.replaceAll(with: text)
+        editor?.storedText = text
+        if let count = editor?.editor?.changeCount { editor?.cleanChangeCount = count }
+        editor?.baseRevision = content.headRevision
         // Retitled elsewhere: links are that change's business, not this editor's.
-        editor!.linkTitle = content.title
+        editor?.linkTitle = content.title
         return notice.isEmpty ? show("Reloaded: the note changed outside this editor") : notice
     }
 
@@ -95,10 +95,11 @@ extension AppState {
             let sent = open.savingText, let current = open.text
         else { return quitting == .afterSave ? [.quit] : [] }
         let kept = keptAsNewNote(saved)
-        open = editor!
-        editor!.savingText = nil
-        let reload = editor!.reloadAfterSave
-        editor!.reloadAfterSave = false
+        guard let reopened = editor else { return kept + (quitting == .afterSave ? [.quit] : []) }
+        open = reopened
+        editor?.savingText = nil
+        let reload = open.reloadAfterSave
+        editor?.reloadAfterSave = false
         let stored = NoteContent(
             id: saved.id, title: saved.title, body: saved.body, modifiedAt: saved.modifiedAt,
             headRevision: saved.headRevision
@@ -109,15 +110,15 @@ extension AppState {
         if !typedSince {
             // Unmerged, the store holds what was sent ("Title\n" is stored as a title and an
             // empty body): the editor keeps its text and cursor.
-            if saved.merged && stored != sent { editor!.editor!.replaceAll(with: stored) }
-            editor!.cleanChangeCount = editor!.editor!.changeCount
+            if saved.merged && stored != sent { editor?.editor?.replaceAll(with: stored) }
+            if let count = editor?.editor?.changeCount { editor?.cleanChangeCount = count }
         }
         // After a merge with edits typed meanwhile, the next save still starts from the old
         // base, so the merge sees both changes again instead of taking the new text as a revert.
-        if !(saved.merged && typedSince) { editor!.baseRevision = saved.headRevision }
-        editor!.storedText = saved.merged ? stored : sent
+        if !(saved.merged && typedSince) { editor?.baseRevision = saved.headRevision }
+        editor?.storedText = saved.merged ? stored : sent
         let trashedNow = saved.isTrashed && !open.isTrashed
-        editor!.isTrashed = saved.isTrashed
+        editor?.isTrashed = saved.isTrashed
         if saved.conflict {
             effects += show(
                 "This note changed elsewhere too: both versions are kept in it, marked ⚠ (c resolves)",
@@ -132,9 +133,9 @@ extension AppState {
             let again = saveEditor()
             return effects + (again.isEmpty ? [.quit] : again)
         }
-        if editor!.saveDeadline == .overdue {
+        if editor?.saveDeadline == .overdue {
             // The maximum wait passed while this save ran: what was typed since goes at once.
-            editor!.saveDeadline = .none
+            editor?.saveDeadline = .none
             if typedSince { effects += saveEditor() }
         }
         return effects
@@ -162,7 +163,7 @@ extension AppState {
         case (.escape, _):
             // The first Esc ends a selection; the next goes back to the list.
             if editor?.editor?.anchor != nil {
-                editor!.editor!.clearSelection()
+                editor?.editor?.clearSelection()
                 return []
             }
             focus = .list
@@ -190,7 +191,7 @@ extension AppState {
         case (.character("w"), .alt), (.character("6"), .alt):
             guard let text = editor?.editor?.selectedText else { return [] }
             clipboard = text
-            editor!.editor!.clearSelection()
+            editor?.editor?.clearSelection()
             return [.setClipboard(text)] + show("Copied \(Self.describe(text))")
         case (.character("u"), .control):
             guard !clipboard.isEmpty else { return [] }
@@ -231,9 +232,15 @@ extension AppState {
     /// changed, (re)starts the autosave debounce (only the newest timer saves) and, after a
     /// save, the maximum wait (`Update+Autosave.swift`).
     mutating func editText<R>(_ change: (inout TextEditor<SafeGlyphs>) -> R) -> [Effect] {
-        guard let before = editor?.editor?.changeCount else { return [] }
-        _ = change(&editor!.editor!)
-        guard editor!.editor!.changeCount != before else { return [] }
-        return scheduleAutosave()
+        // Taken out of the state while it changes, so the text is never copied (one owner).
+        guard var open = editor, var text = open.editor else { return [] }
+        editor = nil
+        open.editor = nil
+        let before = text.changeCount
+        _ = change(&text)
+        let changed = text.changeCount != before
+        open.editor = text
+        editor = open
+        return changed ? scheduleAutosave() : []
     }
 }

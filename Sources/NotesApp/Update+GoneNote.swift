@@ -14,9 +14,9 @@ extension AppState {
             focus = .list
             return show("The note was deleted", severity: .error)
         }
-        editor!.isGone = true
-        editor!.isTrashed = false
-        editor!.baseRevision = nil
+        editor?.isGone = true
+        editor?.isTrashed = false
+        editor?.baseRevision = nil
         if open.hasUnsavedEdits { return saveEditor() }
         return show(
             "This note was deleted for good elsewhere: what you type is kept as a new note (^R keeps it now)",
@@ -27,8 +27,8 @@ extension AppState {
     mutating func keepAsNewNote() -> [Effect] {
         guard let open = editor, open.isGone, open.isLoaded, open.savingText == nil else { return [] }
         // The store has none of this text any more: it is all unsaved.
-        editor!.storedText = ""
-        editor!.cleanChangeCount = -1
+        editor?.storedText = ""
+        editor?.cleanChangeCount = -1
         return saveEditor()
     }
 
@@ -36,10 +36,10 @@ extension AppState {
     /// the list selects it, and the status bar says what happened.
     mutating func keptAsNewNote(_ saved: SavedNote) -> [Effect] {
         guard let gone = saved.keptFrom, editor?.noteID == gone else { return [] }
-        editor!.noteID = saved.id
-        editor!.isGone = false
-        editor!.isTrashed = false
-        editor!.isNew = false
+        editor?.noteID = saved.id
+        editor?.isGone = false
+        editor?.isTrashed = false
+        editor?.isNew = false
         // The list selects the note the editor edits, as it does a new note.
         selectedID = saved.id
         undoableTrashes.removeAll { $0 == gone }

@@ -14,14 +14,14 @@ extension AppState {
     /// Keeps an input event for the note still loading; true when it was kept.
     mutating func holdWhileLoading(_ event: InputEvent) -> Bool {
         guard focus == .editor, let open = editor, !open.isLoaded else { return false }
-        editor!.pendingInput.append(event)
+        editor?.pendingInput.append(event)
         return true
     }
 
     /// Replays what was typed while the note loaded, in order, as if typed now.
     mutating func replayPendingInput() -> [Effect] {
         guard let pending = editor?.pendingInput, !pending.isEmpty else { return [] }
-        editor!.pendingInput = []
+        editor?.pendingInput = []
         var effects: [Effect] = []
         for event in pending {
             switch event {
@@ -37,7 +37,7 @@ extension AppState {
     mutating func openReadOnlyIfHuge(_ text: String) -> [Effect] {
         let bytes = text.utf8.count
         guard bytes > Self.editableBytes else { return [] }
-        editor!.isReadOnly = true
+        editor?.isReadOnly = true
         return show(readOnlyMessage(bytes: bytes), severity: .warning)
     }
 

@@ -15,7 +15,7 @@ extension AppState {
         guard let open = editor, open.isLoaded, !open.isTrashed, let old = open.linkTitle, let text = open.text
         else { return [] }
         let new = NoteContent.split(text).title
-        editor!.linkTitle = new
+        editor?.linkTitle = new
         guard !old.trimmingCharacters(in: .whitespaces).isEmpty, !new.trimmingCharacters(in: .whitespaces).isEmpty,
             TextFolding.fold(old) != TextFolding.fold(new)
         else { return [] }

@@ -174,7 +174,7 @@ extension AppState {
             message = nil
             messageAwaitsKey = false
         }
-        keyedSinceMessage = true
+        if message != nil { keyedSinceMessage = true }
     }
 
     /// `q`: saves the open note first and quits when the store says it is saved. A note

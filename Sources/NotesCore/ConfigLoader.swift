@@ -41,23 +41,26 @@ public enum ConfigLoader {
     public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfig {
         let defaults = AppConfig.defaults(environment: environment)
         let source: LoadedConfig.Source
+        let path: String
         if let explicitPath {
-            source = .option(expand(explicitPath, environment))
+            path = expand(explicitPath, environment)
+            source = .option(path)
         } else if let env = environment["CLOUDNOTES_CONFIG"], !env.isEmpty {
-            source = .environment(expand(env, environment))
+            path = expand(env, environment)
+            source = .environment(path)
         } else {
             // A relative (or empty) XDG_CONFIG_HOME is ignored, as the XDG spec says.
             let configHome =
                 environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
                 ?? HomeDirectory.path(environment).map { $0 + "/.config" }
-            guard let path = configHome.map({ $0 + "/cloudnotes/config.json" }),
-                FileManager.default.fileExists(atPath: path)
+            guard let found = configHome.map({ $0 + "/cloudnotes/config.json" }),
+                FileManager.default.fileExists(atPath: found)
             else {
                 return LoadedConfig(config: defaults, source: .defaults, keysFromFile: [], warnings: [])
             }
-            source = .xdg(path)
+            path = found
+            source = .xdg(found)
         }
-        let path = source.path!
         let data = try read(path)
         var loaded = try parse(data, file: path, defaults: defaults, environment: environment)
         loaded.source = source

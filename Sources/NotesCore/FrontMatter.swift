@@ -286,8 +286,9 @@ extension FrontMatter {
         case .string(let s): return quoted(s)
         case .array(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
         case .object(let object):
-            return "{" + object.keys.sorted().map { quoted($0) + ": " + flow(object[$0]!) }.joined(separator: ", ")
-                + "}"
+            return "{"
+                + object.sorted { $0.key < $1.key }.map { quoted($0.key) + ": " + flow($0.value) }
+                .joined(separator: ", ") + "}"
         }
     }
 }

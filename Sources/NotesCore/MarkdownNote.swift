@@ -99,7 +99,8 @@ public enum MarkdownNote {
         guard let text = note.frontMatter, let value = try? JSONValue(parsing: Data(text.utf8)),
             case .object(let object) = value
         else { return [] }
-        return object.keys.sorted().filter { Key(rawValue: $0.lowercased()) == nil }.map { ($0, object[$0]!) }
+        return object.sorted { $0.key < $1.key }.filter { Key(rawValue: $0.key.lowercased()) == nil }
+            .map { ($0.key, $0.value) }
     }
 
     /// The aliases in a note's kept front matter (`aliases:` as a list or one text), for links.

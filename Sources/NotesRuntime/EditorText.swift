@@ -25,7 +25,7 @@ public enum EditorText {
     public static func makeTempFile(contents: String, id: UUID) throws -> String {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(dir)/cloudnotes-\(id.lowercasedString.prefix(8))-XXXXXX.md".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemps($0, 3) } ?? -1 }
         guard fd >= 0 else {
             throw ExternalEdit.Failure(
                 message: "cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")

@@ -143,7 +143,8 @@ struct AttachmentFiles: Sendable {
         var filled = 0
         while filled < buffer.count {
             let count = buffer.withUnsafeMutableBytes { raw in
-                posixRead(fd, raw.baseAddress! + filled, raw.count - filled)
+                // The loop runs only while the buffer has room, so it has an address.
+                raw.baseAddress.map { posixRead(fd, $0 + filled, raw.count - filled) } ?? 0
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -157,9 +158,10 @@ struct AttachmentFiles: Sendable {
 
     static func writeAll(_ fd: Int32, _ piece: ArraySlice<UInt8>) throws {
         try piece.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }  // nothing to write
             var offset = 0
             while offset < raw.count {
-                let count = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                let count = posixWrite(fd, base + offset, raw.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw Self.error("cannot write attachment content")

@@ -77,7 +77,8 @@ extension NoteStore {
         }
         var next = batches.first.map(prepare)
         for index in batches.indices {
-            let batch = try next!.get()
+            // `next` is the batch at `index`, prepared while the one before was written.
+            guard let batch = try next?.get() else { break }
             next = index + 1 < batches.count ? prepare(batches[index + 1]) : nil
             try bulkWrite { db in
                 // One clock for the batch, persisted once: two statements per note fewer.

@@ -114,8 +114,10 @@ extension NoteStore {
         let (merge, conflict) = resolve(heads, history)
         guard let merge else {
             // askUser: the heads stay; the note shows the latest edit until the user picks.
-            let shown =
-                heads.filter { !$0.isTombstone }.max(by: Revision.isEarlier) ?? heads.max(by: Revision.isEarlier)!
+            // `heads` has two or more (checked above).
+            guard let shown = heads.filter({ !$0.isTombstone }).max(by: Revision.isEarlier) ?? heads.last else {
+                return false
+            }
             try materialize(shown, conflict: true, db)
             return false
         }

@@ -34,7 +34,7 @@ extension SyncEngine {
         }
         try sendNotebookChanges(folder)
         if !summary.failed.isEmpty {
-            emit(.sentRecordZoneChanges(zone: ZoneID(Note.defaultZone)!, saved: [], failed: summary.failed))
+            emit(.sentRecordZoneChanges(zone: ZoneID.notes, saved: [], failed: summary.failed))
         }
         return summary
     }

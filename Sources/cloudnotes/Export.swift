@@ -162,8 +162,9 @@ struct Export: ParsableCommand {
         var text = text
         try text.withUTF8 { bytes in
             var offset = 0
+            guard let base = bytes.baseAddress else { return }  // nothing to write
             while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(fd, base + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")

@@ -59,7 +59,8 @@ struct ImportScan {
             if found.isEmpty { emptyFolders.append(path) }
             let slugs = NotebookSlug.slugs(ofFolderPaths: found.map(\.folder).filter { !$0.isEmpty })
             for folder in Set(found.map(\.folder)).sorted() where !folder.isEmpty {
-                notebooks.append((folder, slugs[folder]!))
+                // `slugs` has every folder it was given.
+                if let slug = slugs[folder] { notebooks.append((folder, slug)) }
             }
             files += found.map {
                 File(path: $0.path, source: path, notebook: $0.folder.isEmpty ? nil : slugs[$0.folder])

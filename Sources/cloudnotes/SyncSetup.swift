@@ -222,7 +222,9 @@ enum Blocking {
             done.signal()
         }
         done.wait()
-        return box.value!
+        // The task sets the value before it signals.
+        guard let value = box.value else { preconditionFailure("Blocking.value: the task signalled without a value") }
+        return value
     }
 
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
@@ -237,7 +239,9 @@ enum Blocking {
             done.signal()
         }
         done.wait()
-        return try box.result!.get()
+        // The task sets the result before it signals.
+        guard let result = box.result else { preconditionFailure("Blocking.run: the task signalled without a result") }
+        return try result.get()
     }
 }
 

@@ -68,11 +68,22 @@ public struct FolderSeal: Sendable, Equatable {
         mac.update(data: aad)
         mac.update(data: framed)
         let nonce = Array(mac.finalize()).prefix(Self.nonceSize)
-        // Sealing with a valid key and a 12-byte nonce cannot fail.
-        let box = try! ChaChaPoly.seal(
-            framed, using: fileKey, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: aad)
+        let box = Self.seal(framed, using: fileKey, nonce: nonce, authenticating: aad)
         framed.removeAll()
         return Self.magic + Array(box.combined)
+    }
+
+    /// ChaChaPoly with a 32-byte key and a 12-byte nonce, which cannot fail (swift-crypto throws
+    /// only for another nonce size).
+    private static func seal(
+        _ plaintext: [UInt8], using key: SymmetricKey, nonce: ArraySlice<UInt8>, authenticating aad: [UInt8]
+    ) -> ChaChaPoly.SealedBox {
+        do {
+            return try ChaChaPoly.seal(
+                plaintext, using: key, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: aad)
+        } catch {
+            preconditionFailure("ChaChaPoly.seal with a 12-byte nonce failed: \(error)")
+        }
     }
 
     /// Opens a sealed file read under `name`; the reason in the error says why it does not check out.
@@ -104,8 +115,7 @@ public struct FolderSeal: Sendable, Equatable {
         var padded = Array(zone.rawValue.utf8)
         padded += [UInt8](repeating: 0, count: 64 - padded.count)
         let nonce = Array(HMAC<SHA256>.authenticationCode(for: padded, using: nameNonceKey)).prefix(Self.nonceSize)
-        let box = try! ChaChaPoly.seal(
-            padded, using: nameKey, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: Array("zone".utf8))
+        let box = Self.seal(padded, using: nameKey, nonce: nonce, authenticating: Array("zone".utf8))
         return Self.hex(box.combined)
     }
 
