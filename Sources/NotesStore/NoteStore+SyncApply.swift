@@ -104,6 +104,12 @@ extension NoteStore {
                 let current = try Self.fetchNote(db, id: head.recordID)
                 conflict =
                     current?.syncState == .conflict && (current?.headRev == head.id || parents == [current?.headRev])
+                if !conflict {
+                    // The flagged merge and edits on top of it arrived together (one fetch):
+                    // flagged when every edit back to the merge kept its markers.
+                    conflict = try Self.keptMarkersSinceConflictedMerge(
+                        head, graph: graph, current: current, db)
+                }
             }
             try materialize(head, conflict: conflict, db)
             return false
@@ -138,6 +144,29 @@ extension NoteStore {
             arguments: [record]
         ).map(Self.revision(from:))?.fields?.zone
     }
+
+    /// Whether `head` (an edit holding conflict markers) descends along single-parent edits,
+    /// each holding markers, from a merge that kept markers, or from the note's flagged current
+    /// head. An edit without markers on the way (a resolution) ends it: false. Reads at most
+    /// `maxMarkerWalk` revisions.
+    static func keptMarkersSinceConflictedMerge(
+        _ head: Revision, graph: [String: [String]], current: Note?, _ db: Database
+    ) throws -> Bool {
+        var revision = head
+        for _ in 0..<maxMarkerWalk {
+            guard let parents = graph[revision.id], parents.count == 1,
+                let parent = try fetchRevision(parents[0], of: head.recordID.lowercasedString, db)
+            else { return false }
+            if parent.parents.count > 1 { return isConflictedMerge(parent) }
+            if parent.id == current?.headRev { return current?.syncState == .conflict }
+            guard let body = parent.fields?.body, containsConflictMarkers(body) else { return false }
+            revision = parent
+        }
+        return false
+    }
+
+    /// How far back `keptMarkersSinceConflictedMerge` looks: edits received in one fetch.
+    static let maxMarkerWalk = 64
 
     /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
     /// record had no revision before this one (so no note row and no outbox row).

@@ -61,6 +61,35 @@ struct ConflictTests {
         #expect(bodies.contains("one\nfrom a\nthree\n"))
     }
 
+    @Test("a device that receives a flagged merge and an edit on top of it in one fetch flags the note")
+    func mergeAndEditOnTopInOneFetch() async throws {
+        let (folder, _) = TestFolder.memory()
+        let a = try TestDevice("a", folder: folder)
+        let b = try TestDevice("b", folder: folder)
+        let c = try TestDevice("c", folder: folder)
+        let note = try a.store.create(title: "shared", body: "one\ntwo\nthree\n")
+        try await quiesce([a, b, c])
+        _ = try a.store.update(note.id) { $0.body = "one\nfrom a\nthree\n" }
+        _ = try b.store.update(note.id) { $0.body = "one\nfrom b\nthree\n" }
+        _ = try await b.engine.sendChanges()
+        _ = try await a.engine.sendChanges()
+        _ = try await a.engine.fetchChanges()
+        #expect(try a.store.note(note.id)?.syncState == .conflict)
+        // Typing on below the markers keeps them, and the flag (NoteStore+ConflictFlag.swift).
+        _ = try a.store.update(note.id) { $0.body += "typed on\n" }
+        #expect(try a.store.note(note.id)?.syncState == .conflict)
+        _ = try await a.engine.sendChanges()
+        // C has seen none of it: one fetch brings both edits, the merge and the edit on top.
+        _ = try await c.engine.fetchChanges()
+        let onC = try #require(try c.store.note(note.id))
+        #expect(onC.body.hasSuffix("typed on\n") && onC.body.contains("<<<<<<< "))
+        #expect(onC.syncState == .conflict, "markers without the flag on the device that received them")
+        #expect(try c.store.conflictCount() == 1)
+        // Resolved on C, then an edit that brings marker-like text back is no conflict of old.
+        try c.store.resolveConflict(note.id, keep: .mine)
+        #expect(try c.store.note(note.id)?.syncState != .conflict)
+    }
+
     @Test("fields: one side's change wins, both changed takes the later, tags merge as sets")
     func fieldMerge() async throws {
         let (a, b, note) = try await twoDevices()
