@@ -34,7 +34,7 @@ public struct KeysFile: Sendable, Equatable {
 
         /// The most work a keys file may ask for, in units of 128-byte scrypt blocks (r · N · p):
         /// 2^21, which is N = 2^18, r = 8, p = 1: 256 MB of memory and about 1.6 s (optimized) on this
-        /// project's 2-core test machine (docs/decisions/keys.md), four times `standard`.
+        /// project's 2-core test machine (docs/DECISIONS.md D-93), four times `standard`.
         public static let ceiling = 1 << 21
 
         /// What deriving costs, in 128-byte blocks (memory is r · N blocks, time r · N · p).
