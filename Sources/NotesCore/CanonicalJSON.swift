@@ -105,6 +105,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
+        // Each JSON kind tried in turn: a failed try is "not this kind"; none of them throws below.
         if c.decodeNil() {
             self = .null
         } else if let b = try? c.decode(Bool.self) {

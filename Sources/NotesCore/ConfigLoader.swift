@@ -76,12 +76,14 @@ public enum ConfigLoader {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw ConfigError(file: path, key: nil, message: "the file \(reason)")
         }
+        // Closing a file only read loses nothing.
         defer { try? handle.close() }
         func tooLarge(_ size: UInt64) -> ConfigError {
             ConfigError(
                 file: path, key: nil,
                 message: "the file is \(size) bytes; a config file is at most \(maxFileBytes) bytes (1 MB)")
         }
+        // A size that cannot be found (a pipe): the bounded read below still caps it.
         if let size = try? handle.seekToEnd(), size > UInt64(maxFileBytes) { throw tooLarge(size) }
         do {
             try handle.seek(toOffset: 0)
@@ -266,6 +268,7 @@ enum ConfigJSON: Decodable, Equatable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
+        // Each JSON kind tried in turn: a failed try is "not this kind", the last one throws.
         if c.decodeNil() {
             self = .null
         } else if let b = try? c.decode(Bool.self) {

@@ -32,6 +32,7 @@ public enum ISODate {
             .iso8601.year().month().day(),
         ]
         for strategy in strategies {
+            // Each format tried in turn; none matching is nil, said by the caller.
             if let date = try? Date(trimmed, strategy: strategy) { return date }
         }
         return nil

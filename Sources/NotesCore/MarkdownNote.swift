@@ -354,6 +354,7 @@ public enum MarkdownNote {
         guard !key.isEmpty, key != TextFolding.fold(note.title), !aliases(of: note).map(TextFolding.fold).contains(key)
         else { return note }
         var kept: [String: JSONValue] = [:]
+        // Kept front matter is written by us as a JSON object; anything else keeps nothing extra.
         if let text = note.frontMatter, case .object(let object)? = try? JSONValue(parsing: Data(text.utf8)) {
             kept = object
         }

@@ -362,6 +362,7 @@ final class EffectRunner {
                     note.title = title
                     note.body = body
                 }
+                // Saved: a temp file left behind (0600, in $TMPDIR) loses nothing.
                 try? FileManager.default.removeItem(atPath: path)
                 inbox.post(.storeChanged([id]))
             } catch {

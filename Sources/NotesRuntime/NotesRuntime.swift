@@ -216,6 +216,7 @@ public final class NotesRuntime {
         let timerClock = options.timerClock
         let interval = options.tickInterval
         watchers.tick = Task(executorPreference: TimerExecutor.shared) {
+            // A cancelled sleep ends the loop: the runtime is stopping.
             while (try? await timerClock.sleep(for: interval)) != nil {
                 inbox.post(.tick(clock()))
             }

@@ -21,6 +21,7 @@ final class TimerExecutor: TaskExecutor, @unchecked Sendable {
         _ delay: Duration, on clock: any Clock<Duration>, _ body: @escaping @Sendable () -> Void
     ) -> Task<Void, Never> {
         Task(executorPreference: shared) {
+            // Cancelled (the timer was replaced or the app stops): it does not fire.
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             body()
         }

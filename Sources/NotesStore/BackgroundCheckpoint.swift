@@ -46,6 +46,7 @@ final class BackgroundCheckpoint: @unchecked Sendable {
     }
 
     var walSize: Int {
+        // Unknown size counts as 0: the checkpoint waits for the next write; nothing is lost.
         ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?.intValue ?? 0
     }
 

@@ -113,6 +113,7 @@ public final class NoteStore: Sendable {
         guard access(directory, W_OK) != 0, errno == EROFS || errno == EACCES,
             FileManager.default.fileExists(atPath: databaseURL.path)
         else { return nil }
+        // A -wal that cannot be examined counts as none: the open that follows says what it finds.
         let wal = (try? FileManager.default.attributesOfItem(atPath: databaseURL.path + "-wal")[.size] as? NSNumber)
         if let wal, wal.intValue > 0 {
             throw StoreError(
@@ -212,6 +213,7 @@ public final class NoteStore: Sendable {
     static func isUnfinishedFirstStart(_ databaseURL: URL) -> Bool {
         let fm = FileManager.default
         let path = databaseURL.path
+        // A file that cannot be examined is not known to be a failed first start: it is kept.
         guard let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber,
             size.intValue <= 1 << 20,
             let contents = fm.contents(atPath: path), contents.allSatisfy({ $0 == 0 })
@@ -221,6 +223,7 @@ public final class NoteStore: Sendable {
         let directory = databaseURL.deletingLastPathComponent().path
         let name = databaseURL.lastPathComponent
         let ours = Set([name] + companionSuffixes.map { name + $0 })
+        // Unlistable: not known to be a failed first start, so nothing is removed.
         guard let entries = try? fm.contentsOfDirectory(atPath: directory) else { return false }
         return entries.allSatisfy { ours.contains($0) }
     }
@@ -242,6 +245,7 @@ public final class NoteStore: Sendable {
     private static func readHeader(_ databaseURL: URL) -> Data? {
         guard let handle = FileHandle(forReadingAtPath: databaseURL.path) else { return nil }
         defer { try? handle.close() }
+        // An unreadable header reads as empty: the open that follows reports the real error.
         return (try? handle.read(upToCount: 100)) ?? Data()
     }
 

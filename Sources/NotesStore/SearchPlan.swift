@@ -28,6 +28,8 @@ final class SegmentCache: @unchecked Sendable {
             }
             let blob = try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT docs FROM search_segment WHERE id = ?"), arguments: [id])
+            // A table that does not decode is nil: the search scans the text instead (§7), and
+            // `SearchIndexDamage` has the index rebuilt.
             let docs: [Int64]? = try? blob.map(SegmentDocs.decode) ?? []
             known[id] = docs
             changed = true

@@ -178,6 +178,7 @@ enum AttachmentFormat {
         }
         do {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+            // Synchronized (fsync) before the rename: a failed close then loses nothing.
             defer { try? handle.close() }
             try write(handle)
             try handle.synchronize()

@@ -65,6 +65,7 @@ struct Edit: ParsableCommand {
                 n.title = title
                 n.body = body
             }
+            // The text is saved: a temp file left behind (0600, in $TMPDIR) loses nothing.
             try? FileManager.default.removeItem(atPath: path)
             if result.conflict {
                 Output.info(

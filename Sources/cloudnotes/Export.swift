@@ -70,6 +70,8 @@ struct Export: ParsableCommand {
                 guard isDirectory.boolValue else {
                     throw CLIError("\(target) is a file; markdown export needs a folder")
                 }
+                // A folder that cannot be listed is treated as empty here; writing into it then
+                // fails with its own error, and nothing is overwritten.
                 let contents = (try? fm.contentsOfDirectory(atPath: target)) ?? []
                 if !contents.isEmpty && !force {
                     throw CLIError("\(target) is not empty; use --force to write into it")

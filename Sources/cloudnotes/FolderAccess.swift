@@ -27,6 +27,7 @@ enum FolderAccess {
         if let seal = unlocked { return location.folder(seal: seal) }
         if let seal = try remembered(store, context) { return try checked(location.folder(seal: seal), store) }
         let plain = location.folder()
+        // Unreadable here: the plain folder is returned and the engine reports the error itself.
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
         return location.folder(seal: try unlock(plain, info, context, store))
     }
@@ -103,6 +104,7 @@ enum FolderAccess {
     static func rememberedKey(_ store: NoteStore) throws -> (key: SymmetricKey, containerID: String)? {
         let url = keyFile(store)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        // A damaged key file is no remembered key: the passphrase is asked for (nothing is written with it).
         guard data.count < 4096, let json = try? JSONValue(parsing: data),
             let containerID = json["containerID"]?.stringValue,
             let key = json["key"]?.stringValue.flatMap(FolderSeal.unhex), key.count == 32

@@ -60,6 +60,7 @@ enum ImportAttachments {
     }
 
     static func isFolder(_ path: String) -> Bool {
+        // Unreadable attributes: not a folder (the file is then refused by its own read).
         let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
         return type == .typeDirectory
     }
@@ -116,6 +117,7 @@ enum ImportAttachments {
         var attachments: [Attachment] = []
         for name in names where Attachment.nameProblem(name) == nil {
             let path = folder + "/" + name
+            // Unreadable attributes: not a regular file, left out like a link.
             let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
             guard type == .typeRegular else { continue }
             attachments.append(try add(path, name: name, store, maxBytes: maxBytes))

@@ -110,6 +110,7 @@ struct ImportScan {
                 hidden += 1
                 continue
             }
+            // Unreadable attributes: counted as a file of another type, never read.
             let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

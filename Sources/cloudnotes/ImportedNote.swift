@@ -48,6 +48,7 @@ struct ImportedNote: Decodable {
             for name in names where c.contains(Key(stringValue: name)) {
                 let key = Key(stringValue: name)
                 if try c.decodeNil(forKey: key) { continue }
+                // A string or a number: a failed try is "not a string", tried as a number below.
                 if let text = try? c.decode(String.self, forKey: key) {
                     guard let date = FrontMatter.date(text) else { throw CLIError("\"\(name)\" is not a date") }
                     return date

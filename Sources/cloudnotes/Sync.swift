@@ -198,6 +198,7 @@ final class SyncProgress: @unchecked Sendable {
         let text = total > done ? "syncing: \(done) of \(total) change(s)" : "syncing: \(done) change(s)"
         lock.withLock {
             shown = true
+            // Progress only: a closed stderr loses no note.
             try? FileHandle.standardError.write(contentsOf: Data("\r\(text)\u{1B}[K".utf8))
         }
     }

@@ -56,6 +56,7 @@ struct SyncMove: ParsableCommand {
             }
             let to = target.folder()
             if !target.isRemote, FileManager.default.fileExists(atPath: target.name) {
+                // Unreadable counts as not a folder: refused, nothing written.
                 guard (try? to.io.isFolder(to.layout.root)) == true else {
                     throw CLIError("\(target.name) is not a folder; nothing was written")
                 }

@@ -23,6 +23,7 @@ enum SyncRestore {
         let folder = location.folder()
         if bound != location.name {
             let old = try CloudLocation.resolve(bound, environment: context.environment, s3: context.config.s3)
+            // An unreadable old place holds no container to point at: the restore goes on.
             if (try? old.folder().readContainer(boundTo: nil).containerID) == containerID {
                 throw CLIError(
                     "\(bound) still holds this data directory's cloud folder (container \(containerID)); to put it "

@@ -113,9 +113,12 @@ private final class BackgroundSync: @unchecked Sendable {
             let engine = made.engine
             let continuation = continuation
             let onThisDisk = SyncSetup.isOnThisDisk(made.folder, store)
+            // The app's saves reach sync through this watcher: without it nothing would be sent
+            // until a restart, so its failure turns sync off, said in the status bar (below).
+            let writes = try SyncSetup.watchLocalWrites(of: store, for: engine)
             lock.withLock {
                 self.engine = engine
-                localWrites = try? SyncSetup.watchLocalWrites(of: store, for: engine)
+                localWrites = writes
             }
             Task {
                 for await var status in engine.statusUpdates {
@@ -125,7 +128,7 @@ private final class BackgroundSync: @unchecked Sendable {
             }
             Task { await engine.start() }
         } catch {
-            let message = (error as? CLIError)?.message ?? "\(error)"
+            let message = (error as? CLIError)?.message ?? CloudError.userMessage(error)
             continuation?.yield(SyncStatus(phase: .error(message: "sync is off: \(message)")))
         }
     }
@@ -157,6 +160,7 @@ private final class BackgroundSync: @unchecked Sendable {
         guard let engine else { return }
         let done = DispatchSemaphore(value: 0)
         Task {
+            // A failed last send loses nothing: the changes stay queued for the next sync.
             _ = try? await engine.sendChanges()
             await engine.stop()
             done.signal()
