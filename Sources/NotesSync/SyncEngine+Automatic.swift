@@ -52,7 +52,7 @@ extension SyncEngine {
     func debouncedSend() async {
         do {
             _ = try await sendChanges()
-            setPhase(.idle(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:))))
+            setPhase(Self.settled(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)), held: state.held.values))
         } catch {
             record(error)
         }
