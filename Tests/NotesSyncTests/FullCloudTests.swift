@@ -81,6 +81,27 @@ struct FullCloudTests {
         #expect(try b.store.note(big.id)?.body == "small, edited")
     }
 
+    @Test("a batch in flight when the process died, that no longer fits, holds only its large note")
+    func inFlightBatchThatNoLongerFits() async throws {
+        let (_, io, a, b) = try await TestFolder.memoryPair()
+        let big = try a.store.create(title: "big", body: Self.largeBody)
+        let small = try a.store.create(title: "small", body: "fits")
+        // Dies while writing the large note's chunk: the batch stays in flight.
+        io.crash(at: .write, pathContains: "/assets/")
+        #expect(await a.engine.syncNow().error != nil)
+        io.restart()
+        Self.fillAssets(io)
+        let summary = await a.engine.syncNow()
+        #expect(summary.error == nil, "\(String(describing: summary.error))")
+        #expect(summary.sent.failed.map(\.recordID) == [big.id])
+        await b.sync()
+        #expect(try b.store.note(small.id)?.body == "fits")
+        io.clearFaults()
+        await a.sync()
+        await b.sync()
+        #expect(try b.store.note(big.id)?.body == Self.largeBody)
+    }
+
     @Test("when not even a small change fits, the sync fails with the full folder's reason, and recovers")
     func nothingFits() async throws {
         let (_, io, a, b) = try await TestFolder.memoryPair()
