@@ -68,6 +68,7 @@ extension SyncEngine {
         if superseded {
             held.merge(try sendQueued(folder, &summary, didNotFit: &didNotFit)) { first, _ in first }
         }
+        roomWaits = roomWaits.filter { held[$0.key] != nil }
         limitExceeded = held.mapValues(\.message)
         state.held = Dictionary(uniqueKeysWithValues: held.map { ($0.key.lowercasedString, $0.value.message) })
         for (recordID, error) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
@@ -102,6 +103,14 @@ extension SyncEngine {
             for row in rows {
                 let revision = row.revision
                 if held[revision.recordID] != nil { continue }
+                if let wait = roomWaits[revision.recordID] {
+                    // Still the revision that did not fit, and not yet its time: waits again.
+                    if wait.revisionID == revision.id, configuration.now().millisecondsSince1970 < wait.notBefore {
+                        held[revision.recordID] = wait.error
+                        didNotFit[revision.recordID] = revision.id
+                        continue
+                    }
+                }
                 if let error = oversize(revision) {
                     held[revision.recordID] = error
                     continue
@@ -175,8 +184,14 @@ extension SyncEngine {
         _ single: ChangeBatch, _ error: CloudError, held: inout [UUID: CloudError], didNotFit: inout [UUID: String]
     ) throws {
         guard let revision = single.records.first?.revision, Self.needsRoom(revision) else { throw error }
-        held[revision.recordID] = CloudError(.quotaExceeded, Self.waitsForRoom(revision, error))
+        let waiting = CloudError(.quotaExceeded, Self.waitsForRoom(revision, error))
+        held[revision.recordID] = waiting
         didNotFit[revision.recordID] = revision.id
+        let attempts = (roomWaits[revision.recordID].map { $0.revisionID == revision.id ? $0.attempts : 0 } ?? 0) + 1
+        let delay = configuration.retry.delay(attempt: attempts, unit: 0.5)
+        roomWaits[revision.recordID] = RoomWait(
+            revisionID: revision.id, error: waiting, attempts: attempts,
+            notBefore: configuration.now().millisecondsSince1970 + Int64(delay * 1000))
     }
 
     /// Whether a revision carries something large: an attachment, or fields that travel as an asset.

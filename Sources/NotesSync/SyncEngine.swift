@@ -87,6 +87,8 @@ public actor SyncEngine {
     public internal(set) var warnings: [String] = []
     /// Notes that stay local because a revision is over the 1 MB record limit, with the message.
     public internal(set) var limitExceeded: [UUID: String] = [:]
+    /// Notes that did not fit in a full cloud folder, not tried again before their time.
+    var roomWaits: [UUID: RoomWait] = [:]
     /// Files the last fetch waited at (`SyncStatus.waitingCount`).
     var waitingFiles = 0
     /// Of those, files waiting for an attachment's chunk (`SyncStatus.attachmentWaitingCount`).
@@ -190,7 +192,13 @@ public actor SyncEngine {
             state.lastError = nil
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))
-            retryAttempt = 0
+            if configuration.automaticallySync, !roomWaits.isEmpty {
+                // A folder given room again says nothing: notes that wait for it are tried on the
+                // retry policy's backoff.
+                scheduleRetry()
+            } else {
+                retryAttempt = 0
+            }
             setPhase(Self.settled(lastSync: Date(millisecondsSince1970: now), held: state.held.values))
         }
     }

@@ -47,8 +47,10 @@ struct FullCloudTests {
         #expect(try b.store.note(after.id)?.body == "small too")
         #expect(try b.store.note(big.id) == nil)
 
-        // Room again: the note goes out under the same device id (the seq it did not get is free).
+        // Room again: past the retry backoff the note goes out under the same device id (the
+        // seq it did not get is free).
         io.clearFaults()
+        a.clock.advance(by: 2_000)
         let again = await a.sync()
         #expect(again.sent.failed.isEmpty && again.pending == 0)
         #expect(await a.engine.device == device)
@@ -97,7 +99,27 @@ struct FullCloudTests {
         await b.sync()
         #expect(try b.store.note(small.id)?.body == "fits")
         io.clearFaults()
+        a.clock.advance(by: 2_000)
         await a.sync()
+        await b.sync()
+        #expect(try b.store.note(big.id)?.body == Self.largeBody)
+    }
+
+    @Test("a process tries a note that did not fit again only on the retry backoff, not at every pass")
+    func triedAgainOnBackoff() async throws {
+        let (_, io, a, b) = try await TestFolder.memoryPair()
+        let big = try a.store.create(title: "big", body: Self.largeBody)
+        Self.fillAssets(io)
+        #expect(await a.engine.syncNow().sent.failed.map(\.recordID) == [big.id])
+        let writes = io.callCount(.write)
+        let soon = await a.engine.syncNow()
+        #expect(soon.sent.failed.map(\.recordID) == [big.id])
+        #expect(io.callCount(.write) - writes < 3, "the large note's chunk was written again at once")
+        // Past the first backoff (1 s ± 20 %) it is tried again, and goes once there is room.
+        io.clearFaults()
+        a.clock.advance(by: 2_000)
+        let later = await a.sync()
+        #expect(later.sent.failed.isEmpty && later.pending == 0)
         await b.sync()
         #expect(try b.store.note(big.id)?.body == Self.largeBody)
     }
