@@ -52,7 +52,8 @@ extension SyncEngine {
     func debouncedSend() async {
         do {
             _ = try await sendChanges()
-            setPhase(Self.settled(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)), held: state.held.values))
+            setPhase(
+                Self.settled(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)), held: state.held.values))
         } catch {
             record(error)
         }

@@ -85,7 +85,8 @@ public actor SyncEngine {
     public internal(set) var status: SyncStatus
     /// Things the user should hear about: skipped files, clock skew, notes over the limit.
     public internal(set) var warnings: [String] = []
-    /// Notes that stay local because a revision is over the 1 MB record limit, with the message.
+    /// Notes that stay local because a revision is over the record limit, or did not fit in a
+    /// full cloud folder, with the message.
     public internal(set) var limitExceeded: [UUID: String] = [:]
     /// Notes that did not fit in a full cloud folder, not tried again before their time.
     var roomWaits: [UUID: RoomWait] = [:]
