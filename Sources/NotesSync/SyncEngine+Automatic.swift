@@ -54,6 +54,8 @@ extension SyncEngine {
             _ = try await sendChanges()
             setPhase(
                 Self.settled(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)), held: state.held.values))
+            // Notes that did not fit in a full cloud folder are tried again on the backoff.
+            if !roomWaits.isEmpty { scheduleRetry() }
         } catch {
             record(error)
         }

@@ -188,7 +188,8 @@ extension SyncEngine {
         held[revision.recordID] = waiting
         didNotFit[revision.recordID] = revision.id
         let attempts = (roomWaits[revision.recordID].map { $0.revisionID == revision.id ? $0.attempts : 0 } ?? 0) + 1
-        let delay = configuration.retry.delay(attempt: attempts, unit: 0.5)
+        // The shortest delay the policy draws: a scheduled retry never comes before it is due.
+        let delay = configuration.retry.delay(attempt: attempts, unit: 0)
         roomWaits[revision.recordID] = RoomWait(
             revisionID: revision.id, error: waiting, attempts: attempts,
             notBefore: configuration.now().millisecondsSince1970 + Int64(delay * 1000))

@@ -4,6 +4,7 @@ import Glibc
 import NotesCore
 import NotesStore
 import NotesSync
+import NotesTestSupport
 import Testing
 
 /// A full cloud folder degrades, never wedges (issue 21 item 13): what fits still goes out, what
@@ -122,6 +123,33 @@ struct FullCloudTests {
         #expect(later.sent.failed.isEmpty && later.pending == 0)
         await b.sync()
         #expect(try b.store.note(big.id)?.body == Self.largeBody)
+    }
+
+    @Test("a running app tries the waiting note again by itself, on the backoff, once there is room")
+    func automaticRetry() async throws {
+        let (folder, io) = TestFolder.memory()
+        let clock = TestClock()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory, clock: { clock.date })
+        var configuration = SyncEngine.Configuration(
+            folder: folder, deviceName: "a", automaticallySync: true, debounceSeconds: 0,
+            retry: RetryPolicy(initial: 5, maximum: 20, jitter: 0), now: { clock.date })
+        configuration.clock = clock
+        let engine = try SyncEngine(store: store, configuration: configuration)
+        await engine.start()
+        let big = try store.create(title: "big", body: Self.largeBody)
+        Self.fillAssets(io)
+        await engine.pendingChangesAdded()
+        #expect(await eventually { await engine.status.heldCount == 1 })
+        #expect(try store.pendingCount() == 1)
+        io.clearFaults()
+        #expect(await eventually { clock.sleepers == 1 })
+        clock.advance(by: .seconds(5))
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(await engine.status.heldCount == 0)
+        #expect(try store.note(big.id) != nil)
+        await engine.stop()
     }
 
     @Test("when not even a small change fits, the sync fails with the full folder's reason, and recovers")
