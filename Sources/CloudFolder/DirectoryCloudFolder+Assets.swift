@@ -18,22 +18,44 @@ extension DirectoryCloudFolder: AssetStore {
 
     public func storeAsset(_ bytes: [UInt8], device: DeviceID) throws -> AssetRef {
         var names: [String] = []
+        var written: [String] = []
         var start = 0
-        repeat {
-            let chunk = bytes[start..<min(bytes.count, start + AssetRef.chunkSize)]
-            let name = chunkName(chunk)
-            let path = assetFile(name)
-            try io.ensureDirectory(layout.privateDirectory + "/assets")
-            try io.ensureDirectory(CloudPath.parent(of: path))
-            // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
-            // attempt wrote is already there.
-            if try publishChunk(Array(chunk), name: name, device: device) == .published {
-                attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
-            }
-            names.append(name)
-            start += AssetRef.chunkSize
-        } while start < bytes.count
+        do {
+            repeat {
+                let chunk = bytes[start..<min(bytes.count, start + AssetRef.chunkSize)]
+                let name = chunkName(chunk)
+                let path = assetFile(name)
+                try io.ensureDirectory(layout.privateDirectory + "/assets")
+                try io.ensureDirectory(CloudPath.parent(of: path))
+                // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
+                // attempt wrote is already there.
+                if try publishChunk(Array(chunk), name: name, device: device) == .published {
+                    attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+                    written.append(name)
+                }
+                names.append(name)
+                start += AssetRef.chunkSize
+            } while start < bytes.count
+        } catch let error as CloudError where error.code == .quotaExceeded {
+            removeChunksOfWhatDidNotFit(written)
+            throw error
+        }
         return AssetRef(chunks: names, size: bytes.count)
+    }
+
+    /// Removes the chunks this device has just written for content that did not fit whole in a
+    /// full cloud folder (issue 21 item 13): no record names them, and the room they take is
+    /// what smaller changes need. Only chunks this write created (`.published`), never one
+    /// that was already there. Best effort: a chunk left is this device's own, which chunk
+    /// collection deletes once nothing has named it for the grace period (rule 15).
+    func removeChunksOfWhatDidNotFit(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        var removed: [String] = []
+        for name in names {
+            // A chunk that cannot be removed now stays one of this device's own (see above).
+            if (try? io.remove(assetFile(name))) != nil { removed.append(name) }
+        }
+        attachments?.forgetOwnChunks(removed, folder: attachmentFolderIdentity)
     }
 
     /// Writes a chunk once (rule 15). A chunk is named by its content, so a file at its path

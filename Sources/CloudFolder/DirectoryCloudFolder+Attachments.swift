@@ -25,17 +25,25 @@ extension DirectoryCloudFolder {
         }
         try io.ensureDirectory(layout.privateDirectory + "/assets")
         var names: [String] = []
-        let found = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) {
-            piece in
-            let name = chunkName(piece)
-            let path = assetFile(name)
-            try io.ensureDirectory(CloudPath.parent(of: path))
-            // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
-            // Only a chunk this device wrote is its own, to delete when nothing names it (rule 15).
-            if try publishChunk(Array(piece), name: name, device: device) == .published {
-                attachments.rememberOwnChunks([name], folder: identity)
+        var written: [String] = []
+        let found: Bool
+        do {
+            found = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) {
+                piece in
+                let name = chunkName(piece)
+                let path = assetFile(name)
+                try io.ensureDirectory(CloudPath.parent(of: path))
+                // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
+                // Only a chunk this device wrote is its own, to delete when nothing names it (rule 15).
+                if try publishChunk(Array(piece), name: name, device: device) == .published {
+                    attachments.rememberOwnChunks([name], folder: identity)
+                    written.append(name)
+                }
+                names.append(name)
             }
-            names.append(name)
+        } catch let error as CloudError where error.code == .quotaExceeded {
+            removeChunksOfWhatDidNotFit(written)
+            throw error
         }
         guard found else {
             throw CloudError(

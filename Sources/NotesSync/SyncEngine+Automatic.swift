@@ -52,7 +52,10 @@ extension SyncEngine {
     func debouncedSend() async {
         do {
             _ = try await sendChanges()
-            setPhase(.idle(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:))))
+            setPhase(
+                Self.settled(lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)), held: state.held.values))
+            // Notes that did not fit in a full cloud folder are tried again on the backoff.
+            if !roomWaits.isEmpty { scheduleRetry() }
         } catch {
             record(error)
         }

@@ -40,19 +40,35 @@ extension SyncEngine {
     }
 
     /// Publishes the in-flight batch, then every pending change (see `sendChanges`). A note held
-    /// back by a revision over the limit whose head is publishable again has its unpublished
-    /// revisions replaced by one (`SyncStore.supersedeUnpublishable`), which then goes out.
+    /// back by a revision over the limit whose head is publishable again, or by a revision that
+    /// did not fit in a full cloud folder when the note has changed since (an attachment
+    /// detached, the note purged), has its unpublished revisions replaced by one
+    /// (`SyncStore.supersedeUnpublishable`), which then goes out.
     private func sendPending(_ folder: any CloudFolder, _ summary: inout SendSummary) throws {
-        if let flight = state.inFlight { try republish(flight, folder, &summary) }
-        var held = try sendQueued(folder, &summary)
+        if let flight = state.inFlight {
+            do {
+                try republish(flight, folder, &summary)
+            } catch let error as CloudError where error.code == .quotaExceeded {
+                // What did not fit is sent again below, a note at a time (issue 21 item 13).
+                try forgetFlightThatDidNotFit(error, folder)
+            }
+        }
+        var didNotFit: [UUID: String] = [:]
+        var held = try sendQueued(folder, &summary, didNotFit: &didNotFit)
         var superseded = false
         for (recordID, _) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-            if try store.supersedeUnpublishable(recordID, isPublishable: { oversize($0) == nil }) != nil {
+            let stuck = didNotFit[recordID]
+            let replacement = try store.supersedeUnpublishable(
+                recordID, isPublishable: { oversize($0) == nil && $0.id != stuck })
+            if replacement != nil {
                 held[recordID] = nil
                 superseded = true
             }
         }
-        if superseded { held.merge(try sendQueued(folder, &summary)) { first, _ in first } }
+        if superseded {
+            held.merge(try sendQueued(folder, &summary, didNotFit: &didNotFit)) { first, _ in first }
+        }
+        roomWaits = roomWaits.filter { held[$0.key] != nil }
         limitExceeded = held.mapValues(\.message)
         state.held = Dictionary(uniqueKeysWithValues: held.map { ($0.key.lowercasedString, $0.value.message) })
         for (recordID, error) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
@@ -62,14 +78,23 @@ extension SyncEngine {
     }
 
     /// One pass over the outbox: publishes what can go; returns the notes held back by a
-    /// revision over the limit (with that revision's error).
-    private func sendQueued(_ folder: any CloudFolder, _ summary: inout SendSummary) throws -> [UUID: CloudError] {
+    /// revision over the limit or one that did not fit in a full cloud folder (with its error).
+    ///
+    /// Once a batch does not fit (`quotaExceeded`), the rest of the pass goes a revision per log
+    /// file, so what fits still goes out: a revision that does not fit holds only its note
+    /// (`didNotFit` names that revision), whose later revisions wait behind it. When even a
+    /// revision with nothing large (no attachment, fields inline) does not fit, the cloud folder
+    /// is full for everything and the error ends the pass.
+    private func sendQueued(
+        _ folder: any CloudFolder, _ summary: inout SendSummary, didNotFit: inout [UUID: String]
+    ) throws -> [UUID: CloudError] {
         var after: Int64 = 0
         var held: [UUID: CloudError] = [:]
         let total = (try? store.pendingCount()) ?? 0
         // Zones this pass has published to: the log end was checked before the pass's first
         // batch of each (ensureZone's two probes) and is where that batch left it.
         var publishedTo = Set<ZoneID>()
+        var oneByOne = false
         while true {
             let rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
             guard let last = rows.last else { break }
@@ -78,6 +103,14 @@ extension SyncEngine {
             for row in rows {
                 let revision = row.revision
                 if held[revision.recordID] != nil { continue }
+                if let wait = roomWaits[revision.recordID] {
+                    // Still the revision that did not fit, and not yet its time: waits again.
+                    if wait.revisionID == revision.id, configuration.now().millisecondsSince1970 < wait.notBefore {
+                        held[revision.recordID] = wait.error
+                        didNotFit[revision.recordID] = revision.id
+                        continue
+                    }
+                }
                 if let error = oversize(revision) {
                     held[revision.recordID] = error
                     continue
@@ -95,16 +128,98 @@ extension SyncEngine {
             for group in groups {
                 let (revisions, seqsByRevision) = Self.unique(group.rows)
                 for batch in ChangeBatch.plan(revisions, maxRecordBytes: configuration.maxRecordBytes).batches {
-                    let seqs = batch.records.flatMap { seqsByRevision[$0.revision.id] ?? [] }
-                    try publish(
-                        batch, zone: group.zone, outboxSeqs: seqs, folder, &summary,
-                        checkZone: !publishedTo.contains(group.zone))
-                    publishedTo.insert(group.zone)
-                    setPhase(.syncing(done: summary.sent, total: max(total, summary.sent)))
+                    let parts =
+                        oneByOne ? batch.records.map { ChangeBatch(records: [$0]) } : [batch]
+                    for part in parts {
+                        if oneByOne, let record = part.records.first, held[record.revision.recordID] != nil {
+                            continue
+                        }
+                        let seqs = part.records.flatMap { seqsByRevision[$0.revision.id] ?? [] }
+                        do {
+                            try publish(
+                                part, zone: group.zone, outboxSeqs: seqs, folder, &summary,
+                                checkZone: !publishedTo.contains(group.zone))
+                        } catch let error as CloudError where error.code == .quotaExceeded {
+                            try forgetFlightThatDidNotFit(error, folder)
+                            if !oneByOne {
+                                // Again a revision at a time, this batch's first.
+                                oneByOne = true
+                                try publishOneByOne(
+                                    part, zone: group.zone, seqsByRevision, folder, &summary,
+                                    held: &held, didNotFit: &didNotFit)
+                                continue
+                            }
+                            try holdWhatDidNotFit(part, error, held: &held, didNotFit: &didNotFit)
+                            continue
+                        }
+                        publishedTo.insert(group.zone)
+                        setPhase(.syncing(done: summary.sent, total: max(total, summary.sent)))
+                    }
                 }
             }
         }
         return held
+    }
+
+    /// Publishes a batch that did not fit again a revision per log file, skipping the notes
+    /// already held; a revision that does not fit holds its note (`holdWhatDidNotFit`).
+    private func publishOneByOne(
+        _ batch: ChangeBatch, zone: ZoneID, _ seqsByRevision: [String: [Int64]], _ folder: any CloudFolder,
+        _ summary: inout SendSummary, held: inout [UUID: CloudError], didNotFit: inout [UUID: String]
+    ) throws {
+        for record in batch.records where held[record.revision.recordID] == nil {
+            let single = ChangeBatch(records: [record])
+            do {
+                try publish(single, zone: zone, outboxSeqs: seqsByRevision[record.revision.id] ?? [], folder, &summary)
+            } catch let error as CloudError where error.code == .quotaExceeded {
+                try forgetFlightThatDidNotFit(error, folder)
+                try holdWhatDidNotFit(single, error, held: &held, didNotFit: &didNotFit)
+            }
+        }
+    }
+
+    /// Holds the note of a one-revision batch that did not fit, with the reason a person reads;
+    /// rethrows when the revision carries nothing large (then nothing fits).
+    private func holdWhatDidNotFit(
+        _ single: ChangeBatch, _ error: CloudError, held: inout [UUID: CloudError], didNotFit: inout [UUID: String]
+    ) throws {
+        guard let revision = single.records.first?.revision, Self.needsRoom(revision) else { throw error }
+        let waiting = CloudError(.quotaExceeded, Self.waitsForRoom(revision, error))
+        held[revision.recordID] = waiting
+        didNotFit[revision.recordID] = revision.id
+        let attempts = (roomWaits[revision.recordID].map { $0.revisionID == revision.id ? $0.attempts : 0 } ?? 0) + 1
+        // The shortest delay the policy draws: a scheduled retry never comes before it is due.
+        let delay = configuration.retry.delay(attempt: attempts, unit: 0)
+        roomWaits[revision.recordID] = RoomWait(
+            revisionID: revision.id, error: waiting, attempts: attempts,
+            notBefore: configuration.now().millisecondsSince1970 + Int64(delay * 1000))
+    }
+
+    /// Whether a revision carries something large: an attachment, or fields that travel as an asset.
+    static func needsRoom(_ revision: Revision) -> Bool {
+        guard let fields = revision.fields else { return false }
+        return !fields.attachments.isEmpty
+            || fields.body.utf8.count + fields.title.utf8.count > ChangeRecord.inlineFieldsBytes / 2
+    }
+
+    /// Why a note waits in a full cloud folder, in a person's words.
+    static func waitsForRoom(_ revision: Revision, _ error: CloudError) -> String {
+        let size = (revision.fields?.attachments ?? []).reduce(Int64(0)) { $0 + $1.size }
+        let megabytes = String(format: "%.1f MB", Double(size) / 1_048_576)
+        let what = size > 0 ? "its attachments (\(megabytes))" : "it"
+        return "note \(revision.recordID.lowercasedString) waits on this device: \(fullCloudFolder) and \(what) "
+            + "did not fit (\(error.message)); it goes out once there is room, or once the large file is detached "
+            + "or the note purged"
+    }
+
+    /// After a publication that did not fit: forgets the in-flight batch when its log file is not
+    /// in the folder (its seq is then free for what goes next); rethrows `error` when it is (the
+    /// write got as far as the file, so the same bytes are published again by the next pass).
+    private func forgetFlightThatDidNotFit(_ error: CloudError, _ folder: any CloudFolder) throws {
+        guard let flight = state.inFlight else { return }
+        if try folder.logHead(zone: flight.zone, device: device, after: flight.seq - 1) >= flight.seq { throw error }
+        state.inFlight = nil
+        try store.saveEngineState(state.serialized)
     }
 
     /// The limitExceeded error when a revision's record is over the limit, measured only for large ones.

@@ -85,8 +85,11 @@ public actor SyncEngine {
     public internal(set) var status: SyncStatus
     /// Things the user should hear about: skipped files, clock skew, notes over the limit.
     public internal(set) var warnings: [String] = []
-    /// Notes that stay local because a revision is over the 1 MB record limit, with the message.
+    /// Notes that stay local because a revision is over the record limit, or did not fit in a
+    /// full cloud folder, with the message.
     public internal(set) var limitExceeded: [UUID: String] = [:]
+    /// Notes that did not fit in a full cloud folder, not tried again before their time.
+    var roomWaits: [UUID: RoomWait] = [:]
     /// Files the last fetch waited at (`SyncStatus.waitingCount`).
     var waitingFiles = 0
     /// Of those, files waiting for an attachment's chunk (`SyncStatus.attachmentWaitingCount`).
@@ -127,10 +130,10 @@ public actor SyncEngine {
         self.accountStatus = configuration.folder == nil ? .noAccount : .available
         let lastSync = state.lastSync.map(Date.init(millisecondsSince1970:))
         self.status = SyncStatus(
-            phase: configuration.folder == nil ? .localOnly : .idle(lastSync: lastSync),
+            phase: configuration.folder == nil ? .localOnly : Self.settled(lastSync: lastSync, held: state.held.values),
             pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0,
             heldCount: state.held.count,
-            heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes))
+            heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes, state.held.values))
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(512))
         (statusUpdates, statusSink) = AsyncStream.makeStream(of: SyncStatus.self, bufferingPolicy: .bufferingNewest(64))
     }
@@ -173,10 +176,13 @@ public actor SyncEngine {
     private func pass(_ summary: inout SyncSummary) async throws {
         do {
             summary.sent = try await sendChanges()
+            // What the first send left: notes held back and what waits behind them.
+            let left = try store.pendingCount()
             summary.fetched = try await fetchChanges()
-            // Merges made by the fetch, or a zone queued again for upload.
+            // Merges made by the fetch, or a zone queued again for upload (a note that did not
+            // fit in a full cloud folder is not tried twice a pass for what waits behind it).
             let pending = try store.pendingCount()
-            if summary.fetched.merged > 0 || pending > summary.sent.failed.count {
+            if summary.fetched.merged > 0 || pending > left {
                 summary.sent.add(try await sendChanges())
             }
             let now = configuration.now().millisecondsSince1970
@@ -187,8 +193,14 @@ public actor SyncEngine {
             state.lastError = nil
             try store.saveEngineState(state.serialized)
             emit(.stateUpdate(state))
-            retryAttempt = 0
-            setPhase(.idle(lastSync: Date(millisecondsSince1970: now)))
+            if configuration.automaticallySync, !roomWaits.isEmpty {
+                // A folder given room again says nothing: notes that wait for it are tried on the
+                // retry policy's backoff.
+                scheduleRetry()
+            } else {
+                retryAttempt = 0
+            }
+            setPhase(Self.settled(lastSync: Date(millisecondsSince1970: now), held: state.held.values))
         }
     }
 
@@ -277,7 +289,8 @@ public actor SyncEngine {
         next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
-        next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes)
+        let reasons = limitExceeded.isEmpty ? Array(state.held.values) : Array(limitExceeded.values)
+        next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes, reasons)
         next.waitingCount = waitingFiles
         next.attachmentWaitingCount = waitingAttachmentFiles
         guard next != status else { return }
@@ -286,9 +299,25 @@ public actor SyncEngine {
         statusSink.yield(next)
     }
 
-    /// Why a held note stays here, for the status bar: the only reason a send holds a note
-    /// back is a record over the size limit (SYNC-FORMAT rule 13).
-    static func heldReason(_ limit: Int) -> String { "over the \(ChangeRecord.describe(limit)) limit" }
+    /// Why held notes stay here, for the status bar: a full cloud folder when any waits for
+    /// room (issue 21 item 13), else a record over the size limit (SYNC-FORMAT rule 13).
+    static func heldReason(_ limit: Int, _ reasons: some Sequence<String>) -> String {
+        reasons.contains(where: isWaitingForRoom) ? fullCloudFolder : "over the \(ChangeRecord.describe(limit)) limit"
+    }
+
+    /// What a held note's reason says when it waits for room in a full cloud folder.
+    static let fullCloudFolder = "the cloud folder is full"
+
+    /// Whether a held note's reason is a full cloud folder (`waitsForRoom`), not the size limit.
+    static func isWaitingForRoom(_ reason: String) -> Bool { reason.contains(fullCloudFolder) }
+
+    /// The phase after a pass that ended well: idle, unless notes wait for room in a full cloud
+    /// folder, which is then an error a person sees (never "✓ Synced" while something waits).
+    static func settled(lastSync: Date?, held: some Sequence<String>) -> SyncStatus.Phase {
+        let waiting = held.filter(isWaitingForRoom).count
+        guard waiting > 0 else { return .idle(lastSync: lastSync) }
+        return .error(message: "\(fullCloudFolder): \(waiting) note(s) wait on this device until there is room")
+    }
 
     func warn(_ message: String) {
         logger.warning("\(message)")

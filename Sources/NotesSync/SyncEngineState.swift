@@ -109,7 +109,8 @@ public struct SyncEngineState: Sendable, Equatable {
     /// Why the last sync failed, kept until a sync succeeds (for `status`, which is another
     /// process than the failed `sync`).
     public var lastError: LastError?
-    /// Notes held back by the record size limit after the last send: record id → reason.
+    /// Notes held back after the last send, by the record size limit or waiting for room in a
+    /// full cloud folder: record id → reason.
     public var held: [String: String] = [:]
     /// The names other devices gave themselves in their device files (`deviceName`), by id, as
     /// last read: history, conflicts and the resolver name devices by them (`DeviceLabels`).
