@@ -29,6 +29,8 @@ import time
 import fcntl
 import termios
 
+# The note's last line: on screen only once the editor (or vim) shows the end of the text.
+END_LINE = "The end of the large note."
 WORDS = ("meeting project budget review kernel latency notes draft plan ideas travel kyoto release "
          "sync folder device merge conflict editor search index terminal cloud replica").split()
 
@@ -54,6 +56,7 @@ def note_text(megabytes, seed=20261128):
             line = words.capitalize() + "."
         lines.append(line)
         size += len(line) + 1
+    lines.append(END_LINE)
     return "\n".join(lines) + "\n"
 
 
@@ -191,12 +194,14 @@ def main():
             app.wait_for(b"Large note")
             app.drain()
             sent = time.perf_counter()
+            # Enter, then Ctrl-End at once (held while the note loads, then replayed): open is
+            # until the note's last line is on screen.
             app.send("\r")
-            shown = app.wait_for(b"Esc back" if editable else b"Read-only")
+            app.send(b"\x1b[1;5F")
+            shown = app.wait_for(END_LINE.encode())
             rows["open"].append(shown - sent)
             if editable:
                 app.drain()
-                app.send(b"\x1b[1;5F")  # Ctrl-End: the end of the text
                 typed = "typed at the end xyzq"
                 for character in typed:
                     app.send(character)
