@@ -123,6 +123,26 @@ extension DirectoryCloudFolder {
         return written
     }
 
+    public func damagedChunks(among names: Set<String>) throws -> [DamagedChunk] {
+        guard let attachments, !names.isEmpty else { return [] }
+        let identity = attachmentFolderIdentity
+        var live = Set<String>()
+        for sha256 in attachments.liveAttachmentContents() where attachments.hasAttachmentContent(sha256: sha256) {
+            live.formUnion(attachments.cloudChunks(sha256: sha256, folder: identity) ?? [])
+        }
+        let own = attachments.ownChunks(folder: identity)
+        var damaged: [DamagedChunk] = []
+        for name in names.sorted() where own.contains(name) || live.contains(name) {
+            do {
+                _ = try readChunk(name)
+            } catch let unavailable as AssetUnavailable {
+                let reason = try io.kind(assetFile(name)) == nil ? "is missing" : "is damaged (\(unavailable.reason))"
+                damaged.append(DamagedChunk(name: name, reason: reason, repairable: live.contains(name)))
+            }
+        }
+        return damaged
+    }
+
     /// A device holding the content of a record it reads writes again any of its chunks that
     /// are missing (collected while another device named them, rule 15), so readers without the
     /// content stop waiting; the chunk is then its own. A stat per chunk.

@@ -163,11 +163,12 @@ struct AttachmentCLITests {
         let waiting = try runner.cn(at: b, "sync")
         #expect(waiting.stdout.contains("↻ waiting for attachment"), "\(waiting.stdout)")
         #expect(waiting.stderr.contains("waiting for attachment late.bin"), "\(waiting.stderr)")
-        #expect(try runner.cn(at: b, "show", "late").status == 1)
+        // The note is there at its revision before the attachment: only that revision waits.
+        let out = runner.home.appendingPathComponent("out")
+        #expect(try runner.cn(at: b, "attachment", "late", "late.bin", "-o", out.path).status != 0)
         try FileManager.default.moveItem(atPath: aside, toPath: assets + "/" + chunk)
         let arrived = try runner.cn(at: b, "sync")
         #expect(!arrived.stdout.contains("waiting for attachment"), "\(arrived.stdout)")
-        let out = runner.home.appendingPathComponent("out")
         #expect(try runner.cn(at: b, "attachment", "late", "late.bin", "-o", out.path).status == 0)
         #expect(try Self.sameBytes(out, file))
     }

@@ -197,6 +197,9 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
         try base.bindCloudFolder(path, engineState: engineState)
     }
     func conflictCount() throws -> Int { try base.conflictCount() }
+    func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>) {
+        try base.revisionPresence(ids)
+    }
     func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
     func snapshotRevisions(zone: String) throws -> [Revision] { try base.snapshotRevisions(zone: zone) }
