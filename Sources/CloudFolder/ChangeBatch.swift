@@ -79,7 +79,7 @@ public struct ChangeBatch: Sendable, Equatable {
                 plan.rejected.append((revision, CloudError(.invalidArguments, error.description)))
                 continue
             } catch {
-                plan.rejected.append((revision, CloudError(.internalError, "\(error)")))
+                plan.rejected.append((revision, CloudError.wrapping(error)))
                 continue
             }
             let added = bytes + (current.isEmpty ? 0 : 1)  // a comma between records

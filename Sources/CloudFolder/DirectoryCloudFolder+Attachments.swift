@@ -90,9 +90,10 @@ extension DirectoryCloudFolder {
         } catch let missing as AssetUnavailable {
             throw missing
         } catch {
+            let why = CloudError.sentence(for: error)
             throw unavailable(
                 ref.chunks.last ?? "",
-                "does not add up to the attachment's size and SHA-256, or could not be kept (\(error))")
+                "does not add up to the attachment's size and SHA-256, or could not be kept (\(why))")
         }
         attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
     }

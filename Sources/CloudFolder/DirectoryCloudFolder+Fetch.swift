@@ -278,7 +278,7 @@ extension DirectoryCloudFolder {
                 let batch = try ChangeBatch(body: envelope.body, assets: self)
                 return .batch(FetchedBatch(device: device, seq: seq, hlc: envelope.hlc, batch: batch))
             } catch {
-                return .notArrived("batch body does not decode: \(error)")
+                return .notArrived("batch body does not decode: \(CloudError.sentence(for: error))")
             }
         }
     }

@@ -70,7 +70,8 @@ extension SyncEngine {
         if let error = error as? CloudError {
             cloud = error
         } else {
-            cloud = CloudError(.internalError, "\(error)")
+            logger.error("sync failed: \(String(describing: error))")
+            cloud = CloudError.wrapping(error)
         }
         let pending = (try? store.pendingCount()) ?? status.pendingCount
         let waiting = pending > 0 ? "; \(pending) change(s) wait here" : ""

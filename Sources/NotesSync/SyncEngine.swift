@@ -237,7 +237,7 @@ public actor SyncEngine {
     /// Keeps why this sync failed in the saved state until a sync succeeds (`status` shows it).
     /// Best effort: the store may be what failed.
     func rememberFailure(_ error: Error) {
-        let cloud = error as? CloudError ?? CloudError(.internalError, "\(error)")
+        let cloud = CloudError.wrapping(error)
         let kind: String
         switch cloud.code {
         case .quotaExceeded: kind = "full"
