@@ -11,6 +11,8 @@ extension SyncEngine {
     /// not check out, until some of them arrive.
     static let maxWaitingRecords = 256
     static let maxWaitingBytes = 4 * 1_048_576
+    /// Waiting records named in a warning each at every sync; the rest are counted in one.
+    static let waitingNamed = 10
 
     /// What of a fetch is applied now: its batches up to where a stream was held, the token
     /// that covers them, and the records of theirs that wait for a chunk.
@@ -110,11 +112,17 @@ extension SyncEngine {
                         + "once its chunk arrived (\(Self.sentence(error))); it no longer waits")
                 continue
             }
-            warn(
-                "note \(entry.record.recordID) is waiting for \(entry.record.reason) (written by \(entry.device) "
-                    + "in zone \(entry.zone)); the rest of that device's changes were applied, and the device that "
-                    + "wrote it can write the chunk again with `cloudnotes sync --repair`")
+            // Named one by one up to a point, so that they do not push every other warning out.
+            if keep.count < Self.waitingNamed {
+                warn(
+                    "note \(entry.record.recordID) is waiting for \(entry.record.reason) (written by \(entry.device) "
+                        + "in zone \(entry.zone)); the rest of that device's changes were applied, and the device "
+                        + "that wrote it can write the chunk again with `cloudnotes sync --repair`")
+            }
             keep.append(entry)
+        }
+        if keep.count > Self.waitingNamed {
+            warn("\(keep.count - Self.waitingNamed) more change(s) wait for chunks (`cloudnotes status` lists them all)")
         }
         guard keep != state.waiting else { return }
         var next = state

@@ -150,6 +150,38 @@ struct WaitingRecordTests {
         #expect(try b.store.engineState().map(SyncEngineState.init(serialized:))?.waiting.isEmpty == true)
     }
 
+    @Test("past the most records a device keeps waiting, its writer's stream waits at the file; nothing is skipped")
+    func waitingIsBounded() async throws {
+        let (_, io, a, b) = try await TestFolder.memoryPair()
+        // One content attached to many notes: one chunk, named by every record.
+        func attachToNew(_ count: Int, from first: Int) throws -> [UUID] {
+            try (first..<first + count).map { number in
+                let note = try a.store.create(title: "n\(number)", body: "\(number)\n")
+                _ = try AttachmentSyncTests.attach(a, note.id, name: "same.bin", bytes: 2000, seed: 12)
+                return note.id
+            }
+        }
+        let first = try attachToNew(200, from: 0)
+        await a.sync()
+        // Damaged, not removed: a writer publishing the content again rewrites a missing chunk.
+        _ = try Self.spoilChunk(io, remove: false)
+        await b.sync()
+        #expect(await b.engine.state.waiting.count == 200)
+        let second = try attachToNew(SyncEngine.maxWaitingRecords, from: 200)
+        let after = try a.store.create(title: "after", body: "after the full file\n")
+        await a.sync()
+        let summary = await b.sync()
+        #expect(await b.engine.state.waiting.count == 200, "more records wait than a device keeps")
+        #expect(summary.fetched.notArrived == 1, "the file that does not fit is not reported as waiting")
+        #expect(try b.store.note(after.id) == nil, "a file past the held one was skipped to")
+        #expect(await b.engine.warnings.contains { $0.contains("as many as this device keeps") })
+        #expect(try await a.engine.repair().chunksRewritten == 1)
+        await b.sync()
+        #expect(await b.engine.state.waiting.isEmpty)
+        #expect(try b.store.note(after.id)?.body == "after the full file\n")
+        for id in first + second { #expect(try b.store.note(id)?.attachments.count == 1) }
+    }
+
     @Test("waiting records survive a restart of the reader (they are in its saved state)")
     func waitingSurvivesRestart() async throws {
         let (folder, io, a, b) = try await TestFolder.memoryPair()
