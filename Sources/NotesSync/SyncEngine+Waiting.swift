@@ -122,7 +122,8 @@ extension SyncEngine {
             keep.append(entry)
         }
         if keep.count > Self.waitingNamed {
-            warn("\(keep.count - Self.waitingNamed) more change(s) wait for chunks (`cloudnotes status` lists them all)")
+            let more = keep.count - Self.waitingNamed
+            warn("\(more) more change(s) wait for chunks (`cloudnotes status` lists them all)")
         }
         guard keep != state.waiting else { return }
         var next = state
