@@ -63,4 +63,32 @@ public protocol AssetStore {
     /// again each one that is missing or does not check out (`sync --repair`, rule 15); returns
     /// how many it wrote.
     func repairAttachmentChunks(device: DeviceID) throws -> Int
+    /// Of chunks other devices wait for, those this device wrote or holds the content of that
+    /// do not check out in the folder now (a read each), with why (rule 15).
+    func damagedChunks(among names: Set<String>) throws -> [DamagedChunk]
+}
+
+/// A chunk this device wrote or holds the content of that other devices wait for: missing or
+/// damaged in the folder.
+public struct DamagedChunk: Sendable, Equatable {
+    public var name: String
+    /// "is missing", or "is damaged (does not match its hash (damaged or partial))".
+    public var reason: String
+    /// This device holds the content (a note's current attachment): `sync --repair` writes it again.
+    public var repairable: Bool
+
+    public init(name: String, reason: String, repairable: Bool) {
+        self.name = name
+        self.reason = reason
+        self.repairable = repairable
+    }
+
+    /// What a user reads about it, on the writer's side.
+    public var message: String {
+        let what =
+            "chunk \(name.prefix(12))… that this device wrote \(reason) in the cloud folder; other devices wait for it"
+        return repairable
+            ? what + ": `cloudnotes sync --repair` writes it again"
+            : what + ", and this device no longer holds its content"
+    }
 }

@@ -11,10 +11,14 @@ public struct ChangeBatch: Sendable, Equatable {
     /// Records of the file refused for a value outside its range (`ChangeRecord.OutOfRange`):
     /// the rest of the file is applied; the reader warns, naming the file.
     public var refused: [ChangeRecord.OutOfRange]
+    /// Records whose chunk is missing or does not check out (rule 15): they wait on their own,
+    /// the rest of the file is applied.
+    public var waiting: [WaitingRecord]
 
-    public init(records: [ChangeRecord], refused: [ChangeRecord.OutOfRange] = []) {
+    public init(records: [ChangeRecord], refused: [ChangeRecord.OutOfRange] = [], waiting: [WaitingRecord] = []) {
         self.records = records
         self.refused = refused
+        self.waiting = waiting
     }
 
     public var revisions: [Revision] { records.map(\.revision) }
@@ -24,8 +28,8 @@ public struct ChangeBatch: Sendable, Equatable {
         .array(try records.map { try $0.json(assets: assets, device: device) })
     }
 
-    /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet),
-    /// `AssetUnavailable` when a record's asset has not arrived.
+    /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet).
+    /// A record whose asset has not arrived or does not check out goes to `waiting`.
     public init(body: JSONValue, assets: (any AssetStore)? = nil) throws {
         guard let items = body.arrayValue else { throw CloudError(.invalidArguments, "a change batch is not a list") }
         guard items.count <= Self.maxRecords else {
@@ -33,15 +37,22 @@ public struct ChangeBatch: Sendable, Equatable {
         }
         var records: [ChangeRecord] = []
         var refused: [ChangeRecord.OutOfRange] = []
+        var waiting: [WaitingRecord] = []
         records.reserveCapacity(items.count)
         for item in items {
             do {
                 records.append(try ChangeRecord(json: item, assets: assets))
             } catch let error as ChangeRecord.OutOfRange {
                 refused.append(error)
+            } catch let missing as AssetUnavailable {
+                // Thrown only after the record's keys were read: these two are strings.
+                guard let recordID = item["recordID"]?.stringValue, let rev = item["rev"]?.stringValue else {
+                    throw CloudError(.invalidArguments, "a change record is malformed")
+                }
+                waiting.append(WaitingRecord(record: item, recordID: recordID, rev: rev, unavailable: missing))
             }
         }
-        self.init(records: records, refused: refused)
+        self.init(records: records, refused: refused, waiting: waiting)
     }
 
     /// A split of revisions into batches; records refused by the 1 MB limit are listed apart
@@ -68,7 +79,7 @@ public struct ChangeBatch: Sendable, Equatable {
                 plan.rejected.append((revision, CloudError(.invalidArguments, error.description)))
                 continue
             } catch {
-                plan.rejected.append((revision, CloudError(.internalError, "\(error)")))
+                plan.rejected.append((revision, CloudError.wrapping(error)))
                 continue
             }
             let added = bytes + (current.isEmpty ? 0 : 1)  // a comma between records

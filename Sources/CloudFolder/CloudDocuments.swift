@@ -67,6 +67,11 @@ public struct DeviceInfo: Sendable, Equatable {
     /// compaction (rule 11), for people and other programs; absent: 0. Readers do not rely on
     /// it (a replicator may put an old device file back): they go by snapshot names.
     public var pruned: [ZoneID: Int64]
+    /// Chunks this device's records wait for (missing or damaged, rule 15), sorted, at most
+    /// `maxWaitingFor`: how the devices that wrote them learn it (`sync status`, the app).
+    public var waitingFor: [String]
+    /// At most this many chunk names are announced (and read) per device file.
+    public static let maxWaitingFor = 64
 
     /// Times (ms since 1970) a reader accepts: a note's (`RevisionFields.timeRange`, years 0001
     /// through 9999), which ISO 8601 prints and a Double holds exactly, so `now - lastSeen`
@@ -74,12 +79,14 @@ public struct DeviceInfo: Sendable, Equatable {
     public static let timeRange = RevisionFields.timeRange
 
     public init(
-        name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:]
+        name: String, lastSeen: Int64, acknowledged: [ZoneID: ChangeToken] = [:], pruned: [ZoneID: Int64] = [:],
+        waitingFor: [String] = []
     ) {
         self.name = name
         self.lastSeen = lastSeen
         self.acknowledged = acknowledged
         self.pruned = pruned.filter { $0.value > 0 }
+        self.waitingFor = Array(Set(waitingFor.filter(AssetRef.isChunkName)).sorted().prefix(Self.maxWaitingFor))
     }
 
     public var json: JSONValue {
@@ -93,6 +100,8 @@ public struct DeviceInfo: Sendable, Equatable {
             object["pruned"] = .object(
                 Dictionary(uniqueKeysWithValues: pruned.map { ($0.key.rawValue, .int($0.value)) }))
         }
+        // Likewise only while something waits; older readers ignore the key.
+        if !waitingFor.isEmpty { object["waitingFor"] = .array(waitingFor.map(JSONValue.string)) }
         return .object(object)
     }
 
@@ -117,7 +126,9 @@ public struct DeviceInfo: Sendable, Equatable {
                 pruned[zone] = seq
             }
         }
-        self.init(name: name, lastSeen: lastSeen, acknowledged: acknowledged, pruned: pruned)
+        // Names that are not chunk names are ignored (they name nothing a device could write).
+        let waiting = (json["waitingFor"]?.arrayValue ?? []).prefix(Self.maxWaitingFor).compactMap(\.stringValue)
+        self.init(name: name, lastSeen: lastSeen, acknowledged: acknowledged, pruned: pruned, waitingFor: waiting)
     }
 }
 

@@ -98,9 +98,10 @@ extension DirectoryCloudFolder {
         } catch let missing as AssetUnavailable {
             throw missing
         } catch {
+            let why = CloudError.sentence(for: error)
             throw unavailable(
                 ref.chunks.last ?? "",
-                "does not add up to the attachment's size and SHA-256, or could not be kept (\(error))")
+                "does not add up to the attachment's size and SHA-256, or could not be kept (\(why))")
         }
         attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
     }
@@ -129,6 +130,26 @@ extension DirectoryCloudFolder {
             attachments.rememberCloudChunks(names, sha256: sha256, folder: attachmentFolderIdentity)
         }
         return written
+    }
+
+    public func damagedChunks(among names: Set<String>) throws -> [DamagedChunk] {
+        guard let attachments, !names.isEmpty else { return [] }
+        let identity = attachmentFolderIdentity
+        var live = Set<String>()
+        for sha256 in attachments.liveAttachmentContents() where attachments.hasAttachmentContent(sha256: sha256) {
+            live.formUnion(attachments.cloudChunks(sha256: sha256, folder: identity) ?? [])
+        }
+        let own = attachments.ownChunks(folder: identity)
+        var damaged: [DamagedChunk] = []
+        for name in names.sorted() where own.contains(name) || live.contains(name) {
+            do {
+                _ = try readChunk(name)
+            } catch let unavailable as AssetUnavailable {
+                let reason = try io.kind(assetFile(name)) == nil ? "is missing" : "is damaged (\(unavailable.reason))"
+                damaged.append(DamagedChunk(name: name, reason: reason, repairable: live.contains(name)))
+            }
+        }
+        return damaged
     }
 
     /// A device holding the content of a record it reads writes again any of its chunks that

@@ -241,9 +241,6 @@ extension DirectoryCloudFolder {
         }
     }
 
-    /// How a log file waiting for an attachment's chunk is reported (status, the app).
-    public static let waitingForAttachment = "waiting for attachment"
-
     enum LogFileRead {
         case missing
         case notArrived(String)
@@ -280,14 +277,8 @@ extension DirectoryCloudFolder {
             do {
                 let batch = try ChangeBatch(body: envelope.body, assets: self)
                 return .batch(FetchedBatch(device: device, seq: seq, hlc: envelope.hlc, batch: batch))
-            } catch let missing as AssetUnavailable {
-                if let name = missing.attachment {
-                    return .notArrived(
-                        "\(Self.waitingForAttachment) \(TerminalSafeText.sanitize(name)): \(missing)")
-                }
-                return .notArrived("waiting for a large note's data: \(missing)")
             } catch {
-                return .notArrived("batch body does not decode: \(error)")
+                return .notArrived("batch body does not decode: \(CloudError.sentence(for: error))")
             }
         }
     }

@@ -96,7 +96,7 @@ public struct Envelope: Sendable, Equatable {
         do {
             json = try JSONValue(parsing: Data(bytes.dropLast()))
         } catch {
-            return .notArrivedYet(reason: "not valid JSON (\(error))")
+            return .notArrivedYet(reason: "not valid JSON")
         }
         guard case .object(let fields) = json, fields.count == 8,
             let format = json["format"]?.intValue, let kindText = json["kind"]?.stringValue,

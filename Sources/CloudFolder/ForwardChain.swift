@@ -58,7 +58,7 @@ public enum ForwardChain {
                     throw CloudError(
                         .badContainer,
                         "\(here)/moved.json points to \(pointer.place), which cannot be opened "
-                            + "(\((error as? CloudError)?.message ?? "\(error)")); it was not followed")
+                            + "(\(CloudError.sentence(for: error))); it was not followed")
                 }
                 visited.append(pointer.place)
             }

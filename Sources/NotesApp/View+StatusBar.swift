@@ -34,6 +34,10 @@ func syncCounts(_ status: SyncStatus) -> [String] {
     if status.attachmentWaitingCount > 0 {
         parts.append("↻ waiting for attachment")
     }
+    if status.damagedChunkCount > 0 {
+        let chunks = status.damagedChunkCount
+        parts.append("⚠ \(chunks) damaged chunk\(chunks == 1 ? "" : "s"): sync --repair")
+    }
     if status.waitingCount > status.attachmentWaitingCount {
         let files = status.waitingCount - status.attachmentWaitingCount
         parts.append("\(files) file\(files == 1 ? "" : "s") waiting")

@@ -38,6 +38,9 @@ public struct SyncStatus: Equatable, Sendable {
     /// Of those, files whose attachment has not fully arrived (SYNC-FORMAT rule 15): shown as
     /// "↻ waiting for attachment".
     public var attachmentWaitingCount = 0
+    /// Chunks this device wrote that other devices wait for and that are missing or damaged in
+    /// the cloud folder (SYNC-FORMAT rule 15): `cloudnotes sync --repair` writes them again.
+    public var damagedChunkCount = 0
     /// The cloud folder is on the same disk (file system) as the data directory: what is
     /// "synced" there is not safe anywhere else (the out-of-the-box folder under XDG paths).
     public var cloudOnThisDisk = false

@@ -102,6 +102,24 @@ extension NoteStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_buffer") ?? 0 }
     }
 
+    /// Of revision ids, those this store holds (in history or in the causal buffer), and those
+    /// a revision in the causal buffer names as a parent (a later revision waits for them).
+    public func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>) {
+        guard !ids.isEmpty else { return ([], []) }
+        return try read { db in
+            var known = Set<String>()
+            for id in ids where try Self.isKnown(id, db) { known.insert(id) }
+            let wanted = Set(ids)
+            var awaited = Set<String>()
+            for parents in try String.fetchAll(db, sql: "SELECT parents FROM sync_buffer") {
+                // A parents list that does not parse names nothing (its revision never applies either).
+                guard let list = try? JSONValue(parsing: Data(parents.utf8)).arrayValue else { continue }
+                for parent in list.compactMap(\.stringValue) where wanted.contains(parent) { awaited.insert(parent) }
+            }
+            return (known, awaited)
+        }
+    }
+
     static func syncValue(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT CAST(value AS TEXT) FROM sync_state WHERE key = ?"), arguments: [key])

@@ -70,7 +70,8 @@ extension SyncEngine {
         if let error = error as? CloudError {
             cloud = error
         } else {
-            cloud = CloudError(.internalError, "\(error)")
+            logger.error("sync failed: \(String(describing: error))")
+            cloud = CloudError.wrapping(error)
         }
         let pending = (try? store.pendingCount()) ?? status.pendingCount
         let waiting = pending > 0 ? "; \(pending) change(s) wait here" : ""
@@ -105,14 +106,21 @@ extension SyncEngine {
 
     /// Rewrites this device's file (name, last seen, acknowledged tokens, pruned floors) at most
     /// once a minute, or now when `force` (compaction announces a floor before deleting).
+    /// Also at once when the chunks this device waits for changed (`waitingFor`, rule 15), so
+    /// their writers learn it at their next look.
     func writeDeviceFileIfDue(now: Int64, force: Bool = false) throws {
         guard let folder else { return }
-        if !force, let written = state.deviceFileWritten, now - written < 60_000 { return }
+        let waitingFor = Array(Set(state.waiting.map(\.record.chunk)).sorted().prefix(DeviceInfo.maxWaitingFor))
+        if !force, waitingFor == announcedWaiting ?? [], let written = state.deviceFileWritten, now - written < 60_000 {
+            return
+        }
         let info = DeviceInfo(
             name: configuration.deviceName, lastSeen: now,
-            acknowledged: state.zones.mapValues(\.token), pruned: state.zones.mapValues(\.pruned))
+            acknowledged: state.zones.mapValues(\.token), pruned: state.zones.mapValues(\.pruned),
+            waitingFor: waitingFor)
         try folder.writeDevice(info, device: device, hlc: HLC(millis: now))
         state.deviceFileWritten = now
+        announcedWaiting = waitingFor
     }
 
     /// What `cloudnotes status` shows: a fresh look at the folder plus the engine's state.
@@ -128,13 +136,16 @@ extension SyncEngine {
                 ? state.held
                 : Dictionary(uniqueKeysWithValues: limitExceeded.map { ($0.key.lowercasedString, $0.value) }))
         report.warnings += rotationWarnings.filter { !report.warnings.contains($0) }
+        report.waiting = state.waiting
         do {
             let folder = try prepareAccount(rotating: false)
             report.accountStatus = accountStatus
             report.warnings += warnings.filter { !report.warnings.contains($0) }
             let listing = try folder.devices()
+            var infos: [DeviceID: DeviceInfo] = [:]
             for id in listing.items {
                 let info = try? folder.readDevice(id)
+                if let info { infos[id] = info }
                 report.devices.append(
                     SyncReport.Device(
                         id: id, name: info?.name, lastSeen: info.map { Date(millisecondsSince1970: $0.lastSeen) },
@@ -143,6 +154,7 @@ extension SyncEngine {
             if !listing.ignored.isEmpty {
                 report.warnings.append("\(listing.ignored.count) unknown file(s) in the devices folder were ignored")
             }
+            report.damagedChunks = try damagedChunks(in: folder, waitedForBy: infos)
         } catch {
             let cloud = record(error)
             report.accountStatus = accountStatus
@@ -175,4 +187,8 @@ public struct SyncReport: Sendable {
     /// Notes held back by the size limit: record id → reason.
     public var held: [String: String] = [:]
     public var devices: [Device] = []
+    /// Records waiting for a chunk here (rule 15): each holds only its note.
+    public var waiting: [SyncEngineState.Waiting] = []
+    /// Chunks this device wrote that other devices wait for and that do not check out.
+    public var damagedChunks: [DamagedChunk] = []
 }

@@ -21,6 +21,7 @@ extension SyncEngine {
         emit(.willFetchChanges)
         defer { emit(.didFetchChanges) }
         var summary = FetchSummary()
+        let waitedBefore = Set(state.waiting.map(\.record.rev))
         let listing = try folder.zones()
         if !listing.ignored.isEmpty {
             warn("\(listing.ignored.count) unknown name(s) in the zones folder were ignored")
@@ -37,8 +38,10 @@ extension SyncEngine {
         where !listing.items.contains(zone) && (known.published > 0 || !known.token.seqByDevice.isEmpty) {
             try recreate(zone, folder)
         }
+        try retryWaiting(folder, readThisPass: Set(state.waiting.map(\.record.rev)).subtracting(waitedBefore), &summary)
         waitingFiles = summary.notArrived
-        waitingAttachmentFiles = summary.waitingForAttachments
+        summary.waitingForAttachments = state.waiting.count { $0.record.attachment != nil }
+        summary.waitingNotes = Set(state.waiting.map(\.record.recordID)).count
         learnDeviceNames(folder)
         if summary.received > 0 { watcher?.noteActivity() }
         return summary
@@ -127,9 +130,6 @@ extension SyncEngine {
                 : nil
             for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
-                if file.reason.hasPrefix(DirectoryCloudFolder.waitingForAttachment) {
-                    summary.waitingForAttachments += 1
-                }
                 warn("waiting for \(file.path): \(file.reason)")
             }
             for file in changes.coveredDamage {
@@ -146,10 +146,13 @@ extension SyncEngine {
             let copies = changes.copies.flatMap {
                 accepted($0.batch, zone: zone, file: "private/zones/\(zone)/\($0.name)")
             }
-            let revisions = changes.batches.flatMap { accepted($0, zone: zone) } + copies
-            if changes.token != zoneState.token || !revisions.isEmpty {
-                zoneState.token = changes.token
-                try apply(revisions, zone: zone, zoneState: zoneState, &summary)
+            // Records waiting for a chunk hold only their notes (rule 15); past what this device
+            // keeps, a stream waits at the file as for any file that does not check out.
+            let held = holdWaiting(changes, zone: zone, &summary)
+            let revisions = held.batches.flatMap { accepted($0, zone: zone) } + copies
+            if held.token != zoneState.token || !revisions.isEmpty || !held.waiting.isEmpty {
+                zoneState.token = held.token
+                try apply(revisions, zone: zone, zoneState: zoneState, waiting: held.waiting, &summary)
             }
             // Rule 10 for rule 9: a replicator kept two different files at one seq of our id, so
             // another copy of this data directory writes under it.
@@ -159,6 +162,8 @@ extension SyncEngine {
                         + "\(clash.batch.seq) of device id \(device) (\(clash.name)); another copy of this data "
                         + "directory writes under it")
             }
+            // A stream held at a file is read from there at the next sync, not again in a loop now.
+            if held.stopped { return }
             if !changes.expired.isEmpty, try loadCoveringSnapshots(zone, folder, expired: changes.expired, &summary) {
                 continue
             }
@@ -169,10 +174,12 @@ extension SyncEngine {
     /// Applies fetched revisions and saves `zoneState` (the token that covers them) in one store
     /// transaction; merges made are queued by the store.
     func apply(
-        _ revisions: [Revision], zone: ZoneID, zoneState: SyncEngineState.Zone, _ summary: inout FetchSummary
+        _ revisions: [Revision], zone: ZoneID, zoneState: SyncEngineState.Zone,
+        waiting: [SyncEngineState.Waiting] = [], _ summary: inout FetchSummary
     ) throws {
         var next = state
         next.zones[zone] = zoneState
+        next.waiting += waiting
         let applied = try store.applyFetchedRevisions(
             revisions, engineState: next.serialized, resolve: resolver.resolve)
         state = next
@@ -228,6 +235,9 @@ extension SyncEngine {
     func repairLocked() async throws -> (salvaged: Int, ignored: Int, chunksRewritten: Int) {
         let folder = try prepareAccount()
         let chunksRewritten = try (folder as? any AssetStore)?.repairAttachmentChunks(device: device) ?? 0
+        // What was damaged is written again: the next sync looks afresh.
+        damagedChunks = []
+        lastDamageCheck = nil
         var salvaged = 0
         var ignored = 0
         for zone in try folder.zones().items {

@@ -90,10 +90,14 @@ public actor SyncEngine {
     public internal(set) var limitExceeded: [UUID: String] = [:]
     /// Notes that did not fit in a full cloud folder, not tried again before their time.
     var roomWaits: [UUID: RoomWait] = [:]
-    /// Files the last fetch waited at (`SyncStatus.waitingCount`).
+    /// Files the last fetch waited at (`SyncStatus.waitingCount`, with the waiting records).
     var waitingFiles = 0
-    /// Of those, files waiting for an attachment's chunk (`SyncStatus.attachmentWaitingCount`).
-    var waitingAttachmentFiles = 0
+    /// The chunks this engine's device file last announced it waits for (nil: not written yet
+    /// by this engine), and when it last looked for chunks of its own that others wait for.
+    var announcedWaiting: [String]?
+    var lastDamageCheck: Int64?
+    /// Chunks this device wrote that others wait for and that do not check out (rule 15).
+    public internal(set) var damagedChunks: [DamagedChunk] = []
 
     /// Events for the delegate, as CKSyncEngine hands them to `handleEvent`.
     public nonisolated let events: AsyncStream<SyncEvent>
@@ -188,6 +192,7 @@ public actor SyncEngine {
             let now = configuration.now().millisecondsSince1970
             state.lastSync = now
             try writeDeviceFileIfDue(now: now)
+            try checkDamagedChunksIfDue(now: now)
             summary.compacted = compactIfDue()
             state.warnings = Array(warnings.suffix(20))
             state.lastError = nil
@@ -244,7 +249,7 @@ public actor SyncEngine {
     /// Keeps why this sync failed in the saved state until a sync succeeds (`status` shows it).
     /// Best effort: the store may be what failed.
     func rememberFailure(_ error: Error) {
-        let cloud = error as? CloudError ?? CloudError(.internalError, "\(error)")
+        let cloud = CloudError.wrapping(error)
         let kind: String
         switch cloud.code {
         case .quotaExceeded: kind = "full"
@@ -291,8 +296,9 @@ public actor SyncEngine {
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
         let reasons = limitExceeded.isEmpty ? Array(state.held.values) : Array(limitExceeded.values)
         next.heldReason = next.heldCount == 0 ? nil : Self.heldReason(configuration.maxRecordBytes, reasons)
-        next.waitingCount = waitingFiles
-        next.attachmentWaitingCount = waitingAttachmentFiles
+        next.waitingCount = waitingFiles + state.waiting.count
+        next.attachmentWaitingCount = state.waiting.count { $0.record.attachment != nil }
+        next.damagedChunkCount = damagedChunks.count
         guard next != status else { return }
         status = next
         configuration.onStatus?(next)
@@ -373,8 +379,10 @@ public struct FetchSummary: Sendable, Equatable {
     public var clockSkew = 0
     /// Files that did not check out (waited for, not skipped).
     public var notArrived = 0
-    /// Of those, files waiting for an attachment's chunk (SYNC-FORMAT rule 15).
+    /// Changes waiting for an attachment's chunk after this fetch (SYNC-FORMAT rule 15).
     public var waitingForAttachments = 0
+    /// Notes held by a change waiting for a chunk (rule 15); the rest of their streams applied.
+    public var waitingNotes = 0
     /// Snapshots loaded because the token pointed at compacted log files (`changeTokenExpired`).
     public var snapshotsLoaded = 0
 

@@ -75,6 +75,43 @@ public struct SyncEngineState: Sendable, Equatable {
         public var written: Int64
     }
 
+    /// A record waiting for a chunk, and where it was read (zone, writer, log file).
+    public struct Waiting: Sendable, Equatable {
+        public var zone: ZoneID
+        public var device: DeviceID
+        public var seq: Int64
+        public var record: WaitingRecord
+
+        var json: JSONValue {
+            var object: [String: JSONValue] = [
+                "zone": .string(zone.rawValue), "device": .string(device.rawValue), "seq": .int(seq),
+                "record": record.record, "reason": .string(record.reason), "chunk": .string(record.chunk),
+            ]
+            if let attachment = record.attachment { object["attachment"] = .string(attachment) }
+            return .object(object)
+        }
+
+        /// Nil for an entry that does not read back (it is dropped: the record is read again
+        /// only if its log file is, which a token past it never does).
+        init?(json: JSONValue) {
+            guard let zone = json["zone"]?.stringValue.flatMap(ZoneID.init),
+                let device = json["device"]?.stringValue.flatMap(DeviceID.init),
+                let seq = json["seq"]?.intValue, ChangeToken.seqRange.contains(seq), let raw = json["record"],
+                let reason = json["reason"]?.stringValue, let chunk = json["chunk"]?.stringValue,
+                let record = WaitingRecord(
+                    record: raw, reason: reason, chunk: chunk, attachment: json["attachment"]?.stringValue)
+            else { return nil }
+            self.init(zone: zone, device: device, seq: seq, record: record)
+        }
+
+        init(zone: ZoneID, device: DeviceID, seq: Int64, record: WaitingRecord) {
+            self.zone = zone
+            self.device = device
+            self.seq = seq
+            self.record = record
+        }
+    }
+
     /// A batch written to the state before its publication.
     public struct InFlight: Sendable, Equatable {
         public var zone: ZoneID
@@ -112,6 +149,9 @@ public struct SyncEngineState: Sendable, Equatable {
     /// Notes held back after the last send, by the record size limit or waiting for room in a
     /// full cloud folder: record id → reason.
     public var held: [String: String] = [:]
+    /// Records read whose chunk is missing or does not check out (rule 15), oldest first: each
+    /// holds only its note and is tried again at every fetch (`SyncEngine+Waiting.swift`).
+    public var waiting: [Waiting] = []
     /// The names other devices gave themselves in their device files (`deviceName`), by id, as
     /// last read: history, conflicts and the resolver name devices by them (`DeviceLabels`).
     /// Untrusted text, sanitized where it is shown.
@@ -161,6 +201,7 @@ public struct SyncEngineState: Sendable, Equatable {
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
         if let lastError { object["lastError"] = lastError.json }
         if !held.isEmpty { object["held"] = .object(held.mapValues(JSONValue.string)) }
+        if !waiting.isEmpty { object["waiting"] = .array(waiting.map(\.json)) }
         if !deviceNames.isEmpty {
             object["deviceNames"] = .object(
                 Dictionary(uniqueKeysWithValues: deviceNames.map { ($0.key.rawValue, JSONValue.string($0.value)) }))
@@ -196,6 +237,7 @@ public struct SyncEngineState: Sendable, Equatable {
         warnings = (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
         lastError = LastError(json: json["lastError"])
         if case .object(let held)? = json["held"] { self.held = held.compactMapValues(\.stringValue) }
+        waiting = (json["waiting"]?.arrayValue ?? []).compactMap(Waiting.init(json:))
         if case .object(let names)? = json["deviceNames"] {
             for (id, name) in names {
                 if let id = DeviceID(id), let name = name.stringValue { deviceNames[id] = name }

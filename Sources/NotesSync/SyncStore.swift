@@ -35,6 +35,10 @@ public protocol SyncStore: Sendable {
         resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
+    /// Of revision ids, those the store holds (in history or in the causal buffer), and those a
+    /// revision in the causal buffer names as a parent (records waiting for a chunk, rule 15).
+    func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>)
+
     /// How many notes are flagged `conflict`.
     func conflictCount() throws -> Int
 

@@ -45,6 +45,22 @@ struct Status: ParsableCommand {
         var lastError: LastError?
         /// Notes held back by the record size limit, with the reason.
         var held: [Held]
+        /// Notes held by a change whose chunk is missing or damaged (SYNC-FORMAT rule 15).
+        var waiting: [Waiting] = []
+        /// Chunks this device wrote that other devices wait for, missing or damaged.
+        var damagedChunks: [Damaged] = []
+    }
+    struct Waiting: Encodable {
+        var note: String
+        var zone: String
+        var writer: String
+        var reason: String
+    }
+    struct Damaged: Encodable {
+        var chunk: String
+        var reason: String
+        var repairable: Bool
+        var message: String
     }
     struct LastError: Encodable {
         var kind: String
@@ -96,7 +112,15 @@ struct Status: ParsableCommand {
                         kind: $0.kind, code: $0.code, message: $0.message,
                         at: Format.iso(Date(millisecondsSince1970: $0.at)))
                 },
-                held: report.held.sorted { $0.key < $1.key }.map { Held(id: $0.key, reason: $0.value) })
+                held: report.held.sorted { $0.key < $1.key }.map { Held(id: $0.key, reason: $0.value) },
+                waiting: report.waiting.map {
+                    Waiting(
+                        note: $0.record.recordID, zone: $0.zone.rawValue, writer: $0.device.rawValue,
+                        reason: $0.record.reason)
+                },
+                damagedChunks: report.damagedChunks.map {
+                    Damaged(chunk: $0.name, reason: $0.reason, repairable: $0.repairable, message: $0.message)
+                })
         } else {
             status = StatusJSON(
                 accountStatus: AccountStatus.noAccount.name, reason: "no cloud folder is configured", cloudFolder: nil,
@@ -134,6 +158,13 @@ struct Status: ParsableCommand {
                 "zone       \(zone) published \(state.published)\(pruned), read \(token.isEmpty ? "nothing" : token)")
         }
         for held in status.held { Output.line("held       \(held.id): \(TerminalSafeText.sanitize(held.reason))") }
+        for waiting in status.waiting {
+            Output.line(
+                "waiting    note \(TerminalSafeText.sanitize(waiting.note)) is waiting for "
+                    + "\(TerminalSafeText.sanitize(waiting.reason)) (written by \(waiting.writer); its "
+                    + "`cloudnotes sync --repair` writes the chunk again)")
+        }
+        for damaged in status.damagedChunks { Output.line("damaged    \(damaged.message)") }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
         if status.cloudOnThisDisk { Output.line("note       \(SyncSetup.onThisDiskHint)") }
     }

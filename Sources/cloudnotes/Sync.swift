@@ -113,7 +113,7 @@ struct SyncRun: ParsableCommand {
         if fetched.buffered > 0 { tail += ", \(fetched.buffered) waiting for earlier changes" }
         if fetched.snapshotsLoaded > 0 { tail += ", \(fetched.snapshotsLoaded) snapshot(s) loaded" }
         if fetched.waitingForAttachments > 0 {
-            tail += ", ↻ waiting for attachment (\(fetched.waitingForAttachments) file(s))"
+            tail += ", ↻ waiting for attachment (\(fetched.waitingForAttachments) change(s))"
         }
         Output.line(tail)
         // Automatic compaction (a long log) says what it did.

@@ -163,11 +163,19 @@ struct AttachmentCLITests {
         let waiting = try runner.cn(at: b, "sync")
         #expect(waiting.stdout.contains("↻ waiting for attachment"), "\(waiting.stdout)")
         #expect(waiting.stderr.contains("waiting for attachment late.bin"), "\(waiting.stderr)")
-        #expect(try runner.cn(at: b, "show", "late").status == 1)
+        // The note is there at its revision before the attachment: only that revision waits.
+        let out = runner.home.appendingPathComponent("out")
+        #expect(try runner.cn(at: b, "attachment", "late", "late.bin", "-o", out.path).status != 0)
+        // The reader's status names the note; the writer's names its chunk and the fix.
+        let readerStatus = try runner.cn(at: b, "status").stdout
+        #expect(readerStatus.contains("is waiting for attachment late.bin"), "\(readerStatus)")
+        let writerStatus = try runner.cn(at: a, "status").stdout
+        #expect(writerStatus.contains("damaged    chunk"), "\(writerStatus)")
+        #expect(writerStatus.contains("is missing"), "\(writerStatus)")
+        #expect(writerStatus.contains("cloudnotes sync --repair"), "\(writerStatus)")
         try FileManager.default.moveItem(atPath: aside, toPath: assets + "/" + chunk)
         let arrived = try runner.cn(at: b, "sync")
         #expect(!arrived.stdout.contains("waiting for attachment"), "\(arrived.stdout)")
-        let out = runner.home.appendingPathComponent("out")
         #expect(try runner.cn(at: b, "attachment", "late", "late.bin", "-o", out.path).status == 0)
         #expect(try Self.sameBytes(out, file))
     }

@@ -78,4 +78,15 @@ import Testing
         #expect(bar.contains("↻ waiting for attachment"), "\(bar)")
         #expect(bar.contains("1 file waiting"), "\(bar)")
     }
+
+    /// The writer's side (issue 21 item 6): a chunk of its own that other devices wait for.
+    @Test func theStatusBarNamesDamagedChunksAndTheFix() {
+        var state = AppState.fixture(size: Size(width: 100, height: 15))
+        var status = SyncStatus(phase: .idle(lastSync: testNow.addingTimeInterval(-60)))
+        status.damagedChunkCount = 2
+        state.syncStatus = status
+        let screen = view(state, Size(width: 100, height: 15))
+        let bar = (0..<100).map { screen[$0, 14].isContinuation ? "" : screen[$0, 14].grapheme }.joined()
+        #expect(bar.contains("⚠ 2 damaged chunks: sync --repair"), "\(bar)")
+    }
 }

@@ -74,6 +74,29 @@ struct FaultTests {
         #expect(again.fetched.received == 0)
     }
 
+    /// An error type of some library that describes itself only as a Swift value.
+    struct OpaqueStoreError: Error { var internalCode = 42 }
+
+    @Test("a store failing with an error of unknown type: the status and the saved last error are sentences, no dump")
+    func opaqueErrorIsASentence() async throws {
+        let folder = TestFolder.memory().0
+        let a = try TestDevice("a", folder: folder)
+        _ = try a.store.create(title: "once", body: "x\n")
+        _ = await a.sync()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opaque-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory)
+        let engine = try SyncEngine(
+            store: FailingApplyStore(base: store, failure: OpaqueStoreError()),
+            configuration: SyncEngine.Configuration(folder: folder))
+        let message = try #require(await engine.syncNow().error?.message)
+        let saved = try #require(try store.engineState().map(SyncEngineState.init(serialized:))?.lastError?.message)
+        for text in [message, saved, "\(await engine.status.phase)"] {
+            #expect(!text.contains("OpaqueStoreError") && !text.contains("internalCode"), "\(text)")
+        }
+        #expect(message.contains("an unexpected error"), "\(message)")
+    }
+
     @Test("the folder removed, or unmounted (an empty folder in its place): offline, nothing created, changes wait")
     func folderGone() async throws {
         let folder = try TestFolder.disk()
@@ -179,9 +202,15 @@ struct FaultTests {
 /// A store whose fetch transaction fails (rolls back) the first time.
 final class FailingApplyStore: SyncStore, @unchecked Sendable {
     let base: NoteStore
+    let failure: any Error
     var failed = false
 
-    init(base: NoteStore) { self.base = base }
+    init(
+        base: NoteStore, failure: any Error = CloudError(.internalError, "simulated crash inside the fetch transaction")
+    ) {
+        self.base = base
+        self.failure = failure
+    }
 
     var deviceID: String { base.deviceID }
     func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
@@ -197,6 +226,9 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
         try base.bindCloudFolder(path, engineState: engineState)
     }
     func conflictCount() throws -> Int { try base.conflictCount() }
+    func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>) {
+        try base.revisionPresence(ids)
+    }
     func requeueZone(_ zone: String) throws -> Int { try base.requeueZone(zone) }
     func trashZone(_ zone: String) throws -> Int { try base.trashZone(zone) }
     func snapshotRevisions(zone: String) throws -> [Revision] { try base.snapshotRevisions(zone: zone) }
@@ -213,7 +245,7 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
         if !failed {
             failed = true
-            throw CloudError(.internalError, "simulated crash inside the fetch transaction")
+            throw failure
         }
         return try base.applyFetchedRevisions(revisions, engineState: engineState, resolve: resolve)
     }

@@ -30,6 +30,10 @@ extension HostileFolderHarness {
         /// another container's, naming no valid place, or unsealed in an encrypted folder. No
         /// device may be redirected or stopped by it.
         case forwardPointer
+        /// A chunk under `private/assets/` removed, damaged, cut short or grown past the chunk
+        /// size (rule 15) during one device's sync; half the time the replicator then delivers
+        /// the real bytes, else it stays so until the final round's `sync --repair`.
+        case damagedChunk
     }
 
     func act(_ run: Run, iteration: Int) async throws {
@@ -52,6 +56,12 @@ extension HostileFolderHarness {
         } else {
             let id = run.notes[run.random.below(run.notes.count)]
             guard try store.note(id) != nil else { return }  // not fetched here yet
+            if run.random.below(4) == 0 {
+                // An attachment as well, so the folder holds chunks to damage.
+                _ = try AttachmentSyncTests.attach(
+                    run.devices[index], id, name: token + ".bin", bytes: 1 + run.random.below(3000),
+                    seed: UInt64(run.random.below(1 << 30)))
+            }
             _ = try store.update(id) { note in
                 var lines = note.body.split(separator: "\n").map(String.init)
                 lines.insert(token, at: run.random.below(lines.count + 1))
@@ -192,6 +202,8 @@ extension HostileFolderHarness {
             plant(run, directory + "/" + junk, Array("junk".utf8), expectation: nil)
         case .keysAndMarkers:
             try attackKeysAndMarkers(run)
+        case .damagedChunk:
+            try await attackChunk(run, syncing: index)
         case .reordered, .torn:
             let owner = await run.devices[index].engine.device
             let others = real.filter { !$0.path.contains("/\(owner.rawValue)/") }
@@ -211,9 +223,56 @@ extension HostileFolderHarness {
         }
     }
 
-    /// The attacker stops; devices sync round-robin until nothing moves, then every published write
-    /// must be on every device and the devices identical.
+    /// A real chunk removed, damaged, cut short or grown past the chunk size while one device
+    /// syncs. That device must not fail, and must name every note it holds back in a warning.
+    func attackChunk(_ run: Run, syncing index: Int) async throws {
+        let assets = run.folder.layout.privateDirectory + "/assets/"
+        let chunks = run.io.allPaths().filter { $0.hasPrefix(assets) && run.io.contents($0) != nil }.sorted()
+        guard let chunk = chunks.randomElement(using: &run.random), let good = run.io.contents(chunk) else {
+            return await step(run, index, .sync)
+        }
+        switch run.random.below(4) {
+        case 0: try run.io.remove(chunk)
+        case 1:
+            var bytes = good
+            bytes[run.random.below(bytes.count)] ^= 0x5a
+            run.io.plantFile(chunk, bytes)
+        case 2: run.io.plantFile(chunk, Array(good.prefix(run.random.below(good.count))))
+        default: run.io.plantFile(chunk, good + [UInt8](repeating: 0x41, count: AssetRef.chunkSize + 64))
+        }
+        run.outcome.planted += 1
+        await step(run, index, .sync)
+        let engine = run.devices[index].engine
+        let warnings = await engine.warnings
+        if await !engine.state.waiting.isEmpty { run.outcome.heldByChunks += 1 }
+        // The engine names the first ten one by one (`SyncEngine.waitingNamed`) and counts the rest.
+        for entry in await engine.state.waiting.prefix(10)
+        where !warnings.contains(where: { $0.contains("note \(entry.record.recordID) is waiting for") }) {
+            run.outcome.failures.append("\(label): d\(index) holds note \(entry.record.recordID) back unreported")
+        }
+        if run.random.below(2) == 0 {
+            run.io.plantFile(chunk, good)
+        } else {
+            run.damagedChunks.insert(chunk)
+        }
+    }
+
+    /// The attacker stops; chunks left damaged are repaired by the devices holding their content
+    /// (`sync --repair`); devices sync round-robin until nothing moves, then every published write
+    /// must be on every device, nothing may still wait for a chunk, and the devices are identical.
     func finalRound(_ run: Run) async throws {
+        if !run.damagedChunks.isEmpty {
+            for index in run.devices.indices {
+                let engine = run.devices[index].engine
+                let failed = await Self.within(deadline) { () -> String? in
+                    do { _ = try await engine.repair() } catch { return String(describing: error) }
+                    return nil
+                }
+                if let failed, let error = failed {
+                    run.outcome.failures.append("\(label): d\(index) sync --repair failed: \(error)")
+                }
+            }
+        }
         for round in 0..<(deviceCount * 4 + 4) {
             var moved = false
             for index in run.devices.indices {
@@ -229,6 +288,13 @@ extension HostileFolderHarness {
         }
         for (index, pending) in run.unpublished.enumerated() where !pending.isEmpty {
             run.outcome.failures.append("\(label): d\(index) never published \(pending)")
+        }
+        for (index, device) in run.devices.enumerated() {
+            let waiting = await device.engine.state.waiting
+            if !waiting.isEmpty {
+                run.outcome.failures.append(
+                    "\(label): d\(index) still waits for \(waiting.map(\.record.reason)) after the repair")
+            }
         }
         let first = try run.devices[0].snapshot()
         for device in run.devices {

@@ -41,6 +41,8 @@ struct HostileFolderHarness {
         var failures: [String] = []
         var acknowledged = 0
         var planted = 0
+        /// Syncs after a chunk attack that held notes back (records waiting for the chunk).
+        var heldByChunks = 0
     }
 
     var label: String {
@@ -64,6 +66,8 @@ struct HostileFolderHarness {
         var unreported: [Set<String>]
         /// Every device id a device has used (ids rotate), with the device's index.
         var writers: [String: Int] = [:]
+        /// Chunks the attacker left damaged or missing, for the final round's repair.
+        var damagedChunks: Set<String> = []
 
         init(seed: UInt64, deviceCount: Int, kind: FolderKind) throws {
             var random = SeededRandom(seed: seed)

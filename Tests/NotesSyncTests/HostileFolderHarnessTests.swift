@@ -25,6 +25,7 @@ struct HostileFolderHarnessTests {
         var seed = first
         var acknowledged = 0
         var planted = 0
+        var held = 0
         while done < total {
             let actions = min(Self.actionsPerRun, total - done)
             var harness = HostileFolderHarness(seed: seed, deviceCount: count, actions: actions)
@@ -34,11 +35,13 @@ struct HostileFolderHarnessTests {
             if !outcome.failures.isEmpty { return }
             acknowledged += outcome.acknowledged
             planted += outcome.planted
+            held += outcome.heldByChunks
             done += actions
             seed &+= 1
         }
         print(
-            "hostile folder, \(count) devices: \(done) actions, \(acknowledged) acknowledged writes, \(planted) planted files"
+            "hostile folder, \(count) devices: \(done) actions, \(acknowledged) acknowledged writes, \(planted) planted files, "
+                + "\(held) syncs holding notes back for a damaged chunk"
         )
         // The runs must really publish writes and plant files, or the invariants prove nothing.
         #expect(acknowledged > total / 20, "only \(acknowledged) acknowledged writes")

@@ -88,8 +88,12 @@ enum S3HTTP {
                 return CloudError(.networkFailure, "the S3 endpoint \(place) did not answer in time", path: key)
             case .remoteConnectionClosed:
                 return CloudError(.networkFailure, "the S3 endpoint \(place) closed the connection", path: key)
+            case .tlsHandshakeTimeout:
+                return CloudError(
+                    .networkFailure, "a secure connection to the S3 endpoint \(place) was not made in time", path: key)
             default:
-                return CloudError(.networkFailure, "the request to \(place) failed (\(error))", path: key)
+                // HTTPClientError describes itself as a Swift value (`HTTPClientError.…`): not for people.
+                return CloudError(.networkFailure, "the request to \(place) failed (a network error)", path: key)
             }
         case is NIOConnectionError:
             return CloudError(.networkUnavailable, "the S3 endpoint \(place) is not reachable", path: key)
@@ -100,7 +104,8 @@ enum S3HTTP {
                 .networkFailure, "the request to \(place) failed: \(String(cString: strerror(error.errnoCode)))",
                 path: key)
         default:
-            return CloudError(.networkFailure, "the request to \(place) failed (\(error))", path: key)
+            return CloudError(
+                .networkFailure, "the request to \(place) failed: \(CloudError.sentence(for: error))", path: key)
         }
     }
 
