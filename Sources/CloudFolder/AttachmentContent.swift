@@ -15,19 +15,23 @@ public protocol AttachmentContent: Sendable {
     /// Receives content: `fill` appends pieces; kept only when `size` and `sha256` match.
     func receiveAttachmentContent(
         sha256: String, size: Int64, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws
+    // The memory of chunks below throws: a chunk is deleted from the cloud folder only by what
+    // it says (`collectOwnChunks`), so a read that failed must stop a collection, never read as
+    // "nothing is live" or "nothing is mine".
+
     /// The chunk names of content `sha256` in the folder identified by `folder`, if remembered.
-    func cloudChunks(sha256: String, folder: String) -> [String]?
-    func rememberCloudChunks(_ names: [String], sha256: String, folder: String)
+    func cloudChunks(sha256: String, folder: String) throws -> [String]?
+    func rememberCloudChunks(_ names: [String], sha256: String, folder: String) throws
     /// Chunks this device wrote itself in `folder` (its own: only it deletes them, rule 15).
-    func rememberOwnChunks(_ names: [String], folder: String)
-    func ownChunks(folder: String) -> Set<String>
-    func forgetOwnChunks(_ names: [String], folder: String)
+    func rememberOwnChunks(_ names: [String], folder: String) throws
+    func ownChunks(folder: String) throws -> Set<String>
+    func forgetOwnChunks(_ names: [String], folder: String) throws
     /// When a collection first found each own chunk named by nothing (ms since 1970); a chunk
     /// named at the last look is absent.
-    func ownChunksUnreferenced(folder: String) -> [String: Int64]
+    func ownChunksUnreferenced(folder: String) throws -> [String: Int64]
     /// Records `since` for the chunks in `unreferenced` that have no time yet, and clears the
     /// time of own chunks not in it (named again).
-    func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String)
+    func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String) throws
     /// The contents (SHA-256) the notes' current heads name: their chunks are live.
-    func liveAttachmentContents() -> Set<String>
+    func liveAttachmentContents() throws -> Set<String>
 }

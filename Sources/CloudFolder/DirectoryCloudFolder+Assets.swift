@@ -30,7 +30,7 @@ extension DirectoryCloudFolder: AssetStore {
                 // Equal content is equal bytes, sealed or not: a chunk another device or an earlier
                 // attempt wrote is already there.
                 if try publishChunk(Array(chunk), name: name, device: device) == .published {
-                    attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+                    try attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
                     written.append(name)
                 }
                 names.append(name)
@@ -55,7 +55,8 @@ extension DirectoryCloudFolder: AssetStore {
             // A chunk that cannot be removed now stays one of this device's own (see above).
             if (try? io.remove(assetFile(name))) != nil { removed.append(name) }
         }
-        attachments?.forgetOwnChunks(removed, folder: attachmentFolderIdentity)
+        // Not forgotten (a failed write): the next collection finds them gone and forgets them.
+        try? attachments?.forgetOwnChunks(removed, folder: attachmentFolderIdentity)
     }
 
     /// Writes a chunk once (rule 15). A chunk is named by its content, so a file at its path

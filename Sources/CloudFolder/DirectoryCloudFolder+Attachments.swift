@@ -11,7 +11,7 @@ extension DirectoryCloudFolder {
     public func storeAttachment(_ attachment: Attachment, device: DeviceID) throws -> AssetRef {
         let identity = attachmentFolderIdentity
         // Written before (and remembered): every chunk still there is enough; a stat each.
-        if let names = attachments?.cloudChunks(sha256: attachment.sha256, folder: identity),
+        if let names = try attachments?.cloudChunks(sha256: attachment.sha256, folder: identity),
             let ref = try? AssetRef(json: AssetRef(chunks: names, size: Int(attachment.size)).json),
             try names.allSatisfy({ name in
                 if case .regular = try io.kind(assetFile(name)) { return true }
@@ -36,7 +36,7 @@ extension DirectoryCloudFolder {
                 // Equal content is equal bytes, sealed or not: a chunk already there is harmless.
                 // Only a chunk this device wrote is its own, to delete when nothing names it (rule 15).
                 if try publishChunk(Array(piece), name: name, device: device) == .published {
-                    attachments.rememberOwnChunks([name], folder: identity)
+                    try attachments.rememberOwnChunks([name], folder: identity)
                     written.append(name)
                 }
                 names.append(name)
@@ -51,7 +51,7 @@ extension DirectoryCloudFolder {
                 "attachment \(attachment.name): its content (\(attachment.sha256)) is not in this data directory")
         }
         let ref = AssetRef(chunks: names, size: Int(attachment.size))
-        attachments.rememberCloudChunks(names, sha256: attachment.sha256, folder: identity)
+        try attachments.rememberCloudChunks(names, sha256: attachment.sha256, folder: identity)
         return ref
     }
 
@@ -62,7 +62,7 @@ extension DirectoryCloudFolder {
         }
         if let attachments, attachments.hasAttachmentContent(sha256: attachment.sha256) {
             try restoreMissingChunks(of: attachment, ref: ref)
-            attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
+            try attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
             return
         }
         func unavailable(_ chunk: String, _ reason: String) -> AssetUnavailable {
@@ -103,13 +103,13 @@ extension DirectoryCloudFolder {
                 ref.chunks.last ?? "",
                 "does not add up to the attachment's size and SHA-256, or could not be kept (\(why))")
         }
-        attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
+        try attachments.rememberCloudChunks(ref.chunks, sha256: attachment.sha256, folder: identity)
     }
 
     public func repairAttachmentChunks(device: DeviceID) throws -> Int {
         guard let attachments else { return 0 }
         var written = 0
-        for sha256 in attachments.liveAttachmentContents().sorted()
+        for sha256 in try attachments.liveAttachmentContents().sorted()
         where attachments.hasAttachmentContent(sha256: sha256) {
             var names: [String] = []
             _ = try attachments.readAttachmentContent(sha256: sha256, chunkSize: AssetRef.chunkSize) { piece in
@@ -122,12 +122,12 @@ extension DirectoryCloudFolder {
                     try io.ensureDirectory(layout.privateDirectory + "/assets")
                     try io.ensureDirectory(CloudPath.parent(of: path))
                     if try publishChunk(Array(piece), name: name, device: device) == .published {
-                        attachments.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+                        try attachments.rememberOwnChunks([name], folder: attachmentFolderIdentity)
                     }
                     written += 1
                 }
             }
-            attachments.rememberCloudChunks(names, sha256: sha256, folder: attachmentFolderIdentity)
+            try attachments.rememberCloudChunks(names, sha256: sha256, folder: attachmentFolderIdentity)
         }
         return written
     }
@@ -136,10 +136,10 @@ extension DirectoryCloudFolder {
         guard let attachments, !names.isEmpty else { return [] }
         let identity = attachmentFolderIdentity
         var live = Set<String>()
-        for sha256 in attachments.liveAttachmentContents() where attachments.hasAttachmentContent(sha256: sha256) {
-            live.formUnion(attachments.cloudChunks(sha256: sha256, folder: identity) ?? [])
+        for sha256 in try attachments.liveAttachmentContents() where attachments.hasAttachmentContent(sha256: sha256) {
+            live.formUnion(try attachments.cloudChunks(sha256: sha256, folder: identity) ?? [])
         }
-        let own = attachments.ownChunks(folder: identity)
+        let own = try attachments.ownChunks(folder: identity)
         var damaged: [DamagedChunk] = []
         for name in names.sorted() where own.contains(name) || live.contains(name) {
             do {
@@ -168,7 +168,7 @@ extension DirectoryCloudFolder {
             try io.ensureDirectory(layout.privateDirectory + "/assets")
             try io.ensureDirectory(CloudPath.parent(of: path))
             if try publishChunk(Array(piece), name: name, device: device) == .published {
-                attachments.rememberOwnChunks([name], folder: identity)
+                try attachments.rememberOwnChunks([name], folder: identity)
             }
         }
     }

@@ -30,11 +30,11 @@ extension DirectoryCloudFolder {
         var result = ChunkCollection()
         guard let attachments else { return result }
         let identity = attachmentFolderIdentity
-        let own = attachments.ownChunks(folder: identity)
+        let own = try attachments.ownChunks(folder: identity)
         var candidates = own
         // The content of a note's head is named again by its next publication or snapshot.
-        for content in attachments.liveAttachmentContents() {
-            for name in attachments.cloudChunks(sha256: content, folder: identity) ?? [] { candidates.remove(name) }
+        for content in try attachments.liveAttachmentContents() {
+            for name in try attachments.cloudChunks(sha256: content, folder: identity) ?? [] { candidates.remove(name) }
         }
         result.kept = own.count
         let named: Set<String>
@@ -45,8 +45,8 @@ extension DirectoryCloudFolder {
         case .success(let names): named = names
         }
         let unreferenced = candidates.filter { !named.contains($0) && AssetRef.isChunkName($0) }
-        let since = attachments.ownChunksUnreferenced(folder: identity)
-        attachments.markOwnChunksUnreferenced(unreferenced, since: now, folder: identity)
+        let since = try attachments.ownChunksUnreferenced(folder: identity)
+        try attachments.markOwnChunksUnreferenced(unreferenced, since: now, folder: identity)
         let due = unreferenced.filter { name in
             since[name].map { now - $0 >= unreferencedFor } ?? (unreferencedFor <= 0)
         }
@@ -66,7 +66,7 @@ extension DirectoryCloudFolder {
             }
         }
         for folder in folders.sorted() { try io.fsyncDirectory(folder) }
-        attachments.forgetOwnChunks(deleted + gone, folder: identity)
+        try attachments.forgetOwnChunks(deleted + gone, folder: identity)
         result.deleted = deleted.count
         result.kept = own.count - deleted.count - gone.count
         return result

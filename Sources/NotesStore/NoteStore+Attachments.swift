@@ -86,12 +86,13 @@ extension NoteStore {
     }
 
     /// The chunk names of content `sha256` in the cloud folder `folder`, when remembered.
-    public func cloudChunks(sha256: String, folder: String) -> [String]? {
-        let text = try? read { db in
+    public func cloudChunks(sha256: String, folder: String) throws -> [String]? {
+        let text = try read { db in
             try String.fetchOne(
                 db, sql: "SELECT chunks FROM attachment_chunks WHERE sha256 = ? AND folder = ?",
                 arguments: [sha256, folder])
         }
+        // A damaged row is no memory: the chunks are looked for (stat) or written again.
         guard let text, let json = try? JSONValue(parsing: Data(text.utf8)), let items = json.arrayValue else {
             return nil
         }
@@ -100,9 +101,9 @@ extension NoteStore {
     }
 
     /// Remembers where content sits in a cloud folder (written, or read and checked).
-    public func rememberCloudChunks(_ names: [String], sha256: String, folder: String) {
+    public func rememberCloudChunks(_ names: [String], sha256: String, folder: String) throws {
         let text = JSONValue.array(names.map(JSONValue.string)).canonicalString
-        _ = try? write { db in
+        try write { db in
             try db.execute(
                 sql: """
                     INSERT INTO attachment_chunks(sha256, folder, chunks) VALUES (?, ?, ?)
@@ -111,43 +112,43 @@ extension NoteStore {
         }
     }
 
-    public func rememberOwnChunks(_ names: [String], folder: String) {
+    public func rememberOwnChunks(_ names: [String], folder: String) throws {
         guard !names.isEmpty else { return }
-        _ = try? write { db in
+        try write { db in
             for name in names {
                 try db.run("INSERT OR IGNORE INTO own_chunk(folder, name) VALUES (?, ?)", [folder, name])
             }
         }
     }
 
-    public func ownChunks(folder: String) -> Set<String> {
-        let names = try? read { db in
+    public func ownChunks(folder: String) throws -> Set<String> {
+        let names = try read { db in
             try String.fetchAll(db, sql: "SELECT name FROM own_chunk WHERE folder = ?", arguments: [folder])
         }
-        return Set(names ?? [])
+        return Set(names)
     }
 
-    public func forgetOwnChunks(_ names: [String], folder: String) {
+    public func forgetOwnChunks(_ names: [String], folder: String) throws {
         guard !names.isEmpty else { return }
-        _ = try? write { db in
+        try write { db in
             for name in names { try db.run("DELETE FROM own_chunk WHERE folder = ? AND name = ?", [folder, name]) }
         }
     }
 
-    public func ownChunksUnreferenced(folder: String) -> [String: Int64] {
-        let rows = try? read { db in
+    public func ownChunksUnreferenced(folder: String) throws -> [String: Int64] {
+        let rows = try read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT name, unreferencedSince FROM own_chunk WHERE folder = ? AND unreferencedSince IS NOT NULL",
                 arguments: [folder])
         }
         var since: [String: Int64] = [:]
-        for row in rows ?? [] { since[row["name"]] = row["unreferencedSince"] }
+        for row in rows { since[row["name"]] = row["unreferencedSince"] }
         return since
     }
 
-    public func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String) {
-        _ = try? write { db in
+    public func markOwnChunksUnreferenced(_ unreferenced: Set<String>, since: Int64, folder: String) throws {
+        try write { db in
             let marked = try String.fetchAll(
                 db, sql: "SELECT name FROM own_chunk WHERE folder = ? AND unreferencedSince IS NOT NULL",
                 arguments: [folder])
@@ -163,9 +164,9 @@ extension NoteStore {
         }
     }
 
-    public func liveAttachmentContents() -> Set<String> {
-        let contents = try? read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment") }
-        return Set(contents ?? [])
+    public func liveAttachmentContents() throws -> Set<String> {
+        let contents = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment") }
+        return Set(contents)
     }
 
     // MARK: The attachment table
