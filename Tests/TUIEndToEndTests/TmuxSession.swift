@@ -43,7 +43,7 @@ final class TmuxSession {
         let app = ([Self.binary.path] + arguments + ["--data-dir", dataDirectory.path]).map(Self.quote)
         let script = """
             env -i \(assignments.joined(separator: " ")) TERM="$TERM" \(app.joined(separator: " ")); \
-            echo "exit=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$'; sleep 600
+            status=$?; printf '\\r\\nexit=%s\\r\\n' "$status"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$'; sleep 600
             """
         try tmux([
             "-f", "/dev/null", "new-session", "-d", "-x", String(width), "-y", String(height), "-s", "e2e", script,
