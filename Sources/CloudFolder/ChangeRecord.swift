@@ -121,6 +121,7 @@ public struct ChangeRecord: Sendable, Equatable {
                 throw CloudError(.invalidArguments, "a record's fields are in an asset here unread")
             }
             let bytes = try assets.readAsset(ref)
+            // Not JSON is said in the error below, with the record named.
             guard let parsed = try? JSONValue(parsing: Data(bytes)) else {
                 throw CloudError(.invalidArguments, "record \(idText): its asset is not JSON")
             }

@@ -103,6 +103,7 @@ extension DirectoryCloudFolder {
         let moved = Set(
             try io.listIfPresent(folder).compactMap { name -> DeviceID? in
                 guard name.hasSuffix(".json"), let device = DeviceID(String(name.dropLast(5))),
+                    // A marker that cannot be read counts as absent: the plain files stay (never removed too soon).
                     let bytes = try? io.readIfPresent(folder + "/" + name, maxBytes: Self.maxMovedBytes),
                     Self.movedMarker(in: bytes) != nil
                 else { return nil }
@@ -110,6 +111,7 @@ extension DirectoryCloudFolder {
             })
         var waiting: [DeviceID] = []
         for device in try devices().items where !moved.contains(device) {
+            // A device file that cannot be read counts the device as active: it is waited for.
             if let info = try? readDevice(device), now - info.lastSeen > inactiveAfter { continue }
             waiting.append(device)
         }

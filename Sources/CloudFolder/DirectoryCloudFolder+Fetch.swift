@@ -220,6 +220,7 @@ extension DirectoryCloudFolder {
 
     public func ownSnapshotHeads(zone: ZoneID) -> [DeviceID: Int64] {
         var heads: [DeviceID: Int64] = [:]
+        // An unlistable snapshots/ offers no snapshot: the stream waits at its file, as without one.
         for name in (try? snapshots(zone: zone).items) ?? [] {
             heads[name.device] = max(heads[name.device] ?? 0, name.seq)
         }

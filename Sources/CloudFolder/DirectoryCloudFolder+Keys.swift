@@ -41,6 +41,7 @@ extension DirectoryCloudFolder {
                 continue
             }
             let path = layout.keysFile(generation: generation)
+            // A keys file that cannot be read or parsed is refused and named (`refused`), never used.
             guard let bytes = try? io.readIfPresent(path, maxBytes: Self.maxSmallFileBytes),
                 case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .keys, seq: generation)),
                 let file = try? KeysFile(json: envelope.body, generation: generation)
@@ -74,6 +75,7 @@ extension DirectoryCloudFolder {
                 path: layout.keysDirectory)
         }
         for file in Self.unlockOrder(usable) {
+            // Not this passphrase: the next file is tried; none opening is "wrong passphrase" below.
             if let key = try? file.unwrap(passphrase: passphrase, containerID: containerID) { return key }
         }
         throw CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")

@@ -28,6 +28,7 @@ extension DirectoryCloudFolder {
             .sorted { ($0.hlc, $0.device.rawValue) > ($1.hlc, $1.device.rawValue) }
         for (device, hlc) in candidates {
             guard
+                // A name file that cannot be read is skipped: the next newest name is taken.
                 let bytes = try? readOpened(
                     layout.nameFile(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
                 case .valid(let envelope) = Envelope.verify(

@@ -53,6 +53,7 @@ extension DirectoryCloudFolder {
         let devices = try io.listIfPresent(layout.devicesDirectory).compactMap(CloudName.deviceFile)
         for device in devices {
             let path = layout.deviceFile(device)
+            // An unreadable device file proves nothing either way: the next one is tried.
             guard let bytes = try? io.readIfPresent(path, maxBytes: readCap(Self.maxSmallFileBytes, at: path)) else {
                 continue
             }

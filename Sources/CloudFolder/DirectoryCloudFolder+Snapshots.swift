@@ -44,6 +44,7 @@ extension DirectoryCloudFolder {
         }
         let expected = Envelope.Expectation(kind: .snapshot, zone: zone.rawValue, device: device.rawValue, seq: seq)
         guard let bytes, case .valid(let envelope) = Envelope.verify(bytes, expecting: expected) else { return nil }
+        // A snapshot whose body does not parse is not offered (as one that does not verify).
         return try? Snapshot(envelope: envelope, device: device)
     }
 }

@@ -222,6 +222,7 @@ public struct DirectoryCloudFolder: CloudFolder {
         var deleters: [DeviceID] = []
         for name in try io.listIfPresent(layout.deletedDirectory(zone)) {
             guard let (device, hlc) = CloudName.deletedMarker(name),
+                // A deletion marker that cannot be read counts as absent: the zone stays.
                 let bytes = try? readOpened(
                     layout.deletedMarker(zone, device: device, hlc: hlc), maxBytes: Self.maxSmallFileBytes),
                 case .valid = Envelope.verify(
@@ -270,6 +271,7 @@ public struct DirectoryCloudFolder: CloudFolder {
     }
 
     func readZoneInfo(_ zone: ZoneID) throws -> ZoneInfo? {
+        // An unreadable zone file gives no info (nil): callers treat the zone as unnamed, never delete it.
         guard let bytes = try? readOpened(layout.zoneFile(zone), maxBytes: Self.maxSmallFileBytes),
             case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .zone, zone: zone.rawValue))
         else { return nil }
@@ -287,6 +289,7 @@ public struct DirectoryCloudFolder: CloudFolder {
         guard let bytes = try readOpened(layout.deviceFile(device), maxBytes: Self.maxSmallFileBytes),
             case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .device, device: device.rawValue))
         else { return nil }
+        // A device file whose body does not parse gives no info (nil), as an unreadable one.
         return try? DeviceInfo(json: envelope.body)
     }
 

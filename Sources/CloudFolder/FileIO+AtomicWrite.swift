@@ -17,6 +17,7 @@ extension FileIO {
                 try write(file, bytes)
                 try fsync(file)
             } catch {
+                // Already failing: the write error is the one thrown; the temp file is removed below.
                 try? close(file)
                 throw error
             }
@@ -25,6 +26,7 @@ extension FileIO {
             renamed = true
             try fsyncDirectory(folder)
         } catch {
+            // A temp file left is ours and harmless: readers skip `.tmp-` names, a later run removes it.
             if !renamed { try? remove(temp) }
             throw error
         }

@@ -177,6 +177,7 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         let woken = DispatchSemaphore(value: 0)
         let clock = clock
         let task = Task.detached {
+            // Cancelled: the watcher is stopping.
             try? await clock.sleep(for: duration)
             woken.signal()
         }

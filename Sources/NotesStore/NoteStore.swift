@@ -218,6 +218,7 @@ public final class NoteStore: Sendable {
             size.intValue <= 1 << 20,
             let contents = fm.contents(atPath: path), contents.allSatisfy({ $0 == 0 })
         else { return false }
+        // An unreadable -wal counts as empty here; only a 0-byte database with no -wal is replaced.
         let wal = (try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
         guard (wal?.intValue ?? 0) == 0 else { return false }
         let directory = databaseURL.deletingLastPathComponent().path

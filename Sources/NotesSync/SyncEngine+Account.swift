@@ -73,6 +73,7 @@ extension SyncEngine {
             logger.error("sync failed: \(String(describing: error))")
             cloud = CloudError.wrapping(error)
         }
+        // Counts for the status only: a failed read keeps the last count.
         let pending = (try? store.pendingCount()) ?? status.pendingCount
         let waiting = pending > 0 ? "; \(pending) change(s) wait here" : ""
         switch cloud.code {
@@ -128,6 +129,7 @@ extension SyncEngine {
         var report = SyncReport(
             accountStatus: accountStatus, containerID: state.containerID, device: device,
             lastSync: state.lastSync.map(Date.init(millisecondsSince1970:)),
+            // Counts for the status only.
             pending: (try? store.pendingCount()) ?? 0, conflicts: (try? store.conflictCount()) ?? 0,
             zones: state.zones, warnings: warnings + state.warnings.filter { !warnings.contains($0) },
             limitExceeded: limitExceeded.sorted { $0.key.uuidString < $1.key.uuidString }.map(\.value),
@@ -144,6 +146,7 @@ extension SyncEngine {
             let listing = try folder.devices()
             var infos: [DeviceID: DeviceInfo] = [:]
             for id in listing.items {
+                // A device file that cannot be read gives no name: the id is shown instead.
                 let info = try? folder.readDevice(id)
                 if let info { infos[id] = info }
                 report.devices.append(

@@ -43,6 +43,7 @@ extension SyncEngine {
         let delay = configuration.debounceSeconds
         let clock = configuration.clock
         debounceTask = Task(priority: .userInitiated) { [weak self] in
+            // Cancelled: the engine is stopping or a newer send replaced this one.
             try? await clock.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.debouncedSend()
@@ -79,6 +80,7 @@ extension SyncEngine {
             attempt: retryAttempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1, using: &random))
         let clock = configuration.clock
         retryTask = Task(priority: .userInitiated) { [weak self] in
+            // Cancelled: the engine is stopping or a newer send replaced this one.
             try? await clock.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
             await self?.syncNow()

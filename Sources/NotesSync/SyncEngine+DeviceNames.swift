@@ -12,6 +12,7 @@ extension SyncEngine {
         var names: [DeviceID: String] = [device: configuration.deviceName]
         let writers = Set(state.zones.values.flatMap { $0.token.seqByDevice.keys })
         for id in writers where id != device && state.deviceNames[id] == nil {
+            // A device file that cannot be read gives no name: the id is shown instead.
             if let info = try? folder.readDevice(id) { names[id] = info.name }
         }
         remember(names)
@@ -23,6 +24,7 @@ extension SyncEngine {
         let changed = names.filter { state.deviceNames[$0.key] != $0.value }
         guard !changed.isEmpty else { return }
         state.deviceNames.merge(changed) { $1 }
+        // Device names are a cache for display: a failed read or write keeps them in memory only.
         guard var saved = try? store.engineState().map(SyncEngineState.init(serialized:)) ?? SyncEngineState() else {
             return
         }

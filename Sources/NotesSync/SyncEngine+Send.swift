@@ -90,6 +90,7 @@ extension SyncEngine {
     ) throws -> [UUID: CloudError] {
         var after: Int64 = 0
         var held: [UUID: CloudError] = [:]
+        // For the progress line only.
         let total = (try? store.pendingCount()) ?? 0
         // Zones this pass has published to: the log end was checked before the pass's first
         // batch of each (ensureZone's two probes) and is where that batch left it.

@@ -135,6 +135,7 @@ public actor SyncEngine {
         let lastSync = state.lastSync.map(Date.init(millisecondsSince1970:))
         self.status = SyncStatus(
             phase: configuration.folder == nil ? .localOnly : Self.settled(lastSync: lastSync, held: state.held.values),
+            // Counts for the status only.
             pendingCount: (try? store.pendingCount()) ?? 0, conflictCount: (try? store.conflictCount()) ?? 0,
             heldCount: state.held.count,
             heldReason: state.held.isEmpty ? nil : Self.heldReason(configuration.maxRecordBytes, state.held.values))
@@ -270,6 +271,7 @@ public actor SyncEngine {
             return
         }
         saved.lastError = failure
+        // The failure is also in memory (`state.lastError`), which status reads; saving it is best effort.
         try? store.saveEngineState(saved.serialized)
     }
 
@@ -291,6 +293,7 @@ public actor SyncEngine {
     func setPhase(_ phase: SyncStatus.Phase) {
         var next = status
         next.phase = phase
+        // Counts for the status only: a failed read keeps the last count.
         next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count

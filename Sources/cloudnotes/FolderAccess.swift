@@ -38,6 +38,7 @@ enum FolderAccess {
     static func lockedContainer(_ location: CloudLocation, _ context: Context, _ store: NoteStore) -> ContainerInfo? {
         guard (try? remembered(store, context)) == .some(nil), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
             context.config.passphraseCommand == nil,
+            // Unreadable: not known to be locked; the engine start reports the error itself.
             let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
         else { return nil }
         return info

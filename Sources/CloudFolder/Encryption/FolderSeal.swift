@@ -123,6 +123,7 @@ public struct FolderSeal: Sendable, Equatable {
     public func zone(folderName: String) -> ZoneID? {
         guard folderName.utf8.count == 184, let bytes = Self.unhex(folderName),
             let box = try? ChaChaPoly.SealedBox(combined: Data(bytes)),
+            // Not sealed with this key: not one of our names (nil).
             let padded = try? ChaChaPoly.open(box, using: nameKey, authenticating: Array("zone".utf8))
         else { return nil }
         let name = Array(padded).prefix { $0 != 0 }
