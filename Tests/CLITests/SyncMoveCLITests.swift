@@ -85,6 +85,18 @@ struct SyncMoveCLITests {
         #expect(refused.stderr.contains("is not empty"), "\(refused.stderr)")
     }
 
+    /// Devices a, b and c bound to the place `first` (`second` and `third` not made yet).
+    static func threeDevicesOnAFirstPlace(_ runner: CLIRunner) throws -> (
+        a: URL, b: URL, c: URL, first: URL, second: URL, third: URL
+    ) {
+        let (a, b, c) = (runner.device("a"), runner.device("b"), runner.device("c"))
+        let first = runner.home.appendingPathComponent("first")
+        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
+        return (
+            a, b, c, first, runner.home.appendingPathComponent("second"), runner.home.appendingPathComponent("third")
+        )
+    }
+
     /// The titles `device` lists.
     static func titles(_ runner: CLIRunner, _ device: URL) throws -> Set<String> {
         let list = try runner.run(["list", "--limit", "100000", "--json", "--data-dir", device.path])
@@ -138,11 +150,7 @@ struct SyncMoveCLITests {
     func twoMovesThreeDevices() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let (a, b, c) = (runner.device("a"), runner.device("b"), runner.device("c"))
-        let first = runner.home.appendingPathComponent("first")
-        let second = runner.home.appendingPathComponent("second")
-        let third = runner.home.appendingPathComponent("third")
-        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
+        let (a, b, c, first, second, third) = try Self.threeDevicesOnAFirstPlace(runner)
         #expect(try runner.cn(at: a, "add", "A1", "--body", "a").status == 0)
         for device in [a, b, c] { #expect(try runner.cn(at: device, "sync").status == 0) }
 
@@ -199,12 +207,8 @@ struct SyncMoveCLITests {
     func encryptAfterAMoveFollowsTheMove() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let (a, b, c) = (runner.device("a"), runner.device("b"), runner.device("c"))
-        let first = runner.home.appendingPathComponent("first")
-        let second = runner.home.appendingPathComponent("second")
-        let third = runner.home.appendingPathComponent("third")
+        let (a, b, c, first, second, third) = try Self.threeDevicesOnAFirstPlace(runner)
         let good = CLIRunner.passphraseEnvironment(CLIRunner.passphrase)
-        for device in [a, b, c] { #expect(try runner.cn(at: device, "sync", "init", first.path).status == 0) }
         #expect(try runner.cn(at: c, "add", "C1", "--body", "c").status == 0)
         for device in [a, b, c, a] { #expect(try runner.cn(at: device, "sync").status == 0) }
         // A moves; B, still bound to the first place, encrypts: the second place is encrypted,
