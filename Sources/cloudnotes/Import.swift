@@ -75,9 +75,9 @@ struct Import: ParsableCommand {
         // Per folder given: the files its notes may embed (`ImportEmbeds`).
         var embedders: [String: ImportEmbeds] = [:]
         for source in Set(scan.files.filter(\.inFolder).map(\.source)) {
-            let root = source.hasSuffix("/") && source.count > 1 ? String(source.dropLast()) : source
             embedders[source] = ImportEmbeds(
-                root: root, otherFiles: scan.otherPaths.filter { $0.source == source }.map(\.path))
+                root: ImportScan.root(of: source),
+                otherFiles: scan.otherPaths.filter { $0.source == source }.map(\.path))
         }
         var embedded = ImportEmbeds.Tally()
         for source in paths {

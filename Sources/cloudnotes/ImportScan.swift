@@ -53,7 +53,7 @@ struct ImportScan {
                 files.append(File(path: path, source: path, notebook: nil))
                 continue
             }
-            let root = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+            let root = Self.root(of: path)
             var found: [(path: String, folder: String)] = []
             walk(root, relative: "", source: path, into: &found)
             if found.isEmpty { emptyFolders.append(path) }
@@ -66,6 +66,11 @@ struct ImportScan {
                 File(path: $0.path, source: path, notebook: $0.folder.isEmpty ? nil : slugs[$0.folder])
             }
         }
+    }
+
+    /// A folder given on the command line without its trailing slash: the prefix of its files' paths.
+    static func root(of folder: String) -> String {
+        folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
     }
 
     /// Whether the Markdown file lists attachments in its front matter (`attachments:`, as
