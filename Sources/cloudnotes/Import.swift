@@ -21,7 +21,8 @@ struct Import: ParsableCommand {
             Keeps ids and dates; a note whose id exists gets a new revision if it differs. Folders are read with their \
             subfolders, each of which becomes a notebook named after its path (Work/Projects, id work-projects) unless a \
             note names its own (as an export's notes do, with their notebook's name, which a notebook new here takes); hidden files and folders (.obsidian, nb's .index) and other file types are left out \
-            and counted, and a folder named like a note beside it (Trip/ beside Trip.md) holds that note's \
+            and counted, except files a note embeds (![[diagram.png]], Joplin's _resources), which become its \
+            attachments; a folder named like a note beside it (Trip/ beside Trip.md) holds that note's \
             attachments. Front matter is YAML; keys CloudNotes does not use are kept and written back on export. A \
             file that cannot be read is reported and skipped, the rest is imported, and a summary is printed per \
             source and in all (exit 1 if any was skipped, or if a folder holds nothing to import).
