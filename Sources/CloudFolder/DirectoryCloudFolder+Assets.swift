@@ -6,10 +6,17 @@ import NotesCore
 /// chunk's bytes (an HMAC under the container's asset key when it is encrypted, so a name
 /// reveals nothing), sealed like every file under `private/`.
 extension DirectoryCloudFolder: AssetStore {
-    /// The name of a chunk: its (keyed) hash in hex.
+    /// The name of a chunk written now: its (keyed) hash in hex.
     func chunkName(_ bytes: ArraySlice<UInt8>) -> String {
         if let seal { return FolderSeal.hex(HMAC<SHA256>.authenticationCode(for: bytes, using: seal.assetKey)) }
         return FolderSeal.hex(SHA256.hash(data: bytes))
+    }
+
+    /// The names a chunk may have: under each key of the ring, the newest first (a chunk keeps
+    /// the name of the key in force when it was written, rule 14).
+    func chunkNames(_ bytes: ArraySlice<UInt8>) -> [String] {
+        guard let seal, seal.keyNumber > 1 else { return [chunkName(bytes)] }
+        return seal.assetKeys.map { FolderSeal.hex(HMAC<SHA256>.authenticationCode(for: bytes, using: $0)) }
     }
 
     public func assetFile(_ name: String) -> String {
@@ -100,7 +107,7 @@ extension DirectoryCloudFolder: AssetStore {
             throw AssetUnavailable(chunk: name, reason: "is not a file of ours (\(error.message))")
         }
         guard let read else { throw AssetUnavailable(chunk: name, reason: "has not arrived yet") }
-        guard case .success(let chunk) = opened(read, at: path), chunkName(chunk[...]) == name else {
+        guard case .success(let chunk) = opened(read, at: path), chunkNames(chunk[...]).contains(name) else {
             throw AssetUnavailable(chunk: name, reason: "does not match its hash (damaged or partial)")
         }
         return chunk

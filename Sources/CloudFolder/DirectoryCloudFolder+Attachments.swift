@@ -112,8 +112,13 @@ extension DirectoryCloudFolder {
         for sha256 in try attachments.liveAttachmentContents().sorted()
         where attachments.hasAttachmentContent(sha256: sha256) {
             var names: [String] = []
+            // The names the cloud's records use, which may be under an older key of the ring.
+            let known = try attachments.cloudChunks(sha256: sha256, folder: attachmentFolderIdentity) ?? []
             _ = try attachments.readAttachmentContent(sha256: sha256, chunkSize: AssetRef.chunkSize) { piece in
-                let name = chunkName(piece)
+                let candidates = chunkNames(piece)
+                let index = names.count
+                let name =
+                    index < known.count && candidates.contains(known[index]) ? known[index] : chunkName(piece)
                 names.append(name)
                 do {
                     _ = try readChunk(name)
@@ -162,8 +167,7 @@ extension DirectoryCloudFolder {
         guard !missing.isEmpty else { return }
         let identity = attachmentFolderIdentity
         _ = try attachments.readAttachmentContent(sha256: attachment.sha256, chunkSize: AssetRef.chunkSize) { piece in
-            let name = chunkName(piece)
-            guard missing.remove(name) != nil else { return }
+            guard let name = chunkNames(piece).first(where: { missing.remove($0) != nil }) else { return }
             let path = assetFile(name)
             try io.ensureDirectory(layout.privateDirectory + "/assets")
             try io.ensureDirectory(CloudPath.parent(of: path))

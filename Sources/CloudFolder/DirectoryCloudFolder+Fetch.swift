@@ -262,6 +262,7 @@ extension DirectoryCloudFolder {
             }
             switch opened(read, at: path, sealedAs: original) {
             case .success(let plain): bytes = plain
+            case .failure(.newerKey(let number, let held)): throw keyChanged(number, held: held)
             case .failure(let error): return .notArrived(error.description)
             }
         } catch let error as CloudError

@@ -21,7 +21,7 @@ extension DirectoryCloudFolder {
 
     func keysEnvelope(_ keys: KeysFile, device: DeviceID, hlc: HLC) -> [UInt8] {
         var envelope = Envelope(kind: .keys, device: device.rawValue, seq: keys.generation, hlc: hlc, body: keys.json)
-        envelope.format = Envelope.encryptedFormat
+        envelope.format = keys.keyCount > 1 ? Envelope.keyringFormat : Envelope.encryptedFormat
         return envelope.encoded
     }
 
@@ -54,12 +54,18 @@ extension DirectoryCloudFolder {
         return (files, refused)
     }
 
-    /// The data key the passphrase opens. Files asking for scrypt work above the ceiling are
+    /// The newest data key the passphrase opens (`unlockKeyring`).
+    public func unlock(passphrase: String, containerID: String) throws -> SymmetricKey {
+        let keys = try unlockKeyring(passphrase: passphrase, containerID: containerID).keys
+        return keys[keys.count - 1]
+    }
+
+    /// The data keys the passphrase opens. Files asking for scrypt work above the ceiling are
     /// refused unread (`KeysFile.Cost.ceiling`); of the rest, the cheapest are tried first and,
     /// among equals, the newest: a planted file costs at most the ceiling, and one that asks for
     /// more work than the genuine ones is tried only after them. Throws `notAuthenticated`
     /// ("wrong passphrase") when none opens, `badContainer` when there is no keys file.
-    public func unlock(passphrase: String, containerID: String) throws -> SymmetricKey {
+    public func unlockKeyring(passphrase: String, containerID: String) throws -> Keyring {
         let (files, refused) = try keysFiles()
         let usable = files.filter(\.cost.isAcceptable)
         guard !usable.isEmpty else {
@@ -76,9 +82,20 @@ extension DirectoryCloudFolder {
         }
         for file in Self.unlockOrder(usable) {
             // Not this passphrase: the next file is tried; none opening is "wrong passphrase" below.
-            if let key = try? file.unwrap(passphrase: passphrase, containerID: containerID) { return key }
+            if let keyring = try? file.unwrapKeyring(passphrase: passphrase, containerID: containerID) {
+                return keyring
+            }
         }
         throw CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")
+    }
+
+    /// The number of keys the folder's keys files say its ring holds (the most any says; 0
+    /// without keys files): more than a device holds means the key was changed on another device
+    /// (`sync passphrase --new-key`). Read without the passphrase: a planted file can claim more,
+    /// which stops this device's writing (a denial of service, as deleting files is), never
+    /// makes it write with a key others do not hold.
+    public func keyCountInForce() throws -> Int {
+        try keysFiles().files.map(\.keyCount).max() ?? 0
     }
 
     /// The order keys files are tried in: least scrypt work first, then newest generation first.

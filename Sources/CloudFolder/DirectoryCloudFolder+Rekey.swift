@@ -1,8 +1,8 @@
 import Crypto
 import NotesCore
 
-/// A passphrase change that revokes (SYNC-FORMAT rule 14): the data key is wrapped again as the
-/// next generation, then every older keys file is removed, so the old passphrase opens nothing
+/// A passphrase change that revokes (SYNC-FORMAT rule 14): the data keys (one more with
+/// `--new-key`) are wrapped again as the next generation, then every older keys file is removed, so the old passphrase opens nothing
 /// left in the folder. (A copy of an old keys file kept elsewhere still opens the data key with
 /// the old passphrase; README "Changing the passphrase" says what that reads.)
 extension DirectoryCloudFolder {
@@ -17,13 +17,13 @@ extension DirectoryCloudFolder {
         public var removed: Int
     }
 
-    /// Wraps `dataKey` under `passphrase` as the generation after every file in `keys/` (one
+    /// Wraps the data keys of `keyring` under `passphrase` as the generation after every file in `keys/` (one
     /// that does not check out included: damage never blocks a change), checks that it stands
     /// (a change by another device at the same instant wins or loses whole), then removes every
     /// older generation. Throws `serverRecordChanged` when another device's change took the
     /// generation: nothing is removed then, and its passphrase is the one in force.
     public func rekey(
-        _ dataKey: SymmetricKey, passphrase: String, device: DeviceID, hlc: HLC, cost: KeysFile.Cost = .standard
+        _ keyring: Keyring, passphrase: String, device: DeviceID, hlc: HLC, cost: KeysFile.Cost = .standard
     ) throws -> Rekeyed {
         guard let containerID = seal?.containerID else {
             throw CloudError(.badContainer, "a passphrase is changed only in an encrypted container", path: layout.root)
@@ -34,7 +34,7 @@ extension DirectoryCloudFolder {
         let damaged = try keysFiles().refused
         let generation = (generations.max() ?? 0) + 1
         let keys = try KeysFile.wrap(
-            dataKey, passphrase: passphrase, generation: generation, containerID: containerID, cost: cost)
+            keyring, passphrase: passphrase, generation: generation, containerID: containerID, cost: cost)
         let path = layout.keysFile(generation: generation)
         let lost = CloudError(
             .serverRecordChanged,

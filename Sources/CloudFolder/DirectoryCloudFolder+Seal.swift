@@ -36,9 +36,27 @@ extension DirectoryCloudFolder {
 
     /// Reads a file and opens its seal: nil when missing; a file whose seal does not open reads
     /// as bytes no envelope accepts, so every reader treats it as a file that does not check out.
+    /// A file sealed with a newer key than this device holds throws `keyChanged`.
     func readOpened(_ path: String, maxBytes: Int) throws -> [UInt8]? {
         guard let bytes = try io.readIfPresent(path, maxBytes: readCap(maxBytes, at: path)) else { return nil }
-        return (try? opened(bytes, at: path).get()) ?? []
+        switch opened(bytes, at: path) {
+        case .success(let plain): return plain
+        case .failure(.newerKey(let number, let held)): throw keyChanged(number, held: held)
+        case .failure: return []
+        }
+    }
+
+    /// The error of a file sealed with key `number` while this device holds `held` keys: the key
+    /// was changed on another device (`sync passphrase --new-key`), and this device writes
+    /// nothing more with its old key, which others may no longer trust, until it is given the
+    /// passphrase (rule 14).
+    func keyChanged(_ number: Int, held: Int) -> CloudError {
+        CloudError(
+            .notAuthenticated,
+            "the key of the encrypted cloud folder was changed on another device (key \(number); this device holds "
+                + "\(held)); nothing more is written with the old one: run `cloudnotes sync` with the passphrase to take "
+                + "up the new key",
+            path: layout.root)
     }
 }
 

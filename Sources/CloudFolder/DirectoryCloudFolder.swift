@@ -89,6 +89,14 @@ public struct DirectoryCloudFolder: CloudFolder {
                 "the cloud folder is not encrypted, but this device holds a key for an encrypted one; nothing was written",
                 path: layout.root)
         }
+        // A key started on another device (`sync passphrase --new-key`, rule 14): nothing more
+        // is written with the old one, which whoever kept it could read. One listing of `keys/`
+        // per pass (its one file read).
+        if let seal, info.encrypted, let inForce = try readKeysFiles().files.map(\.keyCount).max(),
+            inForce > seal.keyNumber
+        {
+            throw keyChanged(inForce, held: seal.keyNumber)
+        }
         // A moved container is written at its new place only (SYNC-FORMAT "Moving"): an engine
         // that started before the move stops here, and its device follows when it starts again.
         // A bucket's pass does not ask (a request per pass, S3's budget): what a running engine

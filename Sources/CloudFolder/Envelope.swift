@@ -33,6 +33,9 @@ public struct Envelope: Sendable, Equatable {
     public static let snapshotHistoryFormat: Int64 = 4
     /// The formats this build reads.
     public static let supportedFormats: ClosedRange<Int64> = 1...4
+    /// The format of a keys file wrapping more than one data key (SYNC-FORMAT rule 14, after a
+    /// `sync passphrase --new-key`): a build that knows one key only refuses it as newer.
+    public static let keyringFormat: Int64 = 6
 
     public var format: Int64
     public var kind: Kind
@@ -104,7 +107,7 @@ public struct Envelope: Sendable, Equatable {
             let seq = json["seq"]?.intValue, let hlcText = json["hlc"]?.stringValue,
             let hash = json["sha256"]?.stringValue, let body = json["body"]
         else { return .notArrivedYet(reason: "not an envelope (fields missing or extra)") }
-        guard supportedFormats.contains(format) else {
+        guard supportedFormats.contains(format) || (format == keyringFormat && kindText == Kind.keys.rawValue) else {
             return format > supportedFormats.upperBound
                 ? .unsupportedFormat(format) : .notArrivedYet(reason: "format \(format)")
         }

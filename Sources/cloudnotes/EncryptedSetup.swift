@@ -69,13 +69,13 @@ enum EncryptedSetup {
         return location.folder(seal: seal)
     }
 
-    /// Writes the next keys file for `seal`'s data key under a passphrase asked for.
+    /// Writes the next keys file for `seal`'s data keys under a passphrase asked for.
     static func publishKeys(
         _ folder: DirectoryCloudFolder, dataKey: SymmetricKey?, seal: FolderSeal, _ context: Context,
         _ store: NoteStore,
         variable: String = "CLOUDNOTES_PASSPHRASE"
     ) throws {
-        let key = try dataKey ?? rememberedKey(store)
+        let key = try dataKey.map(Keyring.init) ?? rememberedKeyring(store)
         let passphrase = try Passphrase.obtain(
             context, prompt: "New passphrase: ", variable: variable, confirm: true, useCommand: false)
         let generation = (try folder.keysFiles().files.map(\.generation).max() ?? 0) + 1
@@ -86,26 +86,36 @@ enum EncryptedSetup {
         try folder.publishKeys(keys, device: device, hlc: HLC(millis: Date().millisecondsSince1970))
     }
 
-    static func rememberedKey(_ store: NoteStore) throws -> SymmetricKey {
+    static func rememberedKeyring(_ store: NoteStore) throws -> Keyring {
         guard let remembered = try FolderAccess.rememberedKey(store) else {
             throw CLIError("no key for the encrypted cloud folder in this data directory")
         }
-        return remembered.key
+        return remembered.keyring
     }
 }
 
-/// `cloudnotes sync passphrase`: a new keys file wrapping the same data key under a new
-/// passphrase; the older ones are removed, so the old passphrase opens nothing left in the folder.
+/// `cloudnotes sync passphrase`: a new keys file wrapping the same data keys under a new
+/// passphrase (with `--new-key`, and a new data key for what is written from then on); the older
+/// ones are removed, so the old passphrase opens nothing left in the folder.
 struct SyncPassphrase: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passphrase",
         abstract:
             "Change the passphrase of the encrypted cloud folder (the current one from $CLOUDNOTES_PASSPHRASE or asked, "
             + "the new one from $CLOUDNOTES_NEW_PASSPHRASE or asked twice). Nothing is re-encrypted; devices that hold "
-            + "the key keep working; the old passphrase opens nothing in the folder any more."
+            + "the key keep working; the old passphrase opens nothing in the folder any more.",
+        discussion:
+            "With --new-key a new data key also seals everything written from then on, so whoever kept the old key "
+            + "(a lost device's data directory, an old keys file and its passphrase) cannot read what follows. Every "
+            + "other device is asked the new passphrase at its next sync and writes nothing with the old key meanwhile."
     )
 
     @OptionGroup var global: GlobalOptions
+
+    @Flag(
+        name: .customLong("new-key"),
+        help: "Also start a new data key for everything written from now on (the old key still opens what it sealed).")
+    var newKey = false
 
     func run() throws {
         let context = try Context(global)
@@ -127,25 +137,15 @@ struct SyncPassphrase: ParsableCommand {
             throw CLIError(error.message)
         }
         guard info.encrypted else { throw CLIError("the cloud folder \(root) is not encrypted") }
-        let seal: FolderSeal
-        let dataKey: SymmetricKey
-        if context.config.rememberKey, let remembered = try FolderAccess.rememberedKey(store),
-            remembered.containerID == info.containerID
-        {
-            dataKey = remembered.key
-            seal = FolderSeal(dataKey: remembered.key, containerID: remembered.containerID)
-            // A damaged remembered key must never be wrapped as the only key in force.
-            _ = try FolderAccess.checked(location.folder(seal: seal), store)
-        } else {
-            let passphrase = try Passphrase.obtain(context, prompt: "Current passphrase: ")
-            do {
-                dataKey = try plain.unlock(passphrase: passphrase, containerID: info.containerID)
-            } catch let error as CloudError {
-                throw CLIError(error.message)
+        let keyring = try currentKeyring(location, info, context, store)
+        let folder = location.folder(seal: FolderSeal(keyring: keyring, containerID: info.containerID))
+        var written = keyring
+        if newKey {
+            guard let more = keyring.addingRandomKey() else {
+                throw CLIError("the cloud folder has had \(Keyring.maximumCount) keys already; no new key was started")
             }
-            seal = FolderSeal(dataKey: dataKey, containerID: info.containerID)
+            written = more
         }
-        let folder = location.folder(seal: seal)
         let passphrase = try Passphrase.obtain(
             context, prompt: "New passphrase: ", variable: "CLOUDNOTES_NEW_PASSPHRASE", confirm: true,
             useCommand: false)
@@ -155,18 +155,52 @@ struct SyncPassphrase: ParsableCommand {
         let rekeyed: DirectoryCloudFolder.Rekeyed
         do {
             rekeyed = try folder.rekey(
-                dataKey, passphrase: passphrase, device: device, hlc: HLC(millis: Date().millisecondsSince1970))
+                written, passphrase: passphrase, device: device, hlc: HLC(millis: Date().millisecondsSince1970))
         } catch let error as CloudError {
             throw CLIError(error.message)
         }
+        // A new key seals this device's next writes only once its keys file stands.
+        if context.config.rememberKey { try FolderAccess.remember(written, containerID: info.containerID, store) }
         if !rekeyed.damaged.isEmpty {
             Output.warn(
                 "\(rekeyed.damaged.joined(separator: ", ")) did not check out (damaged, or not written by cloudnotes): "
                     + "skipped and removed")
         }
-        Output.line(
-            "passphrase changed: keys file \(rekeyed.generation) written, \(rekeyed.removed) older one(s) removed; "
-                + "the old passphrase opens nothing in the folder any more (a copy of an old keys file kept elsewhere "
-                + "still opens what was written before with it)")
+        let what =
+            "keys file \(rekeyed.generation) written, \(rekeyed.removed) older one(s) removed; the old passphrase opens "
+            + "nothing in the folder any more"
+        if newKey {
+            Output.line(
+                "passphrase changed and key \(written.keys.count) started: \(what); what is written from now on is sealed "
+                    + "with the new key, which the other devices take up with the new passphrase at their next sync "
+                    + "(they write nothing with the old one meanwhile); whoever kept the old key can still read what was "
+                    + "written before, nothing after")
+        } else {
+            Output.line(
+                "passphrase changed: \(what) (a copy of an old keys file kept elsewhere still opens what was written "
+                    + "before with it)")
+        }
+    }
+
+    /// The folder's data keys: remembered (checked against the folder, and only when no newer key
+    /// was started on another device), else opened with the current passphrase.
+    private func currentKeyring(
+        _ location: CloudLocation, _ info: ContainerInfo, _ context: Context, _ store: NoteStore
+    ) throws -> Keyring {
+        if context.config.rememberKey, let remembered = try FolderAccess.rememberedKey(store),
+            remembered.containerID == info.containerID
+        {
+            let folder = location.folder(seal: FolderSeal(keyring: remembered.keyring, containerID: info.containerID))
+            // A damaged remembered key must never be wrapped as the only key in force.
+            _ = try FolderAccess.checked(folder, store)
+            // A ring without a key another device started would lose what that key sealed.
+            if FolderAccess.keyChanged(folder) == nil { return remembered.keyring }
+        }
+        let passphrase = try Passphrase.obtain(context, prompt: "Current passphrase: ")
+        do {
+            return try location.folder().unlockKeyring(passphrase: passphrase, containerID: info.containerID)
+        } catch let error as CloudError {
+            throw CLIError(error.message)
+        }
     }
 }

@@ -25,7 +25,22 @@ enum FolderAccess {
         unlocked: FolderSeal? = nil
     ) throws -> DirectoryCloudFolder {
         if let seal = unlocked { return location.folder(seal: seal) }
-        if let seal = try remembered(store, context) { return try checked(location.folder(seal: seal), store) }
+        if let seal = try remembered(store, context) {
+            let folder = try checked(location.folder(seal: seal), store)
+            // Not asking (`status`): the engine's reads say the key changed.
+            guard asking, let inForce = keyChanged(folder),
+                let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
+            else { return folder }
+            let changed =
+                "the key of the encrypted cloud folder was changed on another device (key \(inForce); this device "
+                + "holds \(seal.keyNumber)); nothing more is written with the old one"
+            do {
+                return location.folder(
+                    seal: try unlock(location.folder(), info, context, store, prompt: "New passphrase of the folder: "))
+            } catch let error as CLIError {
+                throw CLIError("\(changed): \(error.message)")
+            }
+        }
         let plain = location.folder()
         // Unreadable here: the plain folder is returned and the engine reports the error itself.
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
@@ -36,29 +51,47 @@ enum FolderAccess {
     /// the user (no remembered key, no `$CLOUDNOTES_PASSPHRASE`, no `passphraseCommand`): the
     /// app then asks in its dialog instead of on the terminal before its screen.
     static func lockedContainer(_ location: CloudLocation, _ context: Context, _ store: NoteStore) -> ContainerInfo? {
-        guard (try? remembered(store, context)) == .some(nil), context.environment["CLOUDNOTES_PASSPHRASE"] == nil,
-            context.config.passphraseCommand == nil,
+        let remembered: FolderSeal?
+        do {
+            remembered = try self.remembered(store, context)
+        } catch {
+            return nil  // a damaged key file: the engine start says so
+        }
+        guard context.environment["CLOUDNOTES_PASSPHRASE"] == nil, context.config.passphraseCommand == nil,
             // Unreadable: not known to be locked; the engine start reports the error itself.
             let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
         else { return nil }
+        // A remembered key is locked out only when the key was changed on another device.
+        if let remembered, keyChanged(location.folder(seal: remembered)) == nil { return nil }
         return info
+    }
+
+    /// The number of keys the folder's keys files say are in force when it is more than
+    /// `folder`'s seal holds (`sync passphrase --new-key` on another device), else nil. A folder
+    /// that cannot be read says nothing here: the engine reports it.
+    static func keyChanged(_ folder: DirectoryCloudFolder) -> Int? {
+        // Unreadable now: not known to have changed; the engine's reads find out.
+        guard let seal = folder.seal, let inForce = try? folder.keyCountInForce(), inForce > seal.keyNumber else {
+            return nil
+        }
+        return inForce
     }
 
     /// Unlocks an encrypted container with the passphrase (`passphrase`, else asked as
     /// `Passphrase.obtain` does), remembering the key when the config says so.
     static func unlock(
         _ folder: DirectoryCloudFolder, _ info: ContainerInfo, _ context: Context, _ store: NoteStore,
-        passphrase given: String? = nil
+        passphrase given: String? = nil, prompt: String = "Passphrase for the encrypted cloud folder: "
     ) throws -> FolderSeal {
-        let passphrase = try given ?? Passphrase.obtain(context, prompt: "Passphrase for the encrypted cloud folder: ")
-        let dataKey: SymmetricKey
+        let passphrase = try given ?? Passphrase.obtain(context, prompt: prompt)
+        let keyring: Keyring
         do {
-            dataKey = try folder.unlock(passphrase: passphrase, containerID: info.containerID)
+            keyring = try folder.unlockKeyring(passphrase: passphrase, containerID: info.containerID)
         } catch let error as CloudError {
             throw CLIError(error.message)
         }
-        if context.config.rememberKey { try remember(dataKey, containerID: info.containerID, store) }
-        return FolderSeal(dataKey: dataKey, containerID: info.containerID)
+        if context.config.rememberKey { try remember(keyring, containerID: info.containerID, store) }
+        return FolderSeal(keyring: keyring, containerID: info.containerID)
     }
 
     // MARK: The remembered key
@@ -67,7 +100,7 @@ enum FolderAccess {
 
     /// The remembered key, or nil when there is none.
     static func remembered(_ store: NoteStore) throws -> FolderSeal? {
-        try rememberedKey(store).map { FolderSeal(dataKey: $0.key, containerID: $0.containerID) }
+        try rememberedKey(store).map { FolderSeal(keyring: $0.keyring, containerID: $0.containerID) }
     }
 
     /// The remembered key when the config lets this data directory remember one. With
@@ -101,26 +134,37 @@ enum FolderAccess {
         return folder
     }
 
-    /// The remembered data key and its container, or nil when there is none.
-    static func rememberedKey(_ store: NoteStore) throws -> (key: SymmetricKey, containerID: String)? {
+    /// The remembered data keys and their container, or nil when there is none. The file holds
+    /// `{"containerID", "key": hex}`, or `"keys": [hex, …]` (oldest first) once the folder has had
+    /// more than one key (`sync passphrase --new-key`).
+    static func rememberedKey(_ store: NoteStore) throws -> (keyring: Keyring, containerID: String)? {
         let url = keyFile(store)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         // A damaged key file is no remembered key: the passphrase is asked for (nothing is written with it).
-        guard data.count < 4096, let json = try? JSONValue(parsing: data),
+        guard data.count < 16_384, let json = try? JSONValue(parsing: data),
             let containerID = json["containerID"]?.stringValue,
-            let key = json["key"]?.stringValue.flatMap(FolderSeal.unhex), key.count == 32
+            case let hexes = json["keys"]?.arrayValue ?? [json["key"]].compactMap({ $0 }),
+            case let keys = hexes.compactMap({ $0.stringValue.flatMap(FolderSeal.unhex) }).filter({ $0.count == 32 }),
+            keys.count == hexes.count, let keyring = Keyring(keys.map { SymmetricKey(data: $0) })
         else {
             throw CLIError(
                 "\(url.path) is damaged; remove it and run `cloudnotes sync` to be asked the passphrase again")
         }
-        return (SymmetricKey(data: key), containerID)
+        return (keyring, containerID)
     }
 
     /// Writes the key file, readable by the owner only, atomically.
     static func remember(_ dataKey: SymmetricKey, containerID: String, _ store: NoteStore) throws {
-        let json: JSONValue = .object([
-            "containerID": .string(containerID), "key": .string(FolderSeal.hex(dataKey.withUnsafeBytes { Array($0) })),
-        ])
+        try remember(Keyring(dataKey), containerID: containerID, store)
+    }
+
+    /// Writes the key file for every key of the ring, readable by the owner only, atomically.
+    static func remember(_ keyring: Keyring, containerID: String, _ store: NoteStore) throws {
+        let hexes = keyring.keys.map { JSONValue.string(FolderSeal.hex($0.withUnsafeBytes { Array($0) })) }
+        let json: JSONValue = .object(
+            hexes.count == 1
+                ? ["containerID": .string(containerID), "key": hexes[0]]
+                : ["containerID": .string(containerID), "keys": .array(hexes)])
         let url = keyFile(store)
         let temp = url.path + ".tmp"
         unlink(temp)

@@ -64,8 +64,8 @@ enum SyncRestore {
                 let passphrase = try Passphrase.obtain(
                     context, prompt: "Passphrase for the restored cloud folder: ", confirm: true)
                 let keys = try KeysFile.wrap(
-                    remembered.key, passphrase: passphrase, generation: 1, containerID: containerID)
-                let sealed = location.folder(seal: FolderSeal(dataKey: remembered.key, containerID: containerID))
+                    remembered.keyring, passphrase: passphrase, generation: 1, containerID: containerID)
+                let sealed = location.folder(seal: FolderSeal(keyring: remembered.keyring, containerID: containerID))
                 _ = try sealed.createContainer(
                     device: device, hlc: hlc, encrypted: true, id: containerID, restoring: true)
                 try sealed.publishKeys(keys, device: device, hlc: hlc)

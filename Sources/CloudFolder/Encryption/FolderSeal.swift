@@ -14,40 +14,73 @@ import NotesCore
 /// bytes), so sealing is deterministic: a retried publication writes identical bytes, which the
 /// write-once rule needs (rule 1), and two different files under one name get different nonces.
 ///
-/// Keys: one random 256-bit data key per container (wrapped by the passphrase in the keys file,
-/// `KeysFile`); the keys used here are derived from it with HKDF-SHA256, salted with the
-/// container id, one per purpose.
+/// Keys: a container's data keys (`Keyring`: the first one, and one more for each
+/// `sync passphrase --new-key`), wrapped by the passphrase in the keys file (`KeysFile`); the
+/// keys used here are derived from each with HKDF-SHA256, salted with the container id, one per
+/// purpose. Files are sealed with the newest key, and name the key when it is not the first
+/// (`CNSEAL2\n` and its 4-byte number before the nonce); any key of the ring opens what it sealed.
+/// Zone folder names stay those of the first key, so a notebook's folder never changes name.
 public struct FolderSeal: Sendable, Equatable {
     static let magic = Array("CNSEAL1\n".utf8)
+    /// A file sealed with a key after the first: the magic, then the key's 4-byte number.
+    static let numberedMagic = Array("CNSEAL2\n".utf8)
     static let nonceSize = 12
     static let tagSize = 16
-    /// Bytes a sealed file adds to its padded plaintext.
-    public static let overhead = magic.count + nonceSize + tagSize + 4
+    /// The most bytes a sealed file adds to its padded plaintext (a numbered key's header).
+    public static let overhead = numberedMagic.count + 4 + nonceSize + tagSize + 4
 
-    private let fileKey: SymmetricKey
-    private let nonceKey: SymmetricKey
-    private let nameKey: SymmetricKey
-    private let nameNonceKey: SymmetricKey
-    /// Keys the content hash of assets, so equal content dedups within a container only.
-    public let assetKey: SymmetricKey
-    /// Which data key this is (a hash of it), for equality and for messages; reveals nothing.
-    public let keyID: String
+    /// The keys derived from one data key of the ring.
+    struct KeySet: Sendable {
+        let fileKey: SymmetricKey
+        let nonceKey: SymmetricKey
+        let nameKey: SymmetricKey
+        let nameNonceKey: SymmetricKey
+        let assetKey: SymmetricKey
+        let keyID: String
+
+        init(dataKey: SymmetricKey, containerID: String) {
+            func derive(_ purpose: String) -> SymmetricKey {
+                HKDF<SHA256>.deriveKey(
+                    inputKeyMaterial: dataKey, salt: Data(containerID.utf8),
+                    info: Data("cloudnotes \(purpose) v1".utf8), outputByteCount: 32)
+            }
+            fileKey = derive("file seal")
+            nonceKey = derive("file nonce")
+            nameKey = derive("zone name")
+            nameNonceKey = derive("zone name nonce")
+            assetKey = derive("asset hash")
+            keyID = FolderSeal.hex(
+                Array(SHA256.hash(data: Data(derive("key id").withUnsafeBytes { Array($0) }))).prefix(8))
+        }
+    }
+
+    /// The key sets of the ring, the first key first; the last one seals.
+    private let keySets: [KeySet]
+    private var sealing: KeySet { keySets[keySets.count - 1] }
+    private var naming: KeySet { keySets[0] }
+    /// The data keys this seal was made from.
+    public let keyring: Keyring
+    /// Keys the content hash of assets written now (the newest key's), so equal content dedups
+    /// within a container only.
+    public var assetKey: SymmetricKey { sealing.assetKey }
+    /// The asset keys of every key of the ring, the newest first: a chunk is named under the key
+    /// in force when it was written (`chunkNames`).
+    public var assetKeys: [SymmetricKey] { keySets.reversed().map(\.assetKey) }
+    /// Which data key seals (a hash of it), for equality and for messages; reveals nothing.
+    public var keyID: String { sealing.keyID }
+    /// The number of the key that seals: 1 until the first `sync passphrase --new-key`.
+    public var keyNumber: Int { keySets.count }
     /// The container the keys are derived for.
     public let containerID: String
 
-    public init(dataKey: SymmetricKey, containerID: String) {
+    public init(keyring: Keyring, containerID: String) {
+        self.keyring = keyring
         self.containerID = containerID
-        func derive(_ purpose: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: dataKey, salt: Data(containerID.utf8), info: Data("cloudnotes \(purpose) v1".utf8),
-                outputByteCount: 32)
-        }
-        fileKey = derive("file seal")
-        nonceKey = derive("file nonce")
-        nameKey = derive("zone name")
-        nameNonceKey = derive("zone name nonce")
-        assetKey = derive("asset hash")
-        keyID = Self.hex(Array(SHA256.hash(data: Data(derive("key id").withUnsafeBytes { Array($0) }))).prefix(8))
+        keySets = keyring.keys.map { KeySet(dataKey: $0, containerID: containerID) }
+    }
+
+    public init(dataKey: SymmetricKey, containerID: String) {
+        self.init(keyring: Keyring(dataKey), containerID: containerID)
     }
 
     /// A seal over a new random data key (benchmarks and tests).
@@ -55,7 +88,9 @@ public struct FolderSeal: Sendable, Equatable {
         FolderSeal(dataKey: SymmetricKey(size: .bits256), containerID: containerID)
     }
 
-    public static func == (lhs: FolderSeal, rhs: FolderSeal) -> Bool { lhs.keyID == rhs.keyID }
+    public static func == (lhs: FolderSeal, rhs: FolderSeal) -> Bool {
+        lhs.keySets.map(\.keyID) == rhs.keySets.map(\.keyID)
+    }
 
     // MARK: Files
 
@@ -63,14 +98,15 @@ public struct FolderSeal: Sendable, Equatable {
     public func seal(_ plaintext: [UInt8], name: String) -> [UInt8] {
         var framed = Padding.frame(plaintext)
         let aad = Array(name.utf8)
-        var mac = HMAC<SHA256>(key: nonceKey)
+        var mac = HMAC<SHA256>(key: sealing.nonceKey)
         mac.update(data: Self.bigEndian(UInt64(aad.count)))
         mac.update(data: aad)
         mac.update(data: framed)
         let nonce = Array(mac.finalize()).prefix(Self.nonceSize)
-        let box = Self.seal(framed, using: fileKey, nonce: nonce, authenticating: aad)
+        let box = Self.seal(framed, using: sealing.fileKey, nonce: nonce, authenticating: aad)
         framed.removeAll()
-        return Self.magic + Array(box.combined)
+        guard keySets.count > 1 else { return Self.magic + Array(box.combined) }
+        return Self.numberedMagic + Self.bigEndian(UInt32(keySets.count)) + Array(box.combined)
     }
 
     /// ChaChaPoly with a 32-byte key and a 12-byte nonce, which cannot fail (swift-crypto throws
@@ -88,19 +124,32 @@ public struct FolderSeal: Sendable, Equatable {
 
     /// Opens a sealed file read under `name`; the reason in the error says why it does not check out.
     public func open(_ sealed: [UInt8], name: String) throws(SealError) -> [UInt8] {
-        guard sealed.count >= Self.magic.count, Array(sealed.prefix(Self.magic.count)) == Self.magic else {
-            throw sealed.isEmpty ? .truncated : .notSealed
-        }
-        guard sealed.count >= Self.magic.count + Self.nonceSize + Self.tagSize + 4 else { throw .truncated }
+        let (number, start) = try Self.header(sealed)
+        guard sealed.count >= start + Self.nonceSize + Self.tagSize + 4 else { throw .truncated }
+        guard number <= keySets.count else { throw .newerKey(number, held: keySets.count) }
         let framed: Data
         do {
-            let box = try ChaChaPoly.SealedBox(combined: Data(sealed[Self.magic.count...]))
-            framed = try ChaChaPoly.open(box, using: fileKey, authenticating: Array(name.utf8))
+            let box = try ChaChaPoly.SealedBox(combined: Data(sealed[start...]))
+            framed = try ChaChaPoly.open(box, using: keySets[number - 1].fileKey, authenticating: Array(name.utf8))
         } catch {
             throw .doesNotVerify
         }
         guard let plaintext = Padding.unframe(Array(framed)) else { throw .doesNotVerify }
         return plaintext
+    }
+
+    /// The number of the key a sealed file names (1 for `CNSEAL1`) and where its nonce starts.
+    static func header(_ sealed: [UInt8]) throws(SealError) -> (number: Int, start: Int) {
+        if sealed.starts(with: magic) { return (1, magic.count) }
+        guard sealed.starts(with: numberedMagic) else {
+            throw sealed.count < magic.count && magic.starts(with: sealed) ? .truncated : .notSealed
+        }
+        let start = numberedMagic.count + 4
+        guard sealed.count >= start else { throw .truncated }
+        let number = sealed[numberedMagic.count..<start].reduce(0) { $0 << 8 | Int($1) }
+        // Key 1 is never numbered, and a ring holds at most `Keyring.maximumCount` keys.
+        guard (2...Keyring.maximumCount).contains(number) else { throw .doesNotVerify }
+        return (number, start)
     }
 
     /// The most bytes a sealed file of at most `plaintext` bytes can take.
@@ -114,8 +163,9 @@ public struct FolderSeal: Sendable, Equatable {
     public func folderName(_ zone: ZoneID) -> String {
         var padded = Array(zone.rawValue.utf8)
         padded += [UInt8](repeating: 0, count: 64 - padded.count)
-        let nonce = Array(HMAC<SHA256>.authenticationCode(for: padded, using: nameNonceKey)).prefix(Self.nonceSize)
-        let box = Self.seal(padded, using: nameKey, nonce: nonce, authenticating: Array("zone".utf8))
+        let nonce = Array(HMAC<SHA256>.authenticationCode(for: padded, using: naming.nameNonceKey)).prefix(
+            Self.nonceSize)
+        let box = Self.seal(padded, using: naming.nameKey, nonce: nonce, authenticating: Array("zone".utf8))
         return Self.hex(box.combined)
     }
 
@@ -124,7 +174,7 @@ public struct FolderSeal: Sendable, Equatable {
         guard folderName.utf8.count == 184, let bytes = Self.unhex(folderName),
             let box = try? ChaChaPoly.SealedBox(combined: Data(bytes)),
             // Not sealed with this key: not one of our names (nil).
-            let padded = try? ChaChaPoly.open(box, using: nameKey, authenticating: Array("zone".utf8))
+            let padded = try? ChaChaPoly.open(box, using: naming.nameKey, authenticating: Array("zone".utf8))
         else { return nil }
         let name = Array(padded).prefix { $0 != 0 }
         guard padded[padded.startIndex + name.count..<padded.endIndex].allSatisfy({ $0 == 0 }),
@@ -134,8 +184,9 @@ public struct FolderSeal: Sendable, Equatable {
         return zone
     }
 
-    static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+    static func bigEndian<Value: FixedWidthInteger>(_ value: Value) -> [UInt8] {
+        let bytes = Value.bitWidth / 8
+        return (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * (bytes - 1 - $0))) }
     }
 
     public static func unhex(_ text: String) -> [UInt8]? {
@@ -168,9 +219,15 @@ public enum SealError: Error, Equatable, CustomStringConvertible {
     case notSealed
     case truncated
     case doesNotVerify
+    /// Sealed with key `number` of the ring, which this device does not hold yet: the key was
+    /// changed on another device (`sync passphrase --new-key`).
+    case newerKey(Int, held: Int)
 
     public var description: String {
         switch self {
+        case .newerKey(let number, let held):
+            "sealed with key \(number) of the folder, newer than the \(held) this device holds (the key was changed "
+                + "on another device)"
         case .notSealed: "not a sealed file (a plain file in an encrypted folder)"
         case .truncated: "a sealed file cut short (torn or partial)"
         case .doesNotVerify: "its seal does not verify (damaged, or moved here from another name)"

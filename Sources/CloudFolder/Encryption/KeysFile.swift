@@ -4,14 +4,17 @@ import Foundation
 import NotesCore
 
 /// A keys file of an encrypted container, `keys/<generation>.json` (SYNC-FORMAT rule 14): the
-/// container's data key wrapped by a key derived from the passphrase with scrypt. Write-once;
-/// a passphrase change writes the next generation wrapping the same data key, so nothing else
-/// is re-encrypted. The newest generation that checks out is the one in force.
+/// container's data keys (`Keyring`) wrapped by a key derived from the passphrase with scrypt.
+/// Write-once; a passphrase change writes the next generation wrapping the same keys (with
+/// `--new-key`, one more), so nothing else is re-encrypted. The newest generation that checks
+/// out is the one in force.
 ///
 /// Body: `{containerID, kdf: "scrypt", logN, r, p, salt (hex), wrapped (hex: nonce, ciphertext,
-/// tag)}`. The wrap's associated data names the container and the generation, so a keys file
-/// copied to another generation's name (a replayed old passphrase) does not open. `containerID`
-/// (since 0.16) lets a keys file be written before its `container.json` ("Encrypting in place").
+/// tag)}`, and `keys: n` when it wraps more than one key (then in envelope format 6). The wrap's
+/// associated data names the container, the generation and (past one) the number of keys, so a
+/// keys file copied to another generation's name (a replayed old passphrase) or claiming another
+/// number of keys does not open. `containerID` (since 0.16) lets a keys file be written before
+/// its `container.json` ("Encrypting in place").
 public struct KeysFile: Sendable, Equatable {
     /// scrypt's cost parameters, stored with the salt so they can change between generations.
     public struct Cost: Sendable, Equatable {
@@ -53,25 +56,44 @@ public struct KeysFile: Sendable, Equatable {
     public var cost: Cost
     public var salt: [UInt8]
     public var wrapped: [UInt8]
+    /// How many data keys it wraps (readable before unwrapping, bound by the wrap): a device
+    /// holding fewer learns the key was changed (`sync passphrase --new-key`).
+    public var keyCount: Int
 
     /// Wraps `dataKey` under `passphrase` for generation `generation` of `containerID`.
     public static func wrap(
         _ dataKey: SymmetricKey, passphrase: String, generation: Int64, containerID: String, cost: Cost = .standard
     ) throws -> KeysFile {
+        try wrap(Keyring(dataKey), passphrase: passphrase, generation: generation, containerID: containerID, cost: cost)
+    }
+
+    /// Wraps the keys of `keyring` under `passphrase` for generation `generation` of `containerID`.
+    public static func wrap(
+        _ keyring: Keyring, passphrase: String, generation: Int64, containerID: String, cost: Cost = .standard
+    ) throws -> KeysFile {
         var salt = [UInt8](repeating: 0, count: 16)
         var random = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = random.next() }
         let wrapping = try derive(passphrase, salt: salt, cost: cost)
+        let count = keyring.keys.count
         let box = try ChaChaPoly.seal(
-            dataKey.withUnsafeBytes { Array($0) }, using: wrapping,
-            authenticating: associatedData(generation: generation, containerID: containerID))
+            keyring.bytes, using: wrapping,
+            authenticating: associatedData(generation: generation, containerID: containerID, keyCount: count))
         return KeysFile(
-            generation: generation, containerID: containerID, cost: cost, salt: salt, wrapped: Array(box.combined))
+            generation: generation, containerID: containerID, cost: cost, salt: salt, wrapped: Array(box.combined),
+            keyCount: count)
     }
 
-    /// The data key, or `wrongPassphrase` when the passphrase does not open this file (or the
-    /// file was copied from another generation's name).
+    /// The newest data key, or `wrongPassphrase` when the passphrase does not open this file (or
+    /// the file was copied from another generation's name).
     public func unwrap(passphrase: String, containerID: String) throws -> SymmetricKey {
+        let keys = try unwrapKeyring(passphrase: passphrase, containerID: containerID).keys
+        return keys[keys.count - 1]
+    }
+
+    /// The data keys, or `wrongPassphrase` when the passphrase does not open this file (or the
+    /// file was copied from another generation's name).
+    public func unwrapKeyring(passphrase: String, containerID: String) throws -> Keyring {
         guard cost.isAcceptable else {
             throw CloudError(
                 .badContainer,
@@ -81,11 +103,14 @@ public struct KeysFile: Sendable, Equatable {
         let wrapping = try Self.derive(passphrase, salt: salt, cost: cost)
         do {
             let box = try ChaChaPoly.SealedBox(combined: Data(wrapped))
-            let key = try ChaChaPoly.open(
+            let bytes = try ChaChaPoly.open(
                 box, using: wrapping,
-                authenticating: Self.associatedData(generation: generation, containerID: containerID))
-            guard key.count == 32 else { throw SealError.doesNotVerify }
-            return SymmetricKey(data: key)
+                authenticating: Self.associatedData(
+                    generation: generation, containerID: containerID, keyCount: keyCount))
+            guard bytes.count == 32 * keyCount, let keyring = Keyring(bytes: Array(bytes)) else {
+                throw SealError.doesNotVerify
+            }
+            return keyring
         } catch {
             throw CloudError(.notAuthenticated, "wrong passphrase for this encrypted cloud folder")
         }
@@ -102,8 +127,11 @@ public struct KeysFile: Sendable, Equatable {
         }
     }
 
-    static func associatedData(generation: Int64, containerID: String) -> [UInt8] {
-        Array("cloudnotes keys \(containerID) \(generation)".utf8)
+    /// What the wrap authenticates: the container, the generation and, past one, the number of
+    /// keys (a file wrapping one key reads as it did before there were more).
+    static func associatedData(generation: Int64, containerID: String, keyCount: Int = 1) -> [UInt8] {
+        let keys = keyCount > 1 ? " \(keyCount) keys" : ""
+        return Array("cloudnotes keys \(containerID) \(generation)\(keys)".utf8)
     }
 
     // MARK: JSON
@@ -115,23 +143,31 @@ public struct KeysFile: Sendable, Equatable {
             "wrapped": .string(FolderSeal.hex(wrapped)),
         ]
         if let containerID { fields["containerID"] = .string(containerID) }
+        if keyCount > 1 { fields["keys"] = .int(Int64(keyCount)) }
         return .object(fields)
     }
 
-    public init(generation: Int64, containerID: String? = nil, cost: Cost, salt: [UInt8], wrapped: [UInt8]) {
+    public init(
+        generation: Int64, containerID: String? = nil, cost: Cost, salt: [UInt8], wrapped: [UInt8], keyCount: Int = 1
+    ) {
         self.generation = generation
         self.containerID = containerID
         self.cost = cost
         self.salt = salt
         self.wrapped = wrapped
+        self.keyCount = keyCount
     }
 
     public init(json: JSONValue, generation: Int64) throws {
         guard json["kdf"]?.stringValue == "scrypt", let logN = json["logN"]?.intValue, let r = json["r"]?.intValue,
             let p = json["p"]?.intValue, let salt = json["salt"]?.stringValue.flatMap(FolderSeal.unhex),
             let wrapped = json["wrapped"]?.stringValue.flatMap(FolderSeal.unhex),
-            (0...64).contains(logN), (0...64).contains(r), (0...64).contains(p), !salt.isEmpty,
-            wrapped.count == 12 + 32 + 16
+            (0...64).contains(logN), (0...64).contains(r), (0...64).contains(p), !salt.isEmpty
+        else { throw CloudError(.badContainer, "keys file \(generation) is not a keys file of ours") }
+        // `keys` is absent for one key; when present it says more than one (canonical: one way only).
+        let keyCount = json["keys"] == nil ? 1 : (json["keys"]?.intValue).map(Int.init) ?? 0
+        guard json["keys"] == nil || keyCount > 1, keyCount <= Keyring.maximumCount,
+            wrapped.count == 12 + 32 * keyCount + 16
         else { throw CloudError(.badContainer, "keys file \(generation) is not a keys file of ours") }
         let containerID = json["containerID"]?.stringValue
         if let containerID,
@@ -144,6 +180,6 @@ public struct KeysFile: Sendable, Equatable {
         }
         self.init(
             generation: generation, containerID: containerID, cost: Cost(logN: Int(logN), r: Int(r), p: Int(p)),
-            salt: salt, wrapped: wrapped)
+            salt: salt, wrapped: wrapped, keyCount: keyCount)
     }
 }
