@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Watches a folder tree with inotify and calls back when something in it may have changed,
 /// with a slow fallback poll for file systems where inotify does not see remote writes
@@ -10,7 +11,7 @@ import Glibc
 /// folder, a new segment) are watched as their creation is reported. Bursts of events (a
 /// publication is a create, a write and a rename) are drained for `settle` before one
 /// callback. Symlinks are never followed (`IN_DONT_FOLLOW`, and `lstat` while walking).
-public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
+public final class FolderWatcher: ChangeWatcher, Sendable {
     /// Which events count as a change.
     public enum Events: Sendable {
         /// Entries created, renamed in, closed after writing or removed (a cloud folder).
@@ -28,23 +29,28 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     private let onChange: @Sendable () -> Void
     private let inotify: Int32
     private let stopPipe: (read: Int32, write: Int32)
-    private let lock = NSLock()
-    private var paths: [Int32: (path: String, depth: Int)] = [:]
-    private var stopped = false
-    private var thread: Thread?
     /// Signalled when the watching thread has closed its descriptors and returned.
     private let exited = DispatchSemaphore(value: 0)
-    private var ended = false
-    /// The settle's sleep on an injected clock and the semaphore the thread waits on: `stop`
-    /// cancels the one and signals the other, so the thread ends without any task running (the
-    /// cooperative pool may be busy, even with threads blocked in `stop`).
-    private var settling: (task: Task<Void, Never>, woken: DispatchSemaphore)?
     /// A watcher with nothing to watch polls on this schedule (`pollingOnly`); nil: every
     /// `pollInterval`.
-    private var adaptive: AdaptivePoll?
-    /// Uptime (ns) of the last look and of the last activity, for `adaptive`.
-    private var lastLook = DispatchTime.now().uptimeNanoseconds
-    private var lastActivity: UInt64?
+    private let adaptive: AdaptivePoll?
+    private let state = Mutex(State())
+
+    /// What the watching thread and the callers share.
+    private struct State {
+        /// The watched folders by watch descriptor.
+        var paths: [Int32: (path: String, depth: Int)] = [:]
+        var stopped = false
+        var thread: Thread?
+        var ended = false
+        /// The settle's sleep on an injected clock and the semaphore the thread waits on: `stop`
+        /// cancels the one and signals the other, so the thread ends without any task running
+        /// (the cooperative pool may be busy, even with threads blocked in `stop`).
+        var settling: (task: Task<Void, Never>, woken: DispatchSemaphore)?
+        /// Uptime (ns) of the last look and of the last activity, for `adaptive`.
+        var lastLook = DispatchTime.now().uptimeNanoseconds
+        var lastActivity: UInt64?
+    }
 
     /// Starts watching `root` and the folders below it down to `maxDepth` (0: `root` only);
     /// with `adaptive`, the fallback poll follows that schedule instead of `pollInterval`.
@@ -73,11 +79,14 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         }
         stopPipe = (fds[0], fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        lock.withLock { addTree(root, depth: 0) }
-        let thread = Thread { [self] in run() }
-        thread.name = "cloudnotes.watcher"
-        self.thread = thread
-        thread.start()
+        state.withLock { state in
+            addTree(root, depth: 0, into: &state.paths)
+            // Made here: a `Thread` is not Sendable, so it never leaves the state.
+            let thread = Thread { [self] in run() }
+            thread.name = "cloudnotes.watcher"
+            state.thread = thread
+            thread.start()
+        }
     }
 
     deinit {
@@ -87,37 +96,35 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
     /// Stops watching. When it returns (called from any thread but the watcher's own, i.e. not
     /// from `onChange`), the watching thread has ended: no callback runs any more.
     public func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
+        let first = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
         }
         guard first else { return }
-        if let settling = lock.withLock({ settling }) {
+        if let settling = state.withLock({ $0.settling }) {
             settling.task.cancel()
             settling.woken.signal()
         }
         var byte: UInt8 = 1
         _ = Glibc.write(stopPipe.write, &byte, 1)
-        if Thread.current != thread { exited.wait() }
+        if !state.withLock({ $0.thread == Thread.current }) { exited.wait() }
     }
 
     /// Whether the watching thread has ended (for tests).
-    public var hasEnded: Bool { lock.withLock { ended } }
+    public var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// How many folders are watched now (for tests).
-    public var watchedFolderCount: Int { lock.withLock { paths.count } }
+    public var watchedFolderCount: Int { state.withLock { $0.paths.count } }
 
     /// The poll interval now (seconds): `adaptive`'s, or the fixed one.
     public var currentInterval: Double {
-        lock.withLock {
-            guard let adaptive else { return pollInterval }
-            let since = lastActivity.map { Double(DispatchTime.now().uptimeNanoseconds &- $0) / 1e9 }
-            return adaptive.interval(sinceActivity: since)
-        }
+        guard let adaptive else { return pollInterval }
+        let since = state.withLock { $0.lastActivity }.map { Double(DispatchTime.now().uptimeNanoseconds &- $0) / 1e9 }
+        return adaptive.interval(sinceActivity: since)
     }
 
     public func noteActivity() {
-        lock.withLock { lastActivity = DispatchTime.now().uptimeNanoseconds }
+        state.withLock { $0.lastActivity = DispatchTime.now().uptimeNanoseconds }
     }
 
     private func run() {
@@ -129,19 +136,19 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
                 pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
             ]
             // An adaptive schedule wakes every second to see whether its interval has passed.
-            let timeout = lock.withLock { adaptive == nil } ? fixed : min(fixed, 1000)
+            let timeout = adaptive == nil ? fixed : min(fixed, 1000)
             let ready = poll(&fds, 2, timeout)
-            if lock.withLock({ stopped }) || fds[1].revents != 0 { break }
+            if state.withLock({ $0.stopped }) || fds[1].revents != 0 { break }
             if ready == 0 {
-                if lock.withLock({ adaptive != nil }) {
+                if adaptive != nil {
                     let now = DispatchTime.now().uptimeNanoseconds
                     let due = currentInterval
-                    let waited = lock.withLock { Double(now &- lastLook) / 1e9 }
+                    let waited = state.withLock { Double(now &- $0.lastLook) / 1e9 }
                     if waited < due { continue }
-                    lock.withLock { lastLook = now }
+                    state.withLock { $0.lastLook = now }
                 }
                 // The fallback poll: a remote write inotify could not see.
-                lock.withLock { addTree(root, depth: 0) }
+                state.withLock { addTree(root, depth: 0, into: &$0.paths) }
                 onChange()
                 continue
             }
@@ -160,7 +167,7 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         Glibc.close(inotify)
         Glibc.close(stopPipe.read)
         Glibc.close(stopPipe.write)
-        lock.withLock { ended = true }
+        state.withLock { $0.ended = true }
         exited.signal()
     }
 
@@ -181,12 +188,12 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
             try? await clock.sleep(for: duration)
             woken.signal()
         }
-        let stopping = lock.withLock {
-            settling = (task, woken)
-            return stopped
+        let stopping = state.withLock { state in
+            state.settling = (task, woken)
+            return state.stopped
         }
         if stopping { task.cancel() } else { woken.wait() }
-        lock.withLock { settling = nil }
+        state.withLock { $0.settling = nil }
     }
 
     /// Reads every pending event; watches new folders; returns true when any event counted.
@@ -206,21 +213,21 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset = nameStart + nameLength
                 if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    lock.withLock { addTree(root, depth: 0) }
+                    state.withLock { addTree(root, depth: 0, into: &$0.paths) }
                     changed = true
                     continue
                 }
                 if eventMask & UInt32(IN_IGNORED) != 0 {
-                    lock.withLock { _ = paths.removeValue(forKey: wd) }
+                    _ = state.withLock { $0.paths.removeValue(forKey: wd) }
                     continue
                 }
                 changed = true
                 if eventMask & UInt32(IN_ISDIR) != 0, eventMask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty,
                     !name.contains("/")
                 {
-                    lock.withLock {
-                        if let parent = paths[wd], parent.depth < maxDepth {
-                            addTree(parent.path + "/" + name, depth: parent.depth + 1)
+                    state.withLock { state in
+                        if let parent = state.paths[wd], parent.depth < maxDepth {
+                            addTree(parent.path + "/" + name, depth: parent.depth + 1, into: &state.paths)
                         }
                     }
                 }
@@ -228,9 +235,9 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
         }
     }
 
-    /// Watches `path` and its folders (called with the lock held). Already-watched folders
-    /// keep their watch: inotify returns the same descriptor.
-    private func addTree(_ path: String, depth: Int) {
+    /// Watches `path` and its folders, recording them in `paths` (the state's, under its lock).
+    /// Already-watched folders keep their watch: inotify returns the same descriptor.
+    private func addTree(_ path: String, depth: Int, into paths: inout [Int32: (path: String, depth: Int)]) {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
         let wd = inotify_add_watch(inotify, path, mask)
@@ -248,6 +255,6 @@ public final class FolderWatcher: ChangeWatcher, @unchecked Sendable {
             }
             if name != "." && name != ".." { children.append(name) }
         }
-        for child in children { addTree(path + "/" + child, depth: depth + 1) }
+        for child in children { addTree(path + "/" + child, depth: depth + 1, into: &paths) }
     }
 }

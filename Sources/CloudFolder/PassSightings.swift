@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Synchronization
 
 /// What a bucket's folder has seen during one sync pass (SYNC-FORMAT "On S3"): that
 /// `container.json` is there, which zone folders are, and the last listing of a device's log.
@@ -15,31 +16,36 @@ import NotesCore
 /// The rewind check (`logHead`) and the fetch list a device's log after the same name, one after
 /// the other: the fetch takes the listing the check kept, once. Anything this folder writes or
 /// deletes drops the kept listings, so none is read after a change of ours.
-public final class PassSightings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var container = false
-    private var zones = Set<ZoneID>()
-    private var listings: [String: (startAfter: String, names: [String])] = [:]
+public final class PassSightings: Sendable {
+    private struct Seen {
+        var container = false
+        var zones = Set<ZoneID>()
+        var listings: [String: (startAfter: String, names: [String])] = [:]
+    }
+
+    private let seen = Mutex(Seen())
 
     public init() {}
 
-    var hasSeenContainer: Bool { lock.withLock { container } }
-    func recordContainer() { lock.withLock { container = true } }
+    var hasSeenContainer: Bool { seen.withLock { $0.container } }
+    func recordContainer() { seen.withLock { $0.container = true } }
 
-    func hasSeen(_ zone: ZoneID) -> Bool { lock.withLock { zones.contains(zone) } }
-    func record(_ zone: ZoneID) { _ = lock.withLock { zones.insert(zone) } }
+    func hasSeen(_ zone: ZoneID) -> Bool { seen.withLock { $0.zones.contains(zone) } }
+    func record(_ zone: ZoneID) { _ = seen.withLock { $0.zones.insert(zone) } }
 
     func keep(_ names: [String], under folder: String, startAfter: String) {
-        lock.withLock { listings[folder] = (startAfter, names) }
+        seen.withLock { $0.listings[folder] = (startAfter, names) }
     }
 
     /// The listing kept of `folder` after `startAfter`, once; nil when there is none.
     func take(under folder: String, startAfter: String) -> [String]? {
-        lock.withLock {
-            guard let kept = listings.removeValue(forKey: folder), kept.startAfter == startAfter else { return nil }
+        seen.withLock { seen in
+            guard let kept = seen.listings.removeValue(forKey: folder), kept.startAfter == startAfter else {
+                return nil
+            }
             return kept.names
         }
     }
 
-    func forgetListings() { lock.withLock { listings = [:] } }
+    func forgetListings() { seen.withLock { $0.listings = [:] } }
 }

@@ -1,24 +1,27 @@
 import Foundation
+import Synchronization
 
 /// A value computed on another thread while the caller goes on; `get()` waits for it.
 ///
 /// For work that overlaps with a database transaction: preparing the next batch of an import,
 /// sorting a search segment, reading the next group of files of a sync. The closure runs once;
 /// a result nobody asks for is dropped when the work ends.
-public final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
+public final class BackgroundResult<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    /// Written once, before `done` is signalled; read only after waiting on it.
-    private var outcome: Result<Value, any Error>?
+    /// Set once, before `done` is signalled.
+    private let outcome = Mutex<Result<Value, any Error>?>(nil)
 
     /// Starts `work` on a global queue (or runs it here when `async` is false).
     public init(async: Bool = true, _ work: @escaping @Sendable () throws -> Value) {
         if async {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                outcome = Result { try work() }
+                let result = Result { try work() }
+                outcome.withLock { $0 = result }
                 done.signal()
             }
         } else {
-            outcome = Result { try work() }
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
             done.signal()
         }
     }
@@ -34,7 +37,9 @@ public final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
     public func get() throws -> Value {
         done.wait()
         done.signal()
-        guard let outcome else { preconditionFailure("BackgroundResult signalled before its outcome was set") }
+        guard let outcome = outcome.withLock({ $0 }) else {
+            preconditionFailure("BackgroundResult signalled before its outcome was set")
+        }
         return try outcome.get()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Case and diacritic folding, the normal form search compares in (ARCHITECTURE §5).
 ///
@@ -41,14 +42,13 @@ public enum TextFolding {
     private static let foldCache = FoldCache()
 
     /// The process-wide memo of `foldScalar`, bounded in size.
-    private final class FoldCache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var table: [Unicode.Scalar: [Unicode.Scalar]] = [:]
+    private final class FoldCache: Sendable {
+        private let table = Mutex<[Unicode.Scalar: [Unicode.Scalar]]>([:])
 
         func scalars(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
-            if let hit = lock.withLock({ table[scalar] }) { return hit }
+            if let hit = table.withLock({ $0[scalar] }) { return hit }
             let folded = TextFolding.foldScalar(scalar)
-            lock.withLock {
+            table.withLock { table in
                 if table.count < 50_000 { table[scalar] = folded }
             }
             return folded

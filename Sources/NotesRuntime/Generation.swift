@@ -1,40 +1,32 @@
-import Foundation
+import Synchronization
 
 /// A counter for "latest request wins": work started for an older generation is skipped, so
 /// a burst of keystrokes runs one search, not one per key.
-final class Generation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Generation: Sendable {
+    private let value = Mutex(0)
 
     /// Starts a new generation and returns it.
     func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
+        value.withLock { value in
+            value += 1
+            return value
+        }
     }
 
     func isCurrent(_ generation: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value == generation
+        value.withLock { $0 == generation }
     }
 }
 
 /// A count other threads bump; read by the loop.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class Counter: Sendable {
+    private let count = Mutex(0)
 
     func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
+        count.withLock { $0 += 1 }
     }
 
     var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
+        count.withLock { $0 }
     }
 }

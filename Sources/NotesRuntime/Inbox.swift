@@ -1,5 +1,5 @@
-import Foundation
 import NotesApp
+import Synchronization
 
 /// The runtime's mailbox: workers post `Action`s from any thread, the loop drains them.
 ///
@@ -7,38 +7,33 @@ import NotesApp
 /// rather than on the next key (ARCHITECTURE §6). `storeChanged([])` ("anything may have changed") is
 /// posted at most once until the loop takes it: observation and the cross-process check often
 /// report the same commit.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var actions: [Action] = []
-    private var wakeLoop: @Sendable () -> Void
+final class Inbox: Sendable {
+    private let actions = Mutex<[Action]>([])
+    private let wakeLoop: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
         self.wakeLoop = wake
     }
 
     func post(_ action: Action) {
-        lock.lock()
-        if action == .storeChanged([]), actions.contains(.storeChanged([])) {
-            lock.unlock()
-            return
+        let posted = actions.withLock { actions in
+            if action == .storeChanged([]), actions.contains(.storeChanged([])) { return false }
+            actions.append(action)
+            return true
         }
-        actions.append(action)
-        lock.unlock()
-        wakeLoop()
+        if posted { wakeLoop() }
     }
 
     /// Every action posted so far, oldest first, and an empty inbox.
     func drain() -> [Action] {
-        lock.lock()
-        defer { lock.unlock() }
-        let drained = actions
-        actions.removeAll(keepingCapacity: true)
-        return drained
+        actions.withLock { actions in
+            let drained = actions
+            actions.removeAll(keepingCapacity: true)
+            return drained
+        }
     }
 
     var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return actions.isEmpty
+        actions.withLock { $0.isEmpty }
     }
 }

@@ -6,11 +6,10 @@ nonisolated(unsafe) private var terminationPipeFD: Int32 = -1
 /// SIGTERM, SIGHUP and SIGINT as a message to the loop: the app saves what is unsaved, then
 /// quits (issue 4: autosave on SIGTERM/SIGHUP). The handler only writes the signal number into
 /// a pipe (async-signal-safe); a thread reads it and calls `onSignal`.
-final class TerminationSignals: @unchecked Sendable {
+final class TerminationSignals: Sendable {
     static let signals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
     private let readFD: Int32
     private let writeFD: Int32
-    private let thread: Thread
 
     init(onSignal: @escaping @Sendable (Int32) -> Void) throws {
         var fds: [Int32] = [-1, -1]
@@ -20,7 +19,8 @@ final class TerminationSignals: @unchecked Sendable {
         (readFD, writeFD) = (fds[0], fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let readFD = readFD
-        thread = Thread {
+        // The thread keeps itself alive while it runs.
+        let thread = Thread {
             var byte: UInt8 = 0
             // Ends when the write end is closed (cancel) or on an error.
             while read(readFD, &byte, 1) == 1 {

@@ -4,7 +4,7 @@ import Foundation
 /// own instead of the cooperative thread pool, so a pool kept busy (the sync engine's work, or
 /// in tests other suites blocking its few threads) never delays an autosave, a tick or the
 /// status bar.
-final class TimerExecutor: TaskExecutor, @unchecked Sendable {
+final class TimerExecutor: TaskExecutor, Sendable {
     static let shared = TimerExecutor()
 
     private let queue = DispatchQueue(label: "cloudnotes.timers", attributes: .concurrent)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NotesCore
+import Synchronization
 
 /// Copies a bulk write's WAL frames into the database on a connection of its own.
 ///
@@ -13,25 +14,28 @@ import NotesCore
 /// The price is disk space: the WAL can only start over once every frame is copied, so during
 /// a run of bulk writes it grows. Past `walLimit` bytes the next bulk write first waits for
 /// the copy and truncates the WAL.
-final class BackgroundCheckpoint: @unchecked Sendable {
+final class BackgroundCheckpoint: Sendable {
     /// WAL size above which a bulk write waits for the copy and starts the WAL over.
     static let walLimit = 256 << 20
 
+    private struct State {
+        /// Opened on first use.
+        var connection: DatabaseQueue?
+        var running: BackgroundResult<Void>?
+    }
+
     private let path: String
-    private let lock = NSLock()
-    /// Opened on first use.
-    private var connection: DatabaseQueue?
-    private var running: BackgroundResult<Void>?
+    private let state = Mutex(State())
 
     init(path: String) { self.path = path }
 
     /// Starts a checkpoint unless one is still running (the next one catches up).
     func start() {
-        lock.withLock {
-            if let running, !running.isFinished { return }
+        state.withLock { state in
+            if let running = state.running, !running.isFinished { return }
             let path = self.path
-            let existing = connection
-            running = BackgroundResult { [weak self] in
+            let existing = state.connection
+            state.running = BackgroundResult { [weak self] in
                 let queue = try existing ?? DatabaseQueue(path: path)
                 self?.keep(queue)
                 // A failure (busy: another process checkpoints) only leaves the copy for later.
@@ -42,7 +46,7 @@ final class BackgroundCheckpoint: @unchecked Sendable {
 
     /// Waits for the running checkpoint, if any.
     func wait() {
-        _ = try? lock.withLock { running }?.get()
+        _ = try? state.withLock { $0.running }?.get()
     }
 
     var walSize: Int {
@@ -50,7 +54,7 @@ final class BackgroundCheckpoint: @unchecked Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?.intValue ?? 0
     }
 
-    private func keep(_ queue: DatabaseQueue) { lock.withLock { connection = queue } }
+    private func keep(_ queue: DatabaseQueue) { state.withLock { $0.connection = queue } }
 }
 
 extension NoteStore {

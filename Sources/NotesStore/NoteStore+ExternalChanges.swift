@@ -8,6 +8,7 @@ import GRDB
 /// value whenever another connection has committed to the database since the last call on the
 /// same connection. The check reads the WAL index in shared memory and touches no table, so
 /// polling every few hundred milliseconds costs next to nothing.
+// Unchecked: its one mutable property, `lastVersion`, is only touched on `queue`.
 public final class ExternalChangeWatcher: @unchecked Sendable {
     private let queue = DispatchQueue(label: "cloudnotes.store.data-version")
     private let timer: DispatchSourceTimer

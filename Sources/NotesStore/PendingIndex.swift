@@ -5,6 +5,7 @@ import NotesCore
 ///
 /// Every `SearchIndex.maxPendingKeys` keys are sealed and sorted on another thread
 /// (`SegmentSort`) while the transaction goes on writing notes.
+// Unchecked: only the store's writer uses it, and GRDB runs one write at a time.
 final class PendingIndex: @unchecked Sendable {
     private var rowids: [Int64] = []
     /// keys[i]: document i's distinct keys.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NotesCore
+import Synchronization
 
 /// One segment of the search index as a query sees it: its id and sorted document table.
 struct SearchSegment {
@@ -12,13 +13,12 @@ struct SearchSegment {
 /// Segments' document tables, read once each: a segment never changes after it is written,
 /// and segment ids are never reused (AUTOINCREMENT), so an entry can only go stale by being
 /// merged away, when it is dropped.
-final class SegmentCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tables: [Int64: [Int64]?] = [:]
+final class SegmentCache: Sendable {
+    private let tables = Mutex<[Int64: [Int64]?]>([:])
 
     func segments(_ db: Database) throws -> [SearchSegment] {
         let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM search_segment ORDER BY id"))
-        var known = lock.withLock { tables }
+        var known = tables.withLock { $0 }
         var result: [SearchSegment] = []
         var changed = known.count != ids.count
         for id in ids {
@@ -38,7 +38,7 @@ final class SegmentCache: @unchecked Sendable {
         if changed {
             let current = Set(ids)
             known = known.filter { current.contains($0.key) }
-            lock.withLock { tables = known }
+            tables.withLock { $0 = known }
         }
         return result
     }

@@ -1,6 +1,7 @@
 import CloudFolder
 import Foundation
 import Glibc
+import Synchronization
 
 /// One sync at a time per data directory (SYNC-FORMAT "One sync at a time"): an advisory lock
 /// (`flock`) on a file in the data directory, never in the cloud folder. Every engine over a
@@ -10,19 +11,19 @@ import Glibc
 ///
 /// The lock goes with the open file: a process that dies releases it, and two engines in one
 /// process exclude each other too.
-public final class SyncPassLock: @unchecked Sendable {
+public final class SyncPassLock: Sendable {
     public let path: String
-    private let mutex = NSLock()
-    private var descriptor: Int32 = -1
+    /// The lock file, opened on first use (-1 until then).
+    private let descriptor = Mutex<Int32>(-1)
 
     public init(path: String) { self.path = path }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit { descriptor.withLock { if $0 >= 0 { Glibc.close($0) } } }
 
     /// Takes the lock, polling every 50 ms until `timeout` seconds have passed (0: one try);
     /// false when another holder still has it. Throws when the lock file cannot be opened.
     public func acquire(timeout: Double) throws -> Bool {
-        try mutex.withLock {
+        try descriptor.withLock { descriptor throws(CloudError) in
             if descriptor < 0 {
                 let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 guard fd >= 0 else {
@@ -43,7 +44,7 @@ public final class SyncPassLock: @unchecked Sendable {
 
     /// Releases the lock (the file stays, for the next holder).
     public func release() {
-        mutex.withLock {
+        descriptor.withLock { descriptor in
             if descriptor >= 0 { _ = flock(descriptor, LOCK_UN) }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A loopback TCP proxy between a client and a server (S3FileIO and SeaweedFS in the fault
 /// tests) that injects what networks do: a connection closed before, in or after the answer's
@@ -9,7 +10,7 @@ import Foundation
 /// (armed for some requests: on the next such request, or on its answer).
 /// Every connection is served by two threads of its own (never the cooperative pool), and
 /// `stop` closes every socket, so no thread outlives the test. Only 127.0.0.1 is ever used.
-public final class FaultProxy: @unchecked Sendable {
+public final class FaultProxy: Sendable {
     public enum Fault: Sendable, Equatable {
         /// The next answer with a body is cut: its head and half the body of the chunk reach the
         /// client, then the connection closes.
@@ -45,13 +46,17 @@ public final class FaultProxy: @unchecked Sendable {
     public var url: String { "http://127.0.0.1:\(port)" }
     private let upstreamPort: UInt16
     private let listener: Int32
-    private let lock = NSLock()
-    private var armed: [(fault: Fault, request: (@Sendable (String) -> Bool)?)] = []
-    /// The request line of the latest request on each connection (by its client socket).
-    private var requestLines: [Int32: String] = [:]
-    private var fired: [Fault] = []
-    private var sockets: Set<Int32> = []
-    private var stopped = false
+    private let state = Mutex(State())
+
+    /// What the connections' threads and the test share.
+    private struct State {
+        var armed: [(fault: Fault, request: (@Sendable (String) -> Bool)?)] = []
+        /// The request line of the latest request on each connection (by its client socket).
+        var requestLines: [Int32: String] = [:]
+        var fired: [Fault] = []
+        var sockets: Set<Int32> = []
+        var stopped = false
+    }
 
     /// A proxy to `upstream` (`http://127.0.0.1:PORT`), listening on a free loopback port.
     public init(upstream: String) throws {
@@ -89,26 +94,26 @@ public final class FaultProxy: @unchecked Sendable {
     /// Arms `fault` to fire on the next chunk its way, `times` times; with `request`, only on a
     /// request whose request line (`PUT /bucket/key HTTP/1.1`) it accepts, or on its answer.
     public func arm(_ fault: Fault, times: Int = 1, request: (@Sendable (String) -> Bool)? = nil) {
-        lock.withLock { armed += Array(repeating: (fault, request), count: times) }
+        state.withLock { $0.armed += Array(repeating: (fault, request), count: times) }
     }
 
     /// Disarms every fault not fired yet.
-    public func disarm() { lock.withLock { armed.removeAll() } }
+    public func disarm() { state.withLock { $0.armed.removeAll() } }
 
     /// The faults that fired, in order.
-    public var firedFaults: [Fault] { lock.withLock { fired } }
+    public var firedFaults: [Fault] { state.withLock { $0.fired } }
 
     /// Closes every connection now (a server that dropped them all); new ones are accepted.
     public func dropConnections() {
-        for fd in lock.withLock({ sockets }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        for fd in state.withLock({ $0.sockets }) { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     /// Stops accepting and closes every connection.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            guard !stopped else { return nil }
-            stopped = true
-            return sockets
+        let open: Set<Int32>? = state.withLock { state in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return state.sockets
         }
         guard let open else { return }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -142,17 +147,17 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     private func register(_ fd: Int32) -> Bool {
-        lock.withLock {
-            guard !stopped else { return false }
-            sockets.insert(fd)
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            state.sockets.insert(fd)
             return true
         }
     }
 
     private func unregister(_ fd: Int32) {
-        lock.withLock {
-            _ = sockets.remove(fd)
-            requestLines[fd] = nil
+        state.withLock { state in
+            _ = state.sockets.remove(fd)
+            state.requestLines[fd] = nil
         }
         close(fd)
     }
@@ -196,15 +201,15 @@ public final class FaultProxy: @unchecked Sendable {
     /// The fault that fires on `chunk`, if one is armed its way (a cut answer waits for a chunk
     /// with body bytes past the head; a fault on an answer's head, for a chunk that starts one).
     private func take(upstream: Bool, chunk: [UInt8], connection: Int32) -> Fault? {
-        lock.withLock {
-            if upstream, let line = Self.requestLine(chunk) { requestLines[connection] = line }
-            let line = requestLines[connection] ?? ""
+        state.withLock { state in
+            if upstream, let line = Self.requestLine(chunk) { state.requestLines[connection] = line }
+            let line = state.requestLines[connection] ?? ""
             guard
-                let index = armed.firstIndex(where: {
+                let index = state.armed.firstIndex(where: {
                     $0.fault.upstream == upstream && ($0.request.map { $0(line) } ?? true)
                 })
             else { return nil }
-            switch armed[index].fault {
+            switch state.armed[index].fault {
             case .cutResponse:
                 if Self.bodyStart(chunk).map({ $0 < chunk.count }) != true { return nil }
             case .cutHead, .dropAnswer, .holdAnswer:
@@ -213,8 +218,8 @@ public final class FaultProxy: @unchecked Sendable {
             default:
                 break
             }
-            let fault = armed.remove(at: index).fault
-            fired.append(fault)
+            let fault = state.armed.remove(at: index).fault
+            state.fired.append(fault)
             return fault
         }
     }

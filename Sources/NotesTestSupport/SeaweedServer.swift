@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7) and
 /// for the S3 benchmarks.
@@ -233,23 +234,22 @@ public actor SeaweedServer {
 /// The servers' process groups, killed at exit (a C function pointer captures nothing).
 let seaweedGroups = SeaweedGroups()
 
-final class SeaweedGroups: @unchecked Sendable {
-    private let lock = NSLock()
-    private var groups: Set<Int32> = []
-    private var registered = false
+final class SeaweedGroups: Sendable {
+    /// The live groups, and whether the exit handler is installed.
+    private let state = Mutex((groups: Set<Int32>(), registered: false))
 
     func add(_ group: Int32) {
-        let first: Bool = lock.withLock {
-            groups.insert(group)
-            defer { registered = true }
-            return !registered
+        let first: Bool = state.withLock { state in
+            state.groups.insert(group)
+            defer { state.registered = true }
+            return !state.registered
         }
         if first { atexit { seaweedGroups.killAll() } }
     }
 
-    func remove(_ group: Int32) { lock.withLock { _ = groups.remove(group) } }
+    func remove(_ group: Int32) { _ = state.withLock { $0.groups.remove(group) } }
 
     func killAll() {
-        for group in lock.withLock({ groups }) { kill(-group, SIGKILL) }
+        for group in state.withLock({ $0.groups }) { kill(-group, SIGKILL) }
     }
 }

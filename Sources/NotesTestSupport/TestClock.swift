@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A clock that moves only when a test says so: a `Clock<Duration>` for code that sleeps (debounce,
 /// retries, timers) and a wall clock (`date`) for code that stamps, moving together.
@@ -7,7 +8,7 @@ import Foundation
 /// deadline; a cancelled sleeper throws `CancellationError` at once, like `Task.sleep`.
 /// `sleepers` lets a test wait until the code under test has started waiting before it
 /// advances, so nothing depends on how fast the machine is.
-public final class TestClock: Clock, @unchecked Sendable {
+public final class TestClock: Clock, Sendable {
     public struct Instant: InstantProtocol, Sendable {
         public var offset: Duration
 
@@ -24,10 +25,14 @@ public final class TestClock: Clock, @unchecked Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
-    private var waiting: [Sleeper] = []
-    private var nextID: UInt64 = 0
+    /// The time now, and the sleeps waiting for it to move.
+    private struct State {
+        var current = Instant(offset: .zero)
+        var waiting: [Sleeper] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
     private let startMillis: Int64
 
     /// A clock whose wall time starts at `millis` since 1970.
@@ -43,26 +48,26 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Moves the clock forward by `milliseconds`.
     public func advance(by milliseconds: Int64) { advance(by: .milliseconds(milliseconds)) }
 
-    public var now: Instant { lock.withLock { current } }
+    public var now: Instant { state.withLock { $0.current } }
     public var minimumResolution: Duration { .zero }
 
     /// How many sleeps are waiting for the clock to move.
-    public var sleepers: Int { lock.withLock { waiting.count } }
+    public var sleepers: Int { state.withLock { $0.waiting.count } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id: UInt64 = lock.withLock {
-            nextID += 1
-            return nextID
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Checked under the lock that the cancellation handler takes, after the task's
                 // cancelled flag is set: a sleep is either registered and then cancelled, or never
                 // registered.
-                let outcome: Result<Bool, CancellationError> = lock.withLock {
+                let outcome: Result<Bool, CancellationError> = state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= current { return .success(true) }
-                    waiting.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    if deadline <= state.current { return .success(true) }
+                    state.waiting.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return .success(false)
                 }
                 switch outcome {
@@ -72,9 +77,9 @@ public final class TestClock: Clock, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let sleeper: Sleeper? = lock.withLock {
-                guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return waiting.remove(at: index)
+            let sleeper: Sleeper? = state.withLock { state in
+                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiting.remove(at: index)
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
@@ -86,10 +91,11 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     public func advance(to instant: Instant) {
-        let due: [Sleeper] = lock.withLock {
-            if current < instant { current = instant }
-            let due = waiting.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
-            waiting.removeAll { $0.deadline <= current }
+        let due: [Sleeper] = state.withLock { state in
+            if state.current < instant { state.current = instant }
+            let now = state.current
+            let due = state.waiting.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.waiting.removeAll { $0.deadline <= now }
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// A self-pipe: `wake()` (any thread, or a signal handler) makes the input wait return.
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: Sendable {
     let readFD: Int32
     let writeFD: Int32
 

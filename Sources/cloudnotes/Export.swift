@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import NotesCore
 import NotesStore
+import Synchronization
 
 enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
     case markdown, json
@@ -133,8 +134,7 @@ struct Export: ParsableCommand {
         let paths = ExportNames.paths(notes, folders: folders)
         for folder in Set(folders.values).sorted() { try makeFolder(target + "/" + folder) }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count))
-        let lock = NSLock()
-        nonisolated(unsafe) var failure: CLIError?
+        let failure = Mutex<CLIError?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: notes.count, by: workers) {
                 do {
@@ -144,13 +144,13 @@ struct Export: ParsableCommand {
                         MarkdownNote.render(note, notebookName: names[note.zone], attachmentFiles: files),
                         to: target + "/" + paths[index])
                 } catch let error as CLIError {
-                    lock.withLock { failure = failure ?? error }
+                    failure.withLock { $0 = $0 ?? error }
                 } catch {
-                    lock.withLock { failure = failure ?? CLIError("\(error)") }
+                    failure.withLock { $0 = $0 ?? CLIError("\(error)") }
                 }
             }
         }
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         return paths
     }
 

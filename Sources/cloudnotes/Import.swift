@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotesCore
 import NotesStore
+import Synchronization
 
 /// Where the files of an import come from (`--from`); without it each file's kind is found
 /// from its extension and, for JSON, its top-level keys.
@@ -210,9 +211,8 @@ struct Import: ParsableCommand {
         ImportReader.Read, CLIError
     >] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
-        let lock = NSLock()
-        nonisolated(unsafe) var results = [Result<ImportReader.Read, CLIError>](
-            repeating: .failure(CLIError("not read")), count: files.count)
+        let results = Mutex(
+            [Result<ImportReader.Read, CLIError>](repeating: .failure(CLIError("not read")), count: files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var mine: [(Int, Result<ImportReader.Read, CLIError>)] = []
             for index in stride(from: worker, to: files.count, by: workers) {
@@ -225,8 +225,8 @@ struct Import: ParsableCommand {
                     mine.append((index, .failure(CLIError("\(error)"))))
                 }
             }
-            lock.withLock { for (index, result) in mine { results[index] = result } }
+            results.withLock { results in for (index, result) in mine { results[index] = result } }
         }
-        return results
+        return results.withLock { $0 }
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 import NotesCore
 import NotesStore
 import NotesSync
+import Synchronization
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -186,9 +187,9 @@ struct SyncInit: ParsableCommand {
 
 /// Progress of a long sync (the initial sync of a large zone) on stderr, only when stderr is a
 /// terminal: one line rewritten in place while changes are sent or received, cleared at the end.
-final class SyncProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var shown = false
+final class SyncProgress: Sendable {
+    /// Whether a line is on the terminal; held while writing, so two updates never interleave.
+    private let shown = Mutex(false)
 
     /// A progress line, or nil when stderr is not a terminal.
     static func forTerminal() -> SyncProgress? { isatty(STDERR_FILENO) != 0 ? SyncProgress() : nil }
@@ -196,7 +197,7 @@ final class SyncProgress: @unchecked Sendable {
     func update(_ status: SyncStatus) {
         guard case .syncing(let done, let total) = status.phase else { return }
         let text = total > done ? "syncing: \(done) of \(total) change(s)" : "syncing: \(done) change(s)"
-        lock.withLock {
+        shown.withLock { shown in
             shown = true
             // Progress only: a closed stderr loses no note.
             try? FileHandle.standardError.write(contentsOf: Data("\r\(text)\u{1B}[K".utf8))
@@ -205,7 +206,7 @@ final class SyncProgress: @unchecked Sendable {
 
     /// Clears the line, if one was shown.
     func finish() {
-        lock.withLock {
+        shown.withLock { shown in
             if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
             shown = false
         }

@@ -4,6 +4,7 @@ import Logging
 import NotesCore
 import NotesStore
 import NotesSync
+import Synchronization
 
 /// Wires a sync engine for a command: which cloud folder, which store, which options.
 enum SyncSetup {
@@ -218,12 +219,14 @@ enum Blocking {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task {
-            box.value = await body()
+            box.set(.success(await body()))
             done.signal()
         }
         done.wait()
         // The task sets the value before it signals.
-        guard let value = box.value else { preconditionFailure("Blocking.value: the task signalled without a value") }
+        guard case .success(let value) = box.get() else {
+            preconditionFailure("Blocking.value: the task signalled without a value")
+        }
         return value
     }
 
@@ -232,21 +235,23 @@ enum Blocking {
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                box.result = .success(try await body())
+                box.set(.success(try await body()))
             } catch {
-                box.result = .failure(error)
+                box.set(.failure(error))
             }
             done.signal()
         }
         done.wait()
         // The task sets the result before it signals.
-        guard let result = box.result else { preconditionFailure("Blocking.run: the task signalled without a result") }
+        guard let result = box.get() else { preconditionFailure("Blocking.run: the task signalled without a result") }
         return try result.get()
     }
 }
 
 /// A result written by one task and read after it signalled.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
-    var value: T?
+private final class ResultBox<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
+
+    func set(_ result: Result<T, any Error>) { self.result.withLock { $0 = result } }
+    func get() -> Result<T, any Error>? { result.withLock { $0 } }
 }

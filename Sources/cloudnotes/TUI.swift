@@ -6,6 +6,7 @@ import NotesCore
 import NotesRuntime
 import NotesStore
 import NotesSync
+import Synchronization
 
 /// `cloudnotes` with no command, or `cloudnotes tui`: the full-screen app (issue 4).
 struct TUI: ParsableCommand {
@@ -70,17 +71,20 @@ struct TUI: ParsableCommand {
 /// (the app's and other processes') noticed through the data directory, and the engine's
 /// status for the status bar. Without a cloud folder the status bar says "local only". An
 /// encrypted folder whose key is not remembered waits, locked, for the app's passphrase dialog.
-private final class BackgroundSync: @unchecked Sendable {
+private final class BackgroundSync: Sendable {
     /// nil: local only.
     let status: AsyncStream<SyncStatus>?
     private let continuation: AsyncStream<SyncStatus>.Continuation?
     private let context: Context
     private let store: NoteStore
-    // Guarded by `lock`: the dialog's unlock runs on the runtime's read queue.
-    private let lock = NSLock()
-    private var engine: SyncEngine?
-    private var localWrites: FolderWatcher?
-    private var locked: (location: CloudLocation, info: ContainerInfo)?
+    /// In a mutex: the dialog's unlock runs on the runtime's read queue.
+    private let state = Mutex(State())
+
+    private struct State {
+        var engine: SyncEngine?
+        var localWrites: FolderWatcher?
+        var locked: (location: CloudLocation, info: ContainerInfo)?
+    }
 
     init(_ context: Context, _ store: NoteStore) {
         self.context = context
@@ -97,14 +101,14 @@ private final class BackgroundSync: @unchecked Sendable {
         if let location = try? CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3),
             let info = FolderAccess.lockedContainer(location, context, store)
         {
-            locked = (location, info)
+            state.withLock { $0.locked = (location, info) }
             continuation.yield(SyncStatus(phase: .error(message: "sync is locked: s to type the passphrase")))
             return
         }
         start(unlocked: nil)
     }
 
-    var isLocked: Bool { lock.withLock { locked != nil } }
+    var isLocked: Bool { state.withLock { $0.locked != nil } }
 
     /// Starts the engine; a failure shows in the status bar (the app runs on the local store).
     private func start(unlocked: FolderSeal?) {
@@ -116,9 +120,9 @@ private final class BackgroundSync: @unchecked Sendable {
             // The app's saves reach sync through this watcher: without it nothing would be sent
             // until a restart, so its failure turns sync off, said in the status bar (below).
             let writes = try SyncSetup.watchLocalWrites(of: store, for: engine)
-            lock.withLock {
-                self.engine = engine
-                localWrites = writes
+            state.withLock { state in
+                state.engine = engine
+                state.localWrites = writes
             }
             Task {
                 for await var status in engine.statusUpdates {
@@ -135,10 +139,10 @@ private final class BackgroundSync: @unchecked Sendable {
 
     /// The dialog's passphrase: nil when it unlocked the folder and sync started, else why not.
     func unlock(passphrase: String) -> String? {
-        guard let (location, info) = lock.withLock({ locked }) else { return nil }
+        guard let (location, info) = state.withLock({ $0.locked }) else { return nil }
         do {
             let seal = try FolderAccess.unlock(location.folder(), info, context, store, passphrase: passphrase)
-            lock.withLock { locked = nil }
+            state.withLock { $0.locked = nil }
             start(unlocked: seal)
             return nil
         } catch {
@@ -147,14 +151,14 @@ private final class BackgroundSync: @unchecked Sendable {
     }
 
     func syncNow() {
-        guard let engine = lock.withLock({ engine }) else { return }
+        guard let engine = state.withLock({ $0.engine }) else { return }
         Task { _ = await engine.syncNow() }
     }
 
     /// Stops the engine after one last bounded send, so a note saved on quit usually reaches
     /// the cloud folder now rather than at the next start (it stays pending otherwise).
     func stop() {
-        let (engine, watcher) = lock.withLock { (self.engine, localWrites) }
+        let (engine, watcher) = state.withLock { ($0.engine, $0.localWrites) }
         watcher?.stop()
         continuation?.finish()
         guard let engine else { return }

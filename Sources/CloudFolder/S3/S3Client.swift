@@ -1,10 +1,11 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Signed, synchronous S3 requests (ARCHITECTURE §4) over the process's one AsyncHTTPClient
 /// (`S3HTTP`). `FileIO` is synchronous and the engine calls it off the UI, so each request waits
 /// for its answer on the caller's thread; the request itself runs on SwiftNIO's threads.
-public final class S3Client: @unchecked Sendable {
+public final class S3Client: Sendable {
     /// Sends one request and returns the server's answer, whatever its status; throws a
     /// `CloudError` when no answer came. Tests give a scripted one.
     public typealias Transport = @Sendable (S3Request) throws -> S3Response
@@ -14,14 +15,12 @@ public final class S3Client: @unchecked Sendable {
     private let transport: Transport
     private let pause: @Sendable (Double) -> Void
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-    private var log: [String] = []
+    private let log = Mutex(RequestLog())
     /// Whether a request that got no answer for its whole timeout makes the next ones fail at
     /// once for as long again (`init`'s `failsFastAfterStall`).
     private let failsFastAfterStall: Bool
-    /// The last such failure and when it came (guarded by `lock`).
-    private var stall: (error: CloudError, at: Date)?
+    /// The last such failure and when it came.
+    private let stall = Mutex<(error: CloudError, at: Date)?>(nil)
     /// How many of the latest requests `recentRequests` keeps.
     static let logSize = 4096
     /// The most answer body bytes kept for a request that is not a ranged read (a listing page
@@ -51,14 +50,14 @@ public final class S3Client: @unchecked Sendable {
     }
 
     /// Requests sent so far, by method (`GET`, `PUT`, `HEAD`, `DELETE`, and `LIST` for listings).
-    public var requestCounts: [String: Int] { lock.withLock { counts } }
+    public var requestCounts: [String: Int] { log.withLock { $0.counts } }
 
     /// The total of `requestCounts`.
-    public var requestCount: Int { lock.withLock { counts.values.reduce(0, +) } }
+    public var requestCount: Int { log.withLock { $0.counts.values.reduce(0, +) } }
 
     /// The latest requests, oldest first, as `METHOD key` (a listing with its prefix and
     /// start-after): for tests and benchmarks to see what a step cost. Never a header or a secret.
-    public var recentRequests: [String] { lock.withLock { log } }
+    public var recentRequests: [String] { log.withLock { $0.lines } }
 
     /// Sends one request for `key` (empty: the bucket itself) and returns the answer, whatever
     /// its status; a failure to get an answer throws `networkUnavailable`/`networkFailure`, an
@@ -68,10 +67,10 @@ public final class S3Client: @unchecked Sendable {
         body: [UInt8] = [], countAs: String? = nil, maxAnswerBytes: Int = S3Client.maxAnswerBytes
     ) throws -> S3Response {
         let listed = query.filter { $0.0 == "prefix" || $0.0 == "start-after" }.map { " \($0.0)=\($0.1)" }.joined()
-        lock.withLock {
-            counts[countAs ?? method, default: 0] += 1
-            log.append("\(countAs ?? method) \(key)\(listed)")
-            if log.count > Self.logSize { log.removeFirst(log.count - Self.logSize) }
+        log.withLock { log in
+            log.counts[countAs ?? method, default: 0] += 1
+            log.lines.append("\(countAs ?? method) \(key)\(listed)")
+            if log.lines.count > Self.logSize { log.lines.removeFirst(log.lines.count - Self.logSize) }
         }
         let path = endpoint.requestPath(key: key)
         let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
@@ -107,7 +106,7 @@ public final class S3Client: @unchecked Sendable {
             guard response.isConcurrentConflict, attempt < Self.conflictRetries else { return response }
             attempt += 1
             pause(0.05 * Double(1 << attempt))
-            lock.withLock { counts[countAs ?? method, default: 0] += 1 }
+            log.withLock { $0.counts[countAs ?? method, default: 0] += 1 }
         }
     }
 
@@ -116,7 +115,7 @@ public final class S3Client: @unchecked Sendable {
     private func sendOnce(_ request: S3Request) throws -> S3Response {
         guard failsFastAfterStall else { return try transport(request) }
         let started = now()
-        if let stall = lock.withLock({ stall }), started.timeIntervalSince(stall.at) < endpoint.timeout {
+        if let stall = stall.withLock({ $0 }), started.timeIntervalSince(stall.at) < endpoint.timeout {
             throw stall.error
         }
         do {
@@ -124,10 +123,16 @@ public final class S3Client: @unchecked Sendable {
         } catch let error as CloudError where error.code == .networkFailure {
             let ended = now()
             if ended.timeIntervalSince(started) >= endpoint.timeout {
-                lock.withLock { stall = (error, ended) }
+                stall.withLock { $0 = (error, ended) }
             }
             throw error
         }
+    }
+
+    /// Requests sent so far: counts by method, and the latest `logSize` as text.
+    private struct RequestLog {
+        var counts: [String: Int] = [:]
+        var lines: [String] = []
     }
 
     /// The HTTP transport: what a client without a scripted transport uses (tests wrap it to

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `FileIO` over an S3 bucket, so `DirectoryCloudFolder` keeps the whole format, every rule and
 /// encryption unchanged on object storage (SYNC-FORMAT "On S3", DECISIONS session 11).
@@ -9,14 +10,18 @@ import Foundation
 /// for a device file (`private/devices/*.json`, the one file rewritten), a plain PUT. Nothing is
 /// ever written at a temp key, and `fsync`/`fsyncDirectory` have nothing to do: an acknowledged
 /// PUT is durable.
-public final class S3FileIO: FileIO, @unchecked Sendable {
+public final class S3FileIO: FileIO, Sendable {
+    /// The files being written, and those closed and not yet renamed (uploaded) or removed.
+    private struct Buffers {
+        var open: [Int32: (path: String, bytes: [UInt8])] = [:]
+        var closed: [String: [UInt8]] = [:]
+        var nextDescriptor: Int32 = 3
+    }
+
     public let client: S3Client
     /// The key prefix every path is under (no leading or trailing slash; may be empty).
     public let prefix: String
-    private let lock = NSLock()
-    private var open: [Int32: (path: String, bytes: [UInt8])] = [:]
-    private var closed: [String: [UInt8]] = [:]
-    private var nextDescriptor: Int32 = 3
+    private let buffers = Mutex(Buffers())
 
     public init(client: S3Client, prefix: String = "") {
         self.client = client
@@ -34,34 +39,36 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
     // MARK: Writes (buffered until rename)
 
     public func createExclusive(_ path: String) throws -> FileDescriptor {
-        lock.withLock {
-            let fd = nextDescriptor
-            nextDescriptor += 1
-            open[fd] = (path, [])
+        buffers.withLock { buffers in
+            let fd = buffers.nextDescriptor
+            buffers.nextDescriptor += 1
+            buffers.open[fd] = (path, [])
             return FileDescriptor(rawValue: fd)
         }
     }
 
     public func write(_ file: FileDescriptor, _ bytes: [UInt8]) throws {
-        try lock.withLock {
-            guard open[file.rawValue] != nil else { throw CloudError(errno: EBADF, operation: "write", path: nil) }
-            open[file.rawValue]?.bytes += bytes
+        try buffers.withLock { buffers throws(CloudError) in
+            guard buffers.open[file.rawValue] != nil else {
+                throw CloudError(errno: EBADF, operation: "write", path: nil)
+            }
+            buffers.open[file.rawValue]?.bytes += bytes
         }
     }
 
     public func fsync(_ file: FileDescriptor) throws {}
 
     public func close(_ file: FileDescriptor) throws {
-        try lock.withLock {
-            guard let handle = open.removeValue(forKey: file.rawValue) else {
+        try buffers.withLock { buffers throws(CloudError) in
+            guard let handle = buffers.open.removeValue(forKey: file.rawValue) else {
                 throw CloudError(errno: EBADF, operation: "close", path: nil)
             }
-            closed[handle.path] = handle.bytes
+            buffers.closed[handle.path] = handle.bytes
         }
     }
 
     public func rename(_ from: String, to: String) throws {
-        guard let bytes = lock.withLock({ closed.removeValue(forKey: from) }) else {
+        guard let bytes = buffers.withLock({ $0.closed.removeValue(forKey: from) }) else {
             throw CloudError(errno: ENOENT, operation: "rename", path: from)
         }
         let target = key(to)
@@ -74,7 +81,7 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
             }
         } catch {
             // A failed rename leaves the temp file, as on a disk: its removal then costs no request.
-            lock.withLock { closed[from] = bytes }
+            buffers.withLock { $0.closed[from] = bytes }
             throw error
         }
     }
@@ -185,7 +192,7 @@ public final class S3FileIO: FileIO, @unchecked Sendable {
 
     public func remove(_ path: String) throws {
         // A temp file was never uploaded: dropping its buffer is the whole removal.
-        if lock.withLock({ closed.removeValue(forKey: path) }) != nil { return }
+        if buffers.withLock({ $0.closed.removeValue(forKey: path) }) != nil { return }
         let target = key(path)
         let response = try client.send("DELETE", key: target)
         guard (200..<300).contains(response.status) || response.status == 404 else {

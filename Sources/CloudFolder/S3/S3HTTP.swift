@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// The process's one HTTP client for S3 (ARCHITECTURE §4, DECISIONS session 13): AsyncHTTPClient
 /// on SwiftNIO's shared event loops. `FileIO` is synchronous and the engine calls it off the UI,
@@ -112,10 +113,9 @@ enum S3HTTP {
     /// The errnos of a connection that could not be made.
     static let unreachable: Set<Int32> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN]
 
-    private final class OutcomeBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<S3Response, any Error>?
-        func set(_ result: Result<S3Response, any Error>) { lock.withLock { value = result } }
-        func get() -> Result<S3Response, any Error>? { lock.withLock { value } }
+    private final class OutcomeBox: Sendable {
+        private let value = Mutex<Result<S3Response, any Error>?>(nil)
+        func set(_ result: Result<S3Response, any Error>) { value.withLock { $0 = result } }
+        func get() -> Result<S3Response, any Error>? { value.withLock { $0 } }
     }
 }
