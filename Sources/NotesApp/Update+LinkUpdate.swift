@@ -39,6 +39,8 @@ extension AppState {
     mutating func linkUpdateKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
         guard let asked = linkUpdate else { return [] }
         let beforeQuit = quitting == .afterLinks
+        // Where `q` quits (the list and the help); elsewhere it is the view's own key.
+        let quitKeyQuits = if case .help = focus { true } else { focus == .list }
         switch (key, modifiers) {
         case (.character("y"), []), (.character("Y"), _):
             linkUpdate = nil
@@ -50,7 +52,7 @@ extension AppState {
             linkUpdate = nil
             let kept = show("Links to “\(Self.shortTitle(asked.oldTitle))” left as they are")
             return beforeQuit ? quitUnlessAsked() : kept
-        case (.character("q"), []) where focus == .list || focus == .help:
+        case (.character("q"), []) where quitKeyQuits:
             return beforeQuit ? [] : quit()
         default:
             guard !beforeQuit else { return [] }

@@ -15,8 +15,7 @@ extension AppState {
             focus = .search
             searchCursor = searchText.count
         case .character("?"):
-            focus = .help
-            helpScroll = 0
+            focus = .help(scroll: 0)
         case .enter, .tab:
             guard let row = selectedRow else { return [] }
             return openEditor(row.id)
@@ -135,18 +134,22 @@ extension AppState {
     }
 
     mutating func helpKey(_ key: InputEvent.Key) -> [Effect] {
+        guard case .help(var scroll) = focus else { return [] }
         let last = max(0, helpLines.count - helpRows(size))
         switch key {
-        case .escape, .character("?"): focus = .list
+        case .escape, .character("?"):
+            focus = .list
+            return []
         case .character("q"): return quit()
-        case .character("j"), .down: helpScroll = min(last, helpScroll + 1)
-        case .character("k"), .up: helpScroll = max(0, helpScroll - 1)
-        case .pageDown, .character(" "): helpScroll = min(last, helpScroll + max(1, helpRows(size) - 1))
-        case .pageUp: helpScroll = max(0, helpScroll - max(1, helpRows(size) - 1))
-        case .character("g"), .home: helpScroll = 0
-        case .character("G"), .end: helpScroll = last
+        case .character("j"), .down: scroll = min(last, scroll + 1)
+        case .character("k"), .up: scroll = max(0, scroll - 1)
+        case .pageDown, .character(" "): scroll = min(last, scroll + max(1, helpRows(size) - 1))
+        case .pageUp: scroll = max(0, scroll - max(1, helpRows(size) - 1))
+        case .character("g"), .home: scroll = 0
+        case .character("G"), .end: scroll = last
         default: break
         }
+        focus = .help(scroll: scroll)
         return []
     }
 

@@ -86,7 +86,8 @@ extension AppState {
     mutating func resize(_ size: Size) -> [Effect] {
         self.size = size
         editor?.editor?.resize(Layout(size).editorText.size)
-        resolver?.editing?.resize(ResolverState.editViewport(size))
+        let viewport = ResolverState.editViewport(size)
+        withResolver { $0.editing?.resize(viewport) }
         keepSelectionVisible()
         requestedWindow = nil
         if let query = searchResults != nil ? searchText : nil, !query.isEmpty {
@@ -127,7 +128,7 @@ extension AppState {
             if editor?.isReadOnly == true { return show(readOnlyMessage(), severity: .warning) }
             return editText { $0.insert(text) }
         case .resolver:
-            resolver?.editing?.insert(text)
+            withResolver { $0.editing?.insert(text) }
             return []
         default:
             return []
@@ -227,7 +228,7 @@ extension AppState {
         // A link added to another note changes this one's backlinks, not its version.
         previewStale = true
         var effects = reloadList()
-        if let view = trash { effects.append(.loadTrash(limit: view.limit)) }
+        if case .trash(let view) = focus { effects.append(.loadTrash(limit: view.limit)) }
         guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }
         if open.savingText != nil {
             // Maybe the echo of our own save, maybe not: look once the save is answered.

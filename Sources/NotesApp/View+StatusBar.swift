@@ -114,9 +114,8 @@ func hints(for state: AppState) -> [String] {
     case .history: ["Enter restore", "Esc close"]
     case .trash: ["r restore", "X delete forever", "Esc back"]
     case .picker: ["Enter choose", "Esc close"]
-    case .resolver:
-        state.resolver?.isEditing == true
-            ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
+    case .resolver(let view):
+        view.isEditing ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
     }
 }
 

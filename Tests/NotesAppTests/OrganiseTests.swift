@@ -24,7 +24,7 @@ import Testing
             PickerItem(label: "Work Log", value: "work-log", count: 2),
         ]
         #expect(update(&state, .pickerLoaded(.notebook, items)) == [])
-        #expect(state.focus == .picker)
+        #expect(state.picker != nil)
         #expect(state.picker?.items.map(\.label) == ["All notebooks", "notes", "Work Log"])
         #expect(state.picker?.items.first?.count == 5)
         let picker = lines(view(state, Self.size))

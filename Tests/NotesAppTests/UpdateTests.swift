@@ -234,7 +234,7 @@ import Testing
     @Test func questionMarkOpensHelpAndEscOrQuestionMarkClosesIt() {
         var state = AppState.fixture()
         _ = send("?", to: &state)
-        #expect(state.focus == .help)
+        #expect(state.focus == .help(scroll: 0))
         // Keys other than close and quit do nothing while help is up.
         #expect(send("jn", to: &state).isEmpty)
         #expect(state.selection == 0)
