@@ -69,8 +69,8 @@ public struct AppState: Equatable, Sendable {
     /// The store changed since the preview was loaded: another note may link to it now (its
     /// backlinks line), so it is asked for again though its own version did not move.
     var previewStale = false
-    /// The note open in the editor pane.
-    public var editor: EditorState?
+    /// The note open in the editor pane, loading or loaded (`EditorSlot`).
+    public var editor = EditorSlot.closed
     /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.
     public var clipboard = ""
     /// What `q` (or a signal) is waiting for before the app exits.
@@ -140,8 +140,8 @@ public struct AppState: Equatable, Sendable {
 
     /// True when the editor pane shows the open note (else it previews the selected row).
     public var paneShowsEditor: Bool {
-        guard let open = editor else { return false }
-        return focus == .editor || open.noteID == selectedRow?.id
+        guard let open = editor.noteID else { return false }
+        return focus == .editor || open == selectedRow?.id
     }
 
     /// The loaded rows in order (the window, or the search results).

@@ -12,10 +12,9 @@ extension AppState {
     /// store how many notes link to the old title; asked once per change. Nothing for a note in
     /// the trash, an untitled one, or a change of case or accents only (links still lead there).
     mutating func askAboutTitleLinks() -> [Effect] {
-        guard let open = editor, open.isLoaded, !open.isTrashed, let old = open.linkTitle, let text = open.text
-        else { return [] }
-        let new = NoteContent.split(text).title
-        editor?.linkTitle = new
+        guard case .loaded(let open) = editor, !open.isTrashed, let old = open.linkTitle else { return [] }
+        let new = NoteContent.split(open.text).title
+        editor.withLoaded { $0.linkTitle = new }
         guard !old.trimmingCharacters(in: .whitespaces).isEmpty, !new.trimmingCharacters(in: .whitespaces).isEmpty,
             TextFolding.fold(old) != TextFolding.fold(new)
         else { return [] }

@@ -34,7 +34,7 @@ extension AppState {
         case .character("e"):
             guard let row = selectedRow else { return [] }
             // The external editor reads the store: what the pane has typed goes there first.
-            return (editor?.noteID == row.id ? saveEditor() : []) + [.openExternalEditor(row.id)]
+            return (editor.noteID == row.id ? saveEditor() : []) + [.openExternalEditor(row.id)]
         case .character("h"):
             guard let row = selectedRow else { return [] }
             return openHistory(row)
@@ -73,9 +73,9 @@ extension AppState {
     mutating func trashSelected() -> [Effect] {
         guard let row = selectedRow else { return [] }
         var effects: [Effect] = []
-        if editor?.noteID == row.id {
+        if editor.noteID == row.id {
             effects += saveEditor()
-            editor = nil
+            editor = .closed
         }
         if var results = searchResults, let index = results.firstIndex(where: { $0.id == row.id }) {
             // The results are reloaded once the store has it; the row that takes the trashed

@@ -23,7 +23,7 @@ extension AppState {
             case .wheelDown: return moveSelection(by: Self.wheelStep)
             }
         }
-        guard layout.preview.contains(point), paneShowsEditor, editor?.isLoaded == true else { return [] }
+        guard layout.preview.contains(point), paneShowsEditor, case .loaded = editor else { return [] }
         let text = layout.editorText
         switch mouse {
         case .click:

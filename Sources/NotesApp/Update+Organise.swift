@@ -79,9 +79,9 @@ extension AppState {
 
     /// `^]` in the editor: follows the link under the cursor (its open text is saved first).
     mutating func followLinkUnderCursor() -> [Effect] {
-        guard let open = editor, let text = open.editor, text.lines.indices.contains(text.cursor.line) else {
-            return []
-        }
+        guard case .loaded(let open) = editor else { return [] }
+        let text = open.textEditor
+        guard text.lines.indices.contains(text.cursor.line) else { return [] }
         let line = text.lines[text.cursor.line]
         let offset = line.prefix(text.cursor.column).utf8.count
         let links = LinkParser.links(in: line)

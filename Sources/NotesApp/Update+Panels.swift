@@ -31,7 +31,7 @@ extension AppState {
         case .enter, .character("r"):
             // The newest entry is the current text; a deletion cannot be restored as text.
             guard let entry = view.selectedEntry, view.selection > 0, entry.body != nil else { return [] }
-            let save = editor?.noteID == view.noteID ? saveEditor() : []
+            let save = editor.noteID == view.noteID ? saveEditor() : []
             return save + [.restoreRevision(noteID: view.noteID, revision: entry.id)]
         default:
             break
@@ -47,7 +47,7 @@ extension AppState {
             focus = .list
         }
         var effects = reloadList()
-        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        if editor.noteID == id { effects.append(.loadNote(id)) }
         return effects + show(when.isEmpty ? "Restored" : "Restored the version from \(when)")
     }
 
@@ -56,7 +56,7 @@ extension AppState {
         view.remaining = remaining
         focus = .resolver(view)
         // Unsaved text of this note is stored first, so the resolver shows what is really there.
-        let save = editor?.noteID == id ? saveEditor() : []
+        let save = editor.noteID == id ? saveEditor() : []
         return save + [.loadConflict(id)]
     }
 
@@ -146,7 +146,7 @@ extension AppState {
     mutating func conflictResolved(_ id: UUID) -> [Effect] {
         guard case .resolver(let view) = focus, view.noteID == id else { return reloadList() }
         var effects = reloadList()
-        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        if editor.noteID == id { effects.append(.loadNote(id)) }
         let title = TextWidth.clip(TerminalSafeText.sanitize(view.title), to: 30, ellipsis: true)
         effects += show("Resolved “\(title)”")
         return effects + resolveNext(after: view)

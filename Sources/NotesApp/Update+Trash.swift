@@ -105,7 +105,7 @@ extension AppState {
     mutating func purge(_ row: NoteRow) -> [Effect] {
         removeFromTrashView(row.id)
         // Open in the editor still (trashed elsewhere): there is nothing left to save it into.
-        if editor?.noteID == row.id { editor = nil }
+        if editor.noteID == row.id { editor = .closed }
         return [.purge(row.id)] + show("Deleted “\(Self.shortTitle(row.title))” forever")
     }
 

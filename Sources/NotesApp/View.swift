@@ -26,8 +26,8 @@ public func view(_ state: AppState, _ size: Size) -> Buffer {
     case .list, .search, .editor, .help, .picker:
         drawList(state, in: layout.list, on: &buffer)
         drawSeparator(state, layout.separator, on: &buffer)
-        if state.paneShowsEditor, let open = state.editor {
-            drawEditor(open, state: state, in: layout.preview, on: &buffer)
+        if state.paneShowsEditor {
+            drawEditor(state.editor, state: state, in: layout.preview, on: &buffer)
         } else {
             drawPreview(state, in: layout.preview, on: &buffer)
         }

@@ -189,6 +189,6 @@ import Testing
         store.settle(&state, update(&state, .storeChanged([])))
         store.send("<Esc>TXy", to: &state)
         #expect(!store.notes.contains { $0.id == id })
-        #expect(state.editor == nil)
+        #expect(state.editor == .closed)
     }
 }

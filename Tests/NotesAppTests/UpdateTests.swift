@@ -260,7 +260,7 @@ import Testing
         _ = update(
             &state,
             .noteLoaded(NoteContent(id: noteID(2), title: "Ideas", body: "", modifiedAt: testNow, headRevision: "r1")))
-        #expect(state.editor?.text == "jqIdeas")
+        #expect(state.editor.loaded?.text == "jqIdeas")
         #expect(state.focus == .list)
         // Enter again on the same note only focuses it.
         #expect(send("<Tab>", to: &state).isEmpty)

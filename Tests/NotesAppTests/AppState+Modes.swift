@@ -7,3 +7,8 @@ extension AppState {
     var trash: TrashState? { if case .trash(let view) = focus { view } else { nil } }
     var picker: PickerState? { if case .picker(let view) = focus { view } else { nil } }
 }
+
+/// The note loaded in the editor, for assertions: nil while the pane is closed or loading.
+extension EditorSlot {
+    var loaded: EditorState? { if case .loaded(let open) = self { open } else { nil } }
+}
