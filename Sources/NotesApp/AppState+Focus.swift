@@ -10,7 +10,8 @@ extension AppState {
     public enum Focus: Equatable, Sendable {
         case list
         case search
-        /// The editor pane, on the note `AppState.editor` holds.
+        /// The editor pane, on the note `AppState.editor` holds (loading or loaded: whatever
+        /// closes the pane gives the keys back to the list).
         case editor
         /// The `?` help, showing its lines from `scroll` (it scrolls when the terminal is short).
         case help(scroll: Int)

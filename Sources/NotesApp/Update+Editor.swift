@@ -6,10 +6,13 @@ extension AppState {
     /// Opens note `id` in the editor pane (loading it) and focuses the pane; the note open
     /// before is saved first if it has edits.
     mutating func openEditor(_ id: UUID, isNew: Bool = false) -> [Effect] {
-        focus = .editor
-        if editor.noteID == id { return [] }
+        if editor.noteID == id {
+            focus = .editor
+            return []
+        }
         let save = discardIfEmpty() ?? (saveEditor() + askAboutTitleLinks())
         editor = .loading(OpeningNote(noteID: id, isNew: isNew))
+        focus = .editor
         return save + [.loadNote(id)]
     }
 
@@ -245,6 +248,8 @@ extension AppState {
         case .closed, .loading, .loaded: return nil
         }
         editor = .closed
+        // The editor has the keys only while it holds a note (quitting from it closes it here).
+        if focus == .editor { focus = .list }
         return [.discardIfEmpty(id)]
     }
 

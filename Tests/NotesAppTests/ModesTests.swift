@@ -39,4 +39,16 @@ import Testing
         _ = update(&state, .noteLoaded(content))
         #expect(state.editor.loaded?.text == "xGroceries\nmilk")
     }
+
+    /// The editor has the keys only while it holds a note: quitting from a new note still
+    /// empty (here still loading) discards it and gives the keys back to the list.
+    @Test func theEditorHasTheKeysOnlyWhileItHoldsANote() {
+        var state = AppState.fixture()
+        _ = update(&state, .noteCreated(noteID(9)))
+        #expect(state.focus == .editor)
+        #expect(state.editor.noteID == noteID(9) && state.editor.loaded == nil)
+        #expect(send("<C-q>", to: &state) == [.discardIfEmpty(noteID(9)), .quit])
+        #expect(state.editor == .closed)
+        #expect(state.focus == .list)
+    }
 }
