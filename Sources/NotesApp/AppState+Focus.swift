@@ -1,5 +1,3 @@
-import Foundation
-
 extension AppState {
     /// What takes the keys: the list, the search field, the editor pane, or an overlay that
     /// carries its own state, so an overlay's state exists exactly while it is open.

@@ -140,8 +140,8 @@ public struct AppState: Equatable, Sendable {
 
     /// True when the editor pane shows the open note (else it previews the selected row).
     public var paneShowsEditor: Bool {
-        guard let open = editor.noteID else { return false }
-        return focus == .editor || open == selectedRow?.id
+        guard let id = editor.noteID else { return false }
+        return focus == .editor || id == selectedRow?.id
     }
 
     /// The loaded rows in order (the window, or the search results).

@@ -12,7 +12,7 @@ extension AppState {
     mutating func pickerLoaded(_ kind: PickerState.Kind, _ items: [PickerItem]) -> [Effect] {
         switch focus {
         case .list, .search, .picker: break
-        default: return []
+        case .editor, .help, .history, .resolver, .trash: return []
         }
         var choices = items
         var selected = 0

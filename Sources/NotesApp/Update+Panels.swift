@@ -74,7 +74,8 @@ extension AppState {
     }
 
     mutating func resolverKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
-        // Read apart from the state below, which must not hold a copy of the text being edited.
+        // Asked before `view` is bound: a copy of it kept while `resolverEditKey` edits in place
+        // would copy the text at every key.
         let editing = if case .resolver(let view) = focus { view.isEditing } else { false }
         if editing { return resolverEditKey(key, modifiers) }
         guard case .resolver(var view) = focus else { return [] }
