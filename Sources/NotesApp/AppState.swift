@@ -4,13 +4,6 @@ import TerminalUI
 
 /// Everything the TUI shows, as a value: `update` changes it, `view` draws it.
 public struct AppState: Equatable, Sendable {
-    /// Which part of the screen takes keys.
-    public enum Focus: Equatable, Sendable {
-        case list, search, editor, help, history, resolver, trash
-        /// The notebook or tag picker (`N`, `#`).
-        case picker
-    }
-
     /// The part of the list in memory: only the visible window plus a margin is loaded.
     public var listWindow = ListWindow(offset: 0, rows: [], favoriteCount: 0, totalCount: 0)
     /// The window last asked for with `Effect.loadList`, so scrolling does not ask twice.
@@ -37,13 +30,12 @@ public struct AppState: Equatable, Sendable {
     public var selection = 0
     /// First list line (section headers count as lines) drawn at the top of the list pane.
     public var scrollOffset = 0
+    /// What takes the keys, with the state of the overlay that has them (`AppState+Focus.swift`).
     public var focus: Focus = .list
     /// The passphrase dialog, over whatever is focused, while it is open.
     public var unlock: UnlockPrompt?
     /// Sync waits for the passphrase of an encrypted cloud folder (`s` opens the dialog).
     public var syncLocked = false
-    /// The first line of the `?` help shown (it scrolls when the terminal is short).
-    public var helpScroll = 0
     public var searchText = ""
     /// The search field's cursor, in characters of `searchText` (clamped to its end when read).
     var searchCursorStorage = 0
@@ -77,25 +69,17 @@ public struct AppState: Equatable, Sendable {
     /// The store changed since the preview was loaded: another note may link to it now (its
     /// backlinks line), so it is asked for again though its own version did not move.
     var previewStale = false
-    /// The note open in the editor pane.
-    public var editor: EditorState?
+    /// The note open in the editor pane, loading or loaded (`EditorSlot`).
+    public var editor = EditorSlot.closed
     /// The editor's clipboard (cut, copied or killed text, LF line breaks), kept across notes.
     public var clipboard = ""
     /// What `q` (or a signal) is waiting for before the app exits.
     public var quitting: Quitting = .no
-    /// The history view (`h`), while open.
-    public var history: HistoryState?
-    /// The conflict resolver (`c`), while open.
-    public var resolver: ResolverState?
-    /// The Trash view (`T`), while open.
-    public var trash: TrashState?
     /// The question about links to a retitled note's old title, while the status bar asks it.
     public var linkUpdate: LinkUpdatePrompt?
     /// How many `Effect.countTitleLinks` are not answered yet: quitting waits for them, so a
     /// retitle followed at once by `q` still asks.
     public var linkCountsPending = 0
-    /// The notebook or tag picker, while open.
-    public var picker: PickerState?
     /// Display names of notebooks by zone id, as the notebook picker last loaded them: the
     /// search line shows the name of the notebook an `in:` filter keeps.
     public var notebookNames: [String: String] = [:]
@@ -156,8 +140,8 @@ public struct AppState: Equatable, Sendable {
 
     /// True when the editor pane shows the open note (else it previews the selected row).
     public var paneShowsEditor: Bool {
-        guard let open = editor else { return false }
-        return focus == .editor || open.noteID == selectedRow?.id
+        guard let id = editor.noteID else { return false }
+        return focus == .editor || id == selectedRow?.id
     }
 
     /// The loaded rows in order (the window, or the search results).

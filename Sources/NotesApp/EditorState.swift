@@ -1,11 +1,11 @@
 import Foundation
 import TerminalUI
 
-/// The note open in the editor pane: its text being edited and what the store last had.
+/// The note loaded in the editor pane: its text being edited and what the store last had.
 public struct EditorState: Equatable, Sendable {
     public var noteID: UUID
-    /// nil until `Action.noteLoaded` brings the text.
-    var editor: TextEditor<SafeGlyphs>?
+    /// The text being edited, its cursor and selection.
+    var textEditor: TextEditor<SafeGlyphs>
     /// The store's head revision the editor's text is based on; saves go on top of it.
     public var baseRevision: String?
     /// The text as the store last had it (loaded or saved): a save is needed when the editor's differs.
@@ -35,9 +35,6 @@ public struct EditorState: Equatable, Sendable {
     /// The note is no longer in the store (purged elsewhere while open here): the editor keeps
     /// its text, and the next save keeps it as a new note (`SavedNote.keptFrom`).
     public var isGone = false
-    /// Keys and pastes that arrived while the note was loading, in order: replayed into the
-    /// text once it is there (a huge note takes a while; nothing typed meanwhile is lost).
-    var pendingInput: [InputEvent] = []
     /// The note is larger than the editor edits (`AppState.editableBytes`): it is shown, and
     /// moving and copying work, but typing is refused with a message pointing at `$EDITOR`.
     public var isReadOnly = false
@@ -53,23 +50,26 @@ public struct EditorState: Equatable, Sendable {
         case overdue
     }
 
-    init(noteID: UUID) {
-        self.noteID = noteID
+    /// The note `opening` as the store had it (`content`), its text (`text`, the content's
+    /// `editorText`) laid out for an editor of `viewport` cells.
+    init(_ opening: OpeningNote, content: NoteContent, text: String, viewport: Size) {
+        noteID = opening.noteID
+        isNew = opening.isNew
+        textEditor = TextEditor(text, measure: SafeGlyphs(), viewport: viewport)
+        storedText = text
+        baseRevision = content.headRevision
+        linkTitle = content.title
+        isTrashed = content.isTrashed
     }
 
-    public var isLoaded: Bool { editor != nil }
+    /// The editor's text (title line, then the body).
+    public var text: String { textEditor.text }
 
-    /// The editor's text, or nil while loading.
-    public var text: String? { editor?.text }
-
-    public var cursor: TextPosition? { editor?.cursor }
+    public var cursor: TextPosition { textEditor.cursor }
 
     /// The selected range, when something is selected (or a mark is set).
-    public var selection: Range<TextPosition>? { editor?.selection }
+    public var selection: Range<TextPosition>? { textEditor.selection }
 
     /// True when the text may differ from the store's (cheap: no text comparison).
-    public var hasUnsavedEdits: Bool {
-        guard let editor else { return false }
-        return editor.changeCount != cleanChangeCount
-    }
+    public var hasUnsavedEdits: Bool { textEditor.changeCount != cleanChangeCount }
 }

@@ -8,31 +8,31 @@ extension AppState {
     /// The timers a change to the editor's text starts: the quiet delay again (only the newest
     /// of those saves), and the maximum wait when none runs since the last save.
     mutating func scheduleAutosave() -> [Effect] {
+        let (delay, maxWait) = (autosaveDelay, autosaveMaxWait)
         // Counters only: the text is shared, never copied, by taking the state out and back.
-        guard var open = editor else { return [] }
-        open.autosaveGeneration += 1
-        var effects: [Effect] = [
-            .scheduleTimer(.autosave(generation: open.autosaveGeneration), after: autosaveDelay)
-        ]
-        if open.saveDeadline == .none {
-            open.deadlineGeneration += 1
-            open.saveDeadline = .running(generation: open.deadlineGeneration)
-            effects.append(
-                .scheduleTimer(.autosaveDeadline(generation: open.deadlineGeneration), after: autosaveMaxWait))
-        }
-        editor = open
-        return effects
+        return editor.withLoaded { open in
+            open.autosaveGeneration += 1
+            var effects: [Effect] = [.scheduleTimer(.autosave(generation: open.autosaveGeneration), after: delay)]
+            if open.saveDeadline == .none {
+                open.deadlineGeneration += 1
+                open.saveDeadline = .running(generation: open.deadlineGeneration)
+                effects.append(.scheduleTimer(.autosaveDeadline(generation: open.deadlineGeneration), after: maxWait))
+            }
+            return effects
+        } ?? []
     }
 
     /// The maximum wait passed with changes unsaved: they are saved now, or, with a save
     /// running, as soon as it is answered (`noteSaved`).
     mutating func saveDeadlinePassed(_ generation: Int) -> [Effect] {
-        guard let open = editor, open.saveDeadline == .running(generation: generation) else { return [] }
+        guard editor.readLoaded({ $0.saveDeadline == .running(generation: generation) }) == true else { return [] }
         let save = saveEditor()
-        if save.isEmpty && editor?.savingText != nil && editor?.hasUnsavedEdits == true {
-            editor?.saveDeadline = .overdue
-        } else if save.isEmpty {
-            editor?.saveDeadline = .none
+        editor.withLoaded { open in
+            if save.isEmpty && open.savingText != nil && open.hasUnsavedEdits {
+                open.saveDeadline = .overdue
+            } else if save.isEmpty {
+                open.saveDeadline = .none
+            }
         }
         return save
     }

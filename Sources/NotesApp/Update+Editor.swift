@@ -5,36 +5,47 @@ import TerminalUI
 extension AppState {
     /// Opens note `id` in the editor pane (loading it) and focuses the pane; the note open
     /// before is saved first if it has edits.
-    mutating func openEditor(_ id: UUID) -> [Effect] {
-        focus = .editor
-        if editor?.noteID == id { return [] }
+    mutating func openEditor(_ id: UUID, isNew: Bool = false) -> [Effect] {
+        if editor.noteID == id {
+            focus = .editor
+            return []
+        }
         let save = discardIfEmpty() ?? (saveEditor() + askAboutTitleLinks())
-        editor = EditorState(noteID: id)
+        editor = .loading(OpeningNote(noteID: id, isNew: isNew))
+        focus = .editor
         return save + [.loadNote(id)]
     }
 
     /// Opens a note `n` just created: left empty, leaving the editor discards it.
     mutating func openNewNote(_ id: UUID) -> [Effect] {
-        let effects = openEditor(id)
-        if editor?.noteID == id { editor?.isNew = true }
-        return effects
+        openEditor(id, isNew: true)
     }
 
+    /// `Action.noteLoaded`: the note loading in the editor gets its text (and what was typed
+    /// meanwhile); the loaded one follows a change made elsewhere.
     mutating func noteLoaded(_ content: NoteContent) -> [Effect] {
-        guard let open = editor, open.noteID == content.id else { return [] }
+        switch editor {
+        case .loading(let opening) where opening.noteID == content.id:
+            let text = content.editorText
+            editor = .loaded(EditorState(opening, content: content, text: text, viewport: Layout(size).editorText.size))
+            let notice = content.isTrashed ? show(trashedMessage, severity: .warning) : []
+            let readOnly = openReadOnlyIfHuge(text)
+            return notice + readOnly + replay(opening.pendingInput)
+        case .loaded(let open) where open.noteID == content.id:
+            return reloaded(content, open: open)
+        case .closed, .loading, .loaded:
+            return []
+        }
+    }
+
+    /// The loaded note as the store has it now: unsaved edits are saved over their own base
+    /// (and merged); else the text follows the store's.
+    private mutating func reloaded(_ content: NoteContent, open: EditorState) -> [Effect] {
         let text = content.editorText
         // The store's word on the trash is the latest: the notice follows it.
         let trashedNow = content.isTrashed && !open.isTrashed
-        editor?.isTrashed = content.isTrashed
+        editor.withLoaded { $0.isTrashed = content.isTrashed }
         let notice = trashedNow ? show(trashedMessage, severity: .warning) : []
-        guard open.isLoaded else {
-            editor?.editor = TextEditor(text, measure: SafeGlyphs(), viewport: Layout(size).editorText.size)
-            editor?.storedText = text
-            editor?.baseRevision = content.headRevision
-            editor?.linkTitle = content.title
-            let readOnly = openReadOnlyIfHuge(text)
-            return notice + readOnly + replayPendingInput()
-        }
         if content.headRevision == open.baseRevision && open.baseRevision != nil { return notice }
         if open.hasUnsavedEdits || open.savingText != nil {
             // Never overwrite what the user typed: it is saved over its own base and merged.
@@ -42,15 +53,17 @@ extension AppState {
         }
         if text.utf8.elementsEqual(open.storedText.utf8) {
             // Only other fields changed (the trash, a favorite): the text and cursor stay.
-            editor?.baseRevision = content.headRevision
+            editor.withLoaded { $0.baseRevision = content.headRevision }
             return notice
         }
-        editor?.editor?.replaceAll(with: text)
-        editor?.storedText = text
-        if let count = editor?.editor?.changeCount { editor?.cleanChangeCount = count }
-        editor?.baseRevision = content.headRevision
-        // Retitled elsewhere: links are that change's business, not this editor's.
-        editor?.linkTitle = content.title
+        editor.withLoaded { open in
+            open.textEditor.replaceAll(with: text)
+            open.storedText = text
+            open.cleanChangeCount = open.textEditor.changeCount
+            open.baseRevision = content.headRevision
+            // Retitled elsewhere: links are that change's business, not this editor's.
+            open.linkTitle = content.title
+        }
         return notice.isEmpty ? show("Reloaded: the note changed outside this editor") : notice
     }
 
@@ -61,9 +74,10 @@ extension AppState {
     /// comes out of the trash (writes run in order), and the editor stays on it. A note purged
     /// meanwhile comes back as a new note with the text (`keepAsNewNote`).
     mutating func restoreOpenNote() -> [Effect] {
-        if editor?.isGone == true { return keepAsNewNote() }
-        guard let open = editor, open.isTrashed, open.isLoaded else { return [] }
-        let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
+        guard case .loaded(let open) = editor else { return [] }
+        if open.isGone { return keepAsNewNote() }
+        guard open.isTrashed else { return [] }
+        let title = Self.shortTitle(NoteContent.split(open.text).title)
         // Back in the list, it is the selected note again (found by id once the store has it).
         selectedID = open.noteID
         return saveEditor() + [.undoTrash(open.noteID)] + show("Restored “\(title)” from the trash")
@@ -73,33 +87,32 @@ extension AppState {
     /// With a save already running, the answer to that one saves again (`noteSaved`), unless
     /// `force` (a signal: there is no time to wait).
     mutating func saveEditor(force: Bool = false) -> [Effect] {
-        guard var open = editor, let textEditor = open.editor, open.hasUnsavedEdits else { return [] }
+        guard case .loaded(var open) = editor, open.hasUnsavedEdits else { return [] }
         guard open.savingText == nil || force else { return [] }
-        let text = textEditor.text
+        let text = open.text
         // Saved or sent now: the next change starts the maximum wait again.
         open.saveDeadline = .none
         if text == open.storedText {
-            open.cleanChangeCount = textEditor.changeCount
-            editor = open
+            open.cleanChangeCount = open.textEditor.changeCount
+            editor = .loaded(open)
             return []
         }
         open.savingText = text
         if !text.isEmpty { open.savedWithContent = true }
-        editor = open
+        editor = .loaded(open)
         let parts = NoteContent.split(text)
         return [.saveNote(id: open.noteID, title: parts.title, body: parts.body, baseRevision: open.baseRevision)]
     }
 
     mutating func noteSaved(_ saved: SavedNote) -> [Effect] {
-        guard var open = editor, open.noteID == saved.id || open.noteID == saved.keptFrom,
-            let sent = open.savingText, let current = open.text
+        guard case .loaded(let before) = editor, before.noteID == saved.id || before.noteID == saved.keptFrom,
+            let sent = before.savingText
         else { return quitting == .afterSave ? [.quit] : [] }
+        let current = before.text
         let kept = keptAsNewNote(saved)
-        guard let reopened = editor else { return kept + (quitting == .afterSave ? [.quit] : []) }
-        open = reopened
-        editor?.savingText = nil
-        let reload = open.reloadAfterSave
-        editor?.reloadAfterSave = false
+        guard case .loaded(let reopened) = editor else { return kept + (quitting == .afterSave ? [.quit] : []) }
+        let reload = reopened.reloadAfterSave
+        let trashedNow = saved.isTrashed && !reopened.isTrashed
         let stored = NoteContent(
             id: saved.id, title: saved.title, body: saved.body, modifiedAt: saved.modifiedAt,
             headRevision: saved.headRevision
@@ -107,18 +120,21 @@ extension AppState {
         let typedSince = current != sent
         // The list shows the saved title and time in the same frame, not at the next poll.
         var effects = quitting == .afterSave ? [] : reloadList()
-        if !typedSince {
-            // Unmerged, the store holds what was sent ("Title\n" is stored as a title and an
-            // empty body): the editor keeps its text and cursor.
-            if saved.merged && stored != sent { editor?.editor?.replaceAll(with: stored) }
-            if let count = editor?.editor?.changeCount { editor?.cleanChangeCount = count }
+        editor.withLoaded { open in
+            open.savingText = nil
+            open.reloadAfterSave = false
+            if !typedSince {
+                // Unmerged, the store holds what was sent ("Title\n" is stored as a title and an
+                // empty body): the editor keeps its text and cursor.
+                if saved.merged && stored != sent { open.textEditor.replaceAll(with: stored) }
+                open.cleanChangeCount = open.textEditor.changeCount
+            }
+            // After a merge with edits typed meanwhile, the next save still starts from the old
+            // base, so the merge sees both changes again instead of taking the new text as a revert.
+            if !(saved.merged && typedSince) { open.baseRevision = saved.headRevision }
+            open.storedText = saved.merged ? stored : sent
+            open.isTrashed = saved.isTrashed
         }
-        // After a merge with edits typed meanwhile, the next save still starts from the old
-        // base, so the merge sees both changes again instead of taking the new text as a revert.
-        if !(saved.merged && typedSince) { editor?.baseRevision = saved.headRevision }
-        editor?.storedText = saved.merged ? stored : sent
-        let trashedNow = saved.isTrashed && !open.isTrashed
-        editor?.isTrashed = saved.isTrashed
         if saved.conflict {
             effects += show(
                 "This note changed elsewhere too: both versions are kept in it, marked ⚠ (c resolves)",
@@ -133,19 +149,20 @@ extension AppState {
             let again = saveEditor()
             return effects + (again.isEmpty ? [.quit] : again)
         }
-        if editor?.saveDeadline == .overdue {
+        if case .loaded(let open) = editor, open.saveDeadline == .overdue {
             // The maximum wait passed while this save ran: what was typed since goes at once.
-            editor?.saveDeadline = .none
+            editor.withLoaded { $0.saveDeadline = .none }
             if typedSince { effects += saveEditor() }
         }
         return effects
     }
 
     mutating func saveFailed(_ id: UUID, message text: String) -> [Effect] {
-        if editor?.noteID == id {
-            editor?.savingText = nil
+        editor.withLoaded { open in
+            guard open.noteID == id else { return }
+            open.savingText = nil
             // The next change starts the maximum wait again.
-            if editor?.saveDeadline == .overdue { editor?.saveDeadline = .none }
+            if open.saveDeadline == .overdue { open.saveDeadline = .none }
         }
         if quitting == .afterSave || quitting == .afterLinks {
             quitting = .confirmWithoutSaving
@@ -156,21 +173,21 @@ extension AppState {
 
     mutating func editorKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
         if holdWhileLoading(.key(key, modifiers: modifiers)) { return [] }
-        if editor?.isReadOnly == true, !Self.isReadOnlySafe(key, modifiers) {
+        if editor.readLoaded(\.isReadOnly) == true, !Self.isReadOnlySafe(key, modifiers) {
             return show(readOnlyMessage(), severity: .warning)
         }
         switch (key, modifiers) {
         case (.escape, _):
             // The first Esc ends a selection; the next goes back to the list.
-            if editor?.editor?.anchor != nil {
-                editor?.editor?.clearSelection()
+            if editor.readLoaded(\.textEditor.anchor) != nil {
+                editor.withLoaded { $0.textEditor.clearSelection() }
                 return []
             }
             focus = .list
             if let discard = discardIfEmpty() { return discard }
-            guard let open = editor, open.isTrashed else { return saveEditor() + askAboutTitleLinks() }
+            guard case .loaded(let open) = editor, open.isTrashed else { return saveEditor() + askAboutTitleLinks() }
             // Kept, not lost: the text is saved into the trashed note, which the Trash view shows.
-            let title = Self.shortTitle(NoteContent.split(open.text ?? "").title)
+            let title = Self.shortTitle(NoteContent.split(open.text).title)
             return saveEditor()
                 + show("“\(title)” is in the trash with your text: T shows the trash", severity: .warning)
         case (.character("s"), .control):
@@ -180,18 +197,19 @@ extension AppState {
         case (.character("]"), .control):
             return followLinkUnderCursor()
         case (.character("k"), .control):
-            if editor?.editor?.selectedText != nil { return cut() }
+            if editor.readLoaded(\.textEditor.selectedText) != nil { return cut() }
             var killed = (text: "", continues: false)
             let effects = editText { killed = $0.killLine() }
             guard !killed.text.isEmpty else { return effects }
             clipboard = killed.continues ? clipboard + killed.text : killed.text
             return effects + [.setClipboard(clipboard)]
-        case (.character("w"), .control) where editor?.editor?.selectedText != nil, (.character("x"), .control):
+        case (.character("w"), .control) where editor.readLoaded(\.textEditor.selectedText) != nil,
+            (.character("x"), .control):
             return cut()
         case (.character("w"), .alt), (.character("6"), .alt):
-            guard let text = editor?.editor?.selectedText else { return [] }
+            guard let text = editor.readLoaded(\.textEditor.selectedText) else { return [] }
             clipboard = text
-            editor?.editor?.clearSelection()
+            editor.withLoaded { $0.textEditor.clearSelection() }
             return [.setClipboard(text)] + show("Copied \(Self.describe(text))")
         case (.character("u"), .control):
             guard !clipboard.isEmpty else { return [] }
@@ -223,24 +241,27 @@ extension AppState {
     /// deleted instead of kept as an empty note, and the pane closes (leaving it by Esc, by
     /// opening another note, or by quitting).
     mutating func discardIfEmpty() -> [Effect]? {
-        guard let open = editor, open.isNew, !open.savedWithContent, open.text ?? "" == "" else { return nil }
-        editor = nil
-        return [.discardIfEmpty(open.noteID)]
+        let id: UUID
+        switch editor {
+        case .loading(let opening) where opening.isNew: id = opening.noteID
+        case .loaded(let open) where open.isNew && !open.savedWithContent && open.text.isEmpty: id = open.noteID
+        case .closed, .loading, .loaded: return nil
+        }
+        editor = .closed
+        // The editor has the keys only while it holds a note (quitting from it closes it here).
+        if focus == .editor { focus = .list }
+        return [.discardIfEmpty(id)]
     }
 
     /// Applies `change` to the open editor in place (no copy of a long text); when the text
     /// changed, (re)starts the autosave debounce (only the newest timer saves) and, after a
     /// save, the maximum wait (`Update+Autosave.swift`).
     mutating func editText<R>(_ change: (inout TextEditor<SafeGlyphs>) -> R) -> [Effect] {
-        // Taken out of the state while it changes, so the text is never copied (one owner).
-        guard var open = editor, var text = open.editor else { return [] }
-        editor = nil
-        open.editor = nil
-        let before = text.changeCount
-        _ = change(&text)
-        let changed = text.changeCount != before
-        open.editor = text
-        editor = open
-        return changed ? scheduleAutosave() : []
+        let changed = editor.withLoaded { open in
+            let before = open.textEditor.changeCount
+            _ = change(&open.textEditor)
+            return open.textEditor.changeCount != before
+        }
+        return changed == true ? scheduleAutosave() : []
     }
 }

@@ -7,17 +7,24 @@ import NotesCore
 extension AppState {
     /// `Action.noteGone`: the note open in the editor is no longer in the store.
     mutating func noteGone(_ id: UUID) -> [Effect] {
-        guard let open = editor, open.noteID == id else { return [] }
-        guard open.isLoaded else {
+        switch editor {
+        case .loading(let opening) where opening.noteID == id:
             // Deleted before it could open: nothing was typed into it.
-            editor = nil
+            editor = .closed
             focus = .list
             return show("The note was deleted", severity: .error)
+        case .loaded(let open) where open.noteID == id:
+            break
+        case .closed, .loading, .loaded:
+            return []
         }
-        editor?.isGone = true
-        editor?.isTrashed = false
-        editor?.baseRevision = nil
-        if open.hasUnsavedEdits { return saveEditor() }
+        let unsaved = editor.withLoaded { open in
+            open.isGone = true
+            open.isTrashed = false
+            open.baseRevision = nil
+            return open.hasUnsavedEdits
+        }
+        if unsaved == true { return saveEditor() }
         return show(
             "This note was deleted for good elsewhere: what you type is kept as a new note (^R keeps it now)",
             severity: .warning)
@@ -25,21 +32,25 @@ extension AppState {
 
     /// `^R` on a note deleted for good: its text is saved as a new note now, typed into or not.
     mutating func keepAsNewNote() -> [Effect] {
-        guard let open = editor, open.isGone, open.isLoaded, open.savingText == nil else { return [] }
-        // The store has none of this text any more: it is all unsaved.
-        editor?.storedText = ""
-        editor?.cleanChangeCount = -1
+        guard editor.readLoaded({ $0.isGone && $0.savingText == nil }) == true else { return [] }
+        editor.withLoaded { open in
+            // The store has none of this text any more: it is all unsaved.
+            open.storedText = ""
+            open.cleanChangeCount = -1
+        }
         return saveEditor()
     }
 
     /// The editor follows a save that kept its text as a new note: it edits that note now,
     /// the list selects it, and the status bar says what happened.
     mutating func keptAsNewNote(_ saved: SavedNote) -> [Effect] {
-        guard let gone = saved.keptFrom, editor?.noteID == gone else { return [] }
-        editor?.noteID = saved.id
-        editor?.isGone = false
-        editor?.isTrashed = false
-        editor?.isNew = false
+        guard let gone = saved.keptFrom, editor.readLoaded(\.noteID) == gone else { return [] }
+        editor.withLoaded { open in
+            open.noteID = saved.id
+            open.isGone = false
+            open.isTrashed = false
+            open.isNew = false
+        }
         // The list selects the note the editor edits, as it does a new note.
         selectedID = saved.id
         undoableTrashes.removeAll { $0 == gone }

@@ -13,15 +13,16 @@ extension AppState {
 
     /// Keeps an input event for the note still loading; true when it was kept.
     mutating func holdWhileLoading(_ event: InputEvent) -> Bool {
-        guard focus == .editor, let open = editor, !open.isLoaded else { return false }
-        editor?.pendingInput.append(event)
+        guard focus == .editor, case .loading(var opening) = editor else { return false }
+        // Taken out while it grows, so the keys held so far are not copied at each one.
+        editor = .closed
+        opening.pendingInput.append(event)
+        editor = .loading(opening)
         return true
     }
 
-    /// Replays what was typed while the note loaded, in order, as if typed now.
-    mutating func replayPendingInput() -> [Effect] {
-        guard let pending = editor?.pendingInput, !pending.isEmpty else { return [] }
-        editor?.pendingInput = []
+    /// Replays what was typed while the note loaded (`pending`), in order, as if typed now.
+    mutating func replay(_ pending: [InputEvent]) -> [Effect] {
         var effects: [Effect] = []
         for event in pending {
             switch event {
@@ -37,7 +38,7 @@ extension AppState {
     mutating func openReadOnlyIfHuge(_ text: String) -> [Effect] {
         let bytes = text.utf8.count
         guard bytes > Self.editableBytes else { return [] }
-        editor?.isReadOnly = true
+        editor.withLoaded { $0.isReadOnly = true }
         return show(readOnlyMessage(bytes: bytes), severity: .warning)
     }
 

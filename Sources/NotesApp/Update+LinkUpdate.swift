@@ -12,10 +12,9 @@ extension AppState {
     /// store how many notes link to the old title; asked once per change. Nothing for a note in
     /// the trash, an untitled one, or a change of case or accents only (links still lead there).
     mutating func askAboutTitleLinks() -> [Effect] {
-        guard let open = editor, open.isLoaded, !open.isTrashed, let old = open.linkTitle, let text = open.text
-        else { return [] }
-        let new = NoteContent.split(text).title
-        editor?.linkTitle = new
+        guard case .loaded(let open) = editor, !open.isTrashed, let old = open.linkTitle else { return [] }
+        let new = NoteContent.split(open.text).title
+        editor.withLoaded { $0.linkTitle = new }
         guard !old.trimmingCharacters(in: .whitespaces).isEmpty, !new.trimmingCharacters(in: .whitespaces).isEmpty,
             TextFolding.fold(old) != TextFolding.fold(new)
         else { return [] }
@@ -39,6 +38,8 @@ extension AppState {
     mutating func linkUpdateKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
         guard let asked = linkUpdate else { return [] }
         let beforeQuit = quitting == .afterLinks
+        // Where `q` quits (the list and the help); elsewhere it is the view's own key.
+        let quitKeyQuits = if case .help = focus { true } else { focus == .list }
         switch (key, modifiers) {
         case (.character("y"), []), (.character("Y"), _):
             linkUpdate = nil
@@ -50,7 +51,7 @@ extension AppState {
             linkUpdate = nil
             let kept = show("Links to “\(Self.shortTitle(asked.oldTitle))” left as they are")
             return beforeQuit ? quitUnlessAsked() : kept
-        case (.character("q"), []) where focus == .list || focus == .help:
+        case (.character("q"), []) where quitKeyQuits:
             return beforeQuit ? [] : quit()
         default:
             guard !beforeQuit else { return [] }

@@ -15,8 +15,7 @@ extension AppState {
             focus = .search
             searchCursor = searchText.count
         case .character("?"):
-            focus = .help
-            helpScroll = 0
+            focus = .help(scroll: 0)
         case .enter, .tab:
             guard let row = selectedRow else { return [] }
             return openEditor(row.id)
@@ -35,7 +34,7 @@ extension AppState {
         case .character("e"):
             guard let row = selectedRow else { return [] }
             // The external editor reads the store: what the pane has typed goes there first.
-            return (editor?.noteID == row.id ? saveEditor() : []) + [.openExternalEditor(row.id)]
+            return (editor.noteID == row.id ? saveEditor() : []) + [.openExternalEditor(row.id)]
         case .character("h"):
             guard let row = selectedRow else { return [] }
             return openHistory(row)
@@ -74,9 +73,9 @@ extension AppState {
     mutating func trashSelected() -> [Effect] {
         guard let row = selectedRow else { return [] }
         var effects: [Effect] = []
-        if editor?.noteID == row.id {
+        if editor.noteID == row.id {
             effects += saveEditor()
-            editor = nil
+            editor = .closed
         }
         if var results = searchResults, let index = results.firstIndex(where: { $0.id == row.id }) {
             // The results are reloaded once the store has it; the row that takes the trashed
@@ -135,18 +134,22 @@ extension AppState {
     }
 
     mutating func helpKey(_ key: InputEvent.Key) -> [Effect] {
+        guard case .help(var scroll) = focus else { return [] }
         let last = max(0, helpLines.count - helpRows(size))
         switch key {
-        case .escape, .character("?"): focus = .list
+        case .escape, .character("?"):
+            focus = .list
+            return []
         case .character("q"): return quit()
-        case .character("j"), .down: helpScroll = min(last, helpScroll + 1)
-        case .character("k"), .up: helpScroll = max(0, helpScroll - 1)
-        case .pageDown, .character(" "): helpScroll = min(last, helpScroll + max(1, helpRows(size) - 1))
-        case .pageUp: helpScroll = max(0, helpScroll - max(1, helpRows(size) - 1))
-        case .character("g"), .home: helpScroll = 0
-        case .character("G"), .end: helpScroll = last
+        case .character("j"), .down: scroll = min(last, scroll + 1)
+        case .character("k"), .up: scroll = max(0, scroll - 1)
+        case .pageDown, .character(" "): scroll = min(last, scroll + max(1, helpRows(size) - 1))
+        case .pageUp: scroll = max(0, scroll - max(1, helpRows(size) - 1))
+        case .character("g"), .home: scroll = 0
+        case .character("G"), .end: scroll = last
         default: break
         }
+        focus = .help(scroll: scroll)
         return []
     }
 

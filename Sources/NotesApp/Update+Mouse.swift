@@ -7,7 +7,10 @@ extension AppState {
     /// A click selects a list row (or puts the editor's cursor where it points); the wheel
     /// scrolls the pane under the pointer.
     mutating func mouse(_ mouse: InputEvent.Mouse) -> [Effect] {
-        guard focus != .help, focus != .history, focus != .resolver, focus != .trash else { return [] }
+        switch focus {
+        case .help, .history, .resolver, .trash: return []
+        case .list, .search, .editor, .picker: break
+        }
         let layout = Layout(size)
         let point = mouse.location
         if layout.list.contains(point) {
@@ -20,7 +23,7 @@ extension AppState {
             case .wheelDown: return moveSelection(by: Self.wheelStep)
             }
         }
-        guard layout.preview.contains(point), paneShowsEditor, editor?.isLoaded == true else { return [] }
+        guard layout.preview.contains(point), paneShowsEditor, case .loaded = editor else { return [] }
         let text = layout.editorText
         switch mouse {
         case .click:

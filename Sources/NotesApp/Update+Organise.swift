@@ -10,7 +10,10 @@ extension AppState {
     public var notebookFilter: String? { searchText.isEmpty ? nil : SearchQuery(parsing: searchText).notebook }
 
     mutating func pickerLoaded(_ kind: PickerState.Kind, _ items: [PickerItem]) -> [Effect] {
-        guard focus == .list || focus == .search || focus == .picker else { return [] }
+        switch focus {
+        case .list, .search, .picker: break
+        case .editor, .help, .history, .resolver, .trash: return []
+        }
         var choices = items
         var selected = 0
         switch kind {
@@ -23,14 +26,12 @@ extension AppState {
             let current = searchText.isEmpty ? [] : SearchQuery(parsing: searchText).tags
             if let tag = current.first { selected = choices.firstIndex { TextFolding.fold($0.value) == tag } ?? 0 }
         }
-        picker = PickerState(kind: kind, items: choices, selection: selected)
-        focus = .picker
+        focus = .picker(PickerState(kind: kind, items: choices, selection: selected))
         return []
     }
 
     mutating func pickerKey(_ key: InputEvent.Key) -> [Effect] {
-        guard var open = picker, !open.items.isEmpty else {
-            picker = nil
+        guard case .picker(var open) = focus, !open.items.isEmpty else {
             focus = .list
             return []
         }
@@ -40,7 +41,6 @@ extension AppState {
         case .character("g"), .home: open.selection = 0
         case .character("G"), .end: open.selection = open.items.count - 1
         case .escape, .character("q"):
-            picker = nil
             focus = .list
             return []
         case .enter:
@@ -48,13 +48,12 @@ extension AppState {
         default:
             return []
         }
-        picker = open
+        focus = .picker(open)
         return []
     }
 
     /// Filters the list by the chosen notebook or tag ("All notebooks" shows every note again).
     mutating func choose(_ item: PickerItem, kind: PickerState.Kind) -> [Effect] {
-        picker = nil
         focus = .list
         switch kind {
         case .notebook where item.value.isEmpty: return clearSearch()
@@ -80,9 +79,9 @@ extension AppState {
 
     /// `^]` in the editor: follows the link under the cursor (its open text is saved first).
     mutating func followLinkUnderCursor() -> [Effect] {
-        guard let open = editor, let text = open.editor, text.lines.indices.contains(text.cursor.line) else {
-            return []
-        }
+        guard case .loaded(let open) = editor else { return [] }
+        let text = open.textEditor
+        guard text.lines.indices.contains(text.cursor.line) else { return [] }
         let line = text.lines[text.cursor.line]
         let offset = line.prefix(text.cursor.column).utf8.count
         let links = LinkParser.links(in: line)

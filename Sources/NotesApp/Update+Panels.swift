@@ -5,23 +5,20 @@ import TerminalUI
 /// The history view and the conflict resolver.
 extension AppState {
     mutating func openHistory(_ row: NoteRow) -> [Effect] {
-        history = HistoryState(noteID: row.id, title: row.title)
-        focus = .history
+        focus = .history(HistoryState(noteID: row.id, title: row.title))
         return [.loadHistory(row.id)]
     }
 
     mutating func historyLoaded(_ id: UUID, _ entries: [HistoryEntry]) -> [Effect] {
-        guard history?.noteID == id else { return [] }
-        history?.entries = entries
-        history?.selection = 0
+        guard case .history(var view) = focus, view.noteID == id else { return [] }
+        view.entries = entries
+        view.selection = 0
+        focus = .history(view)
         return []
     }
 
     mutating func historyKey(_ key: InputEvent.Key) -> [Effect] {
-        guard var view = history else {
-            focus = .list
-            return []
-        }
+        guard case .history(var view) = focus else { return [] }
         let count = view.entries?.count ?? 0
         switch key {
         case .character("j"), .down: view.selection = min(view.selection + 1, max(0, count - 1))
@@ -29,37 +26,37 @@ extension AppState {
         case .character("g"), .home: view.selection = 0
         case .character("G"), .end: view.selection = max(0, count - 1)
         case .escape, .character("q"), .character("h"):
-            history = nil
             focus = .list
             return []
         case .enter, .character("r"):
             // The newest entry is the current text; a deletion cannot be restored as text.
             guard let entry = view.selectedEntry, view.selection > 0, entry.body != nil else { return [] }
-            let save = editor?.noteID == view.noteID ? saveEditor() : []
+            let save = editor.noteID == view.noteID ? saveEditor() : []
             return save + [.restoreRevision(noteID: view.noteID, revision: entry.id)]
         default:
             break
         }
-        history = view
+        focus = .history(view)
         return []
     }
 
     mutating func revisionRestored(_ id: UUID) -> [Effect] {
-        let when = history?.selectedEntry.map { RelativeTime.long($0.date, now: now) } ?? ""
-        history = nil
-        if focus == .history { focus = .list }
+        var when = ""
+        if case .history(let view) = focus {
+            when = view.selectedEntry.map { RelativeTime.long($0.date, now: now) } ?? ""
+            focus = .list
+        }
         var effects = reloadList()
-        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        if editor.noteID == id { effects.append(.loadNote(id)) }
         return effects + show(when.isEmpty ? "Restored" : "Restored the version from \(when)")
     }
 
     mutating func openResolver(_ id: UUID, title: String, remaining: [NoteRow] = []) -> [Effect] {
         var view = ResolverState(noteID: id, title: title)
         view.remaining = remaining
-        resolver = view
-        focus = .resolver
+        focus = .resolver(view)
         // Unsaved text of this note is stored first, so the resolver shows what is really there.
-        let save = editor?.noteID == id ? saveEditor() : []
+        let save = editor.noteID == id ? saveEditor() : []
         return save + [.loadConflict(id)]
     }
 
@@ -69,18 +66,19 @@ extension AppState {
     }
 
     mutating func conflictLoaded(_ versions: ConflictVersions) -> [Effect] {
-        guard resolver?.noteID == versions.noteID else { return [] }
-        resolver?.versions = versions
-        resolver?.scroll = 0
+        guard case .resolver(var view) = focus, view.noteID == versions.noteID else { return [] }
+        view.versions = versions
+        view.scroll = 0
+        focus = .resolver(view)
         return []
     }
 
     mutating func resolverKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
-        guard var view = resolver else {
-            focus = .list
-            return []
-        }
-        if view.editing != nil { return resolverEditKey(key, modifiers) }
+        // Asked before `view` is bound: a copy of it kept while `resolverEditKey` edits in place
+        // would copy the text at every key.
+        let editing = if case .resolver(let view) = focus { view.isEditing } else { false }
+        if editing { return resolverEditKey(key, modifiers) }
+        guard case .resolver(var view) = focus else { return [] }
         guard let versions = view.versions, !view.resolving else {
             if key == .escape || key == .character("q") { closeResolver() }
             return []
@@ -93,7 +91,7 @@ extension AppState {
         case .character("e"):
             view.editing = TextEditor(
                 ResolverState.editText(versions), measure: SafeGlyphs(), viewport: ResolverState.editViewport(size))
-            resolver = view
+            focus = .resolver(view)
             return []
         case .character("j"), .down: view.scroll += 1
         case .character("k"), .up: view.scroll = max(0, view.scroll - 1)
@@ -108,35 +106,48 @@ extension AppState {
             return []
         }
         guard let resolution else {
-            resolver = view
+            focus = .resolver(view)
             return []
         }
         view.resolving = true
-        resolver = view
+        focus = .resolver(view)
         return [.resolveConflict(view.noteID, resolution)]
     }
 
     /// Keys while editing the merged text: Ctrl-S resolves with it, Esc goes back to the choice.
     mutating func resolverEditKey(_ key: InputEvent.Key, _ modifiers: InputEvent.Modifiers) -> [Effect] {
-        guard let text = resolver?.editing?.text, let id = resolver?.noteID else { return [] }
-        switch (key, modifiers) {
-        case (.escape, _):
-            resolver?.editing = nil
-        case (.character("s"), .control):
-            resolver?.resolving = true
-            resolver?.editing = nil
-            let parts = NoteContent.split(text)
-            return [.resolveConflict(id, .edited(title: parts.title, body: parts.body))]
-        default:
-            resolver?.editing?.apply(key, modifiers)
-        }
-        return []
+        withResolver { view in
+            guard let text = view.editing?.text else { return [] }
+            switch (key, modifiers) {
+            case (.escape, _):
+                view.editing = nil
+            case (.character("s"), .control):
+                view.resolving = true
+                view.editing = nil
+                let parts = NoteContent.split(text)
+                return [.resolveConflict(view.noteID, .edited(title: parts.title, body: parts.body))]
+            default:
+                view.editing?.apply(key, modifiers)
+            }
+            return []
+        } ?? []
+    }
+
+    /// Applies `change` to the open resolver in place: taken out of the focus while it changes,
+    /// so the text being edited is never copied. Nil when the resolver is not open.
+    @discardableResult
+    mutating func withResolver<R>(_ change: (inout ResolverState) -> R) -> R? {
+        guard case .resolver(var view) = focus else { return nil }
+        focus = .list
+        let result = change(&view)
+        focus = .resolver(view)
+        return result
     }
 
     mutating func conflictResolved(_ id: UUID) -> [Effect] {
-        guard let view = resolver, view.noteID == id else { return reloadList() }
+        guard case .resolver(let view) = focus, view.noteID == id else { return reloadList() }
         var effects = reloadList()
-        if editor?.noteID == id { effects.append(.loadNote(id)) }
+        if editor.noteID == id { effects.append(.loadNote(id)) }
         let title = TextWidth.clip(TerminalSafeText.sanitize(view.title), to: 30, ellipsis: true)
         effects += show("Resolved “\(title)”")
         return effects + resolveNext(after: view)
@@ -152,7 +163,6 @@ extension AppState {
     }
 
     mutating func closeResolver() {
-        resolver = nil
-        if focus == .resolver { focus = .list }
+        if case .resolver = focus { focus = .list }
     }
 }

@@ -12,7 +12,12 @@ extension AppState {
     /// this once its input is drained, before painting, so a held key asks only for the note
     /// the selection stops on.
     public mutating func requestPreview() -> [Effect] {
-        let previewing = focus == .trash || (!paneShowsEditor && (focus == .list || focus == .search))
+        let previewing =
+            switch focus {
+            case .trash: true
+            case .list, .search: !paneShowsEditor
+            case .editor, .help, .history, .resolver, .picker: false
+            }
         guard previewing, let row = previewRow else { return [] }
         let key = PreviewKey(id: row.id, modifiedAt: row.modifiedAt)
         if let preview, preview.id == row.id, preview.modifiedAt == row.modifiedAt, !previewStale { return [] }
@@ -50,5 +55,8 @@ extension AppState {
 
     /// The note the preview pane is for: the Trash view's selected note while it is open,
     /// else the list's.
-    var previewRow: NoteRow? { focus == .trash ? trash?.selectedRow : selectedRow }
+    var previewRow: NoteRow? {
+        if case .trash(let view) = focus { return view.selectedRow }
+        return selectedRow
+    }
 }

@@ -9,14 +9,12 @@ extension AppState {
 
     mutating func openTrash() -> [Effect] {
         let view = TrashState(limit: trashFetchLimit)
-        trash = view
-        focus = .trash
+        focus = .trash(view)
         return [.loadTrash(limit: view.limit)]
     }
 
     mutating func closeTrash() -> [Effect] {
-        trash = nil
-        if focus == .trash { focus = .list }
+        if case .trash = focus { focus = .list }
         // Back on the list, on the note restored last when there was one (selection by id).
         return reloadList()
     }
@@ -24,7 +22,7 @@ extension AppState {
     /// `Effect.loadTrash` answered: the selected note stays selected while it is in the trash;
     /// when it left, the row that took its place is.
     mutating func trashLoaded(rows: [NoteRow], total: Int) -> [Effect] {
-        guard var view = trash else { return [] }
+        guard case .trash(var view) = focus else { return [] }
         view.rows = rows
         view.totalCount = max(total, rows.count)
         if let wanted = view.wanted, !rows.isEmpty {
@@ -41,18 +39,15 @@ extension AppState {
             // Restored or purged elsewhere while the question was up: nothing to ask any more.
             view.confirmingPurge = nil
         }
-        trash = view
+        focus = .trash(view)
         return []
     }
 
     mutating func trashKey(_ key: InputEvent.Key) -> [Effect] {
-        guard var view = trash else {
-            focus = .list
-            return []
-        }
+        guard case .trash(var view) = focus else { return [] }
         if let asked = view.confirmingPurge {
             view.confirmingPurge = nil
-            trash = view
+            focus = .trash(view)
             guard key == .character("y") else { return show("Nothing deleted") }
             return purge(asked)
         }
@@ -70,7 +65,7 @@ extension AppState {
         case .character("X"), .character("D"):
             guard let row = view.selectedRow else { return [] }
             view.confirmingPurge = row
-            trash = view
+            focus = .trash(view)
         case .escape, .character("T"), .character("q"):
             return closeTrash()
         default:
@@ -82,7 +77,7 @@ extension AppState {
     /// Moves the Trash view's selection (clamped to the loaded rows); near their end, more
     /// rows are asked for.
     mutating func moveTrashSelection(to index: Int) -> [Effect] {
-        guard var view = trash, let rows = view.rows, !rows.isEmpty else { return [] }
+        guard case .trash(var view) = focus, let rows = view.rows, !rows.isEmpty else { return [] }
         view.selection = max(0, min(index, rows.count - 1))
         view.selectedID = rows[view.selection].id
         view.wanted = index >= rows.count && view.hasMore ? min(index, view.totalCount - 1) : nil
@@ -92,14 +87,14 @@ extension AppState {
             view.limit = max(view.limit * 2, (view.wanted ?? view.selection) + trashFetchLimit)
             effects.append(.loadTrash(limit: view.limit))
         }
-        trash = view
+        focus = .trash(view)
         return effects
     }
 
     /// `r`: the selected note goes back to the list, where it is the selected note; the
     /// Trash view stays, on the next row.
     mutating func restoreFromTrash() -> [Effect] {
-        guard let row = trash?.selectedRow else { return [] }
+        guard case .trash(let view) = focus, let row = view.selectedRow else { return [] }
         removeFromTrashView(row.id)
         // Selected by id in the list: found there once the store has it back.
         selectedID = row.id
@@ -110,22 +105,21 @@ extension AppState {
     mutating func purge(_ row: NoteRow) -> [Effect] {
         removeFromTrashView(row.id)
         // Open in the editor still (trashed elsewhere): there is nothing left to save it into.
-        if editor?.noteID == row.id { editor = nil }
+        if editor.noteID == row.id { editor = .closed }
         return [.purge(row.id)] + show("Deleted “\(Self.shortTitle(row.title))” forever")
     }
 
     /// Takes the note's row out of the view now, so the next key acts on the row that took its
     /// place; the reload once the store has the change agrees.
     private mutating func removeFromTrashView(_ id: UUID) {
-        guard var view = trash, var rows = view.rows, let index = rows.firstIndex(where: { $0.id == id }) else {
-            return
-        }
+        guard case .trash(var view) = focus, var rows = view.rows, let index = rows.firstIndex(where: { $0.id == id })
+        else { return }
         rows.remove(at: index)
         view.rows = rows
         view.totalCount = max(0, view.totalCount - 1)
         view.selection = max(0, min(view.selection, rows.count - 1))
         view.selectedID = rows.indices.contains(view.selection) ? rows[view.selection].id : nil
-        trash = view
+        focus = .trash(view)
     }
 
     /// A note's title for a status message: made safe, at most 30 columns.

@@ -85,8 +85,10 @@ extension AppState {
 
     mutating func resize(_ size: Size) -> [Effect] {
         self.size = size
-        editor?.editor?.resize(Layout(size).editorText.size)
-        resolver?.editing?.resize(ResolverState.editViewport(size))
+        let editorViewport = Layout(size).editorText.size
+        editor.withLoaded { $0.textEditor.resize(editorViewport) }
+        let viewport = ResolverState.editViewport(size)
+        withResolver { $0.editing?.resize(viewport) }
         keepSelectionVisible()
         requestedWindow = nil
         if let query = searchResults != nil ? searchText : nil, !query.isEmpty {
@@ -124,10 +126,10 @@ extension AppState {
             return insertInSearch(String(line))
         case .editor:
             if holdWhileLoading(.paste(text)) { return [] }
-            if editor?.isReadOnly == true { return show(readOnlyMessage(), severity: .warning) }
+            if editor.readLoaded(\.isReadOnly) == true { return show(readOnlyMessage(), severity: .warning) }
             return editText { $0.insert(text) }
         case .resolver:
-            resolver?.editing?.insert(text)
+            withResolver { $0.editing?.insert(text) }
             return []
         default:
             return []
@@ -143,7 +145,7 @@ extension AppState {
     mutating func timerFired(_ timer: TimerID) -> [Effect] {
         switch timer {
         case .autosave(let generation):
-            guard editor?.autosaveGeneration == generation else { return [] }
+            guard editor.readLoaded(\.autosaveGeneration) == generation else { return [] }
             return saveEditor()
         case .autosaveDeadline(let generation):
             return saveDeadlinePassed(generation)
@@ -199,7 +201,7 @@ extension AppState {
             return (discard ?? []) + save + ask
         }
         if let discard { return discard + [.quit] }
-        if save.isEmpty && editor?.savingText == nil { return [.quit] }
+        if save.isEmpty && !editor.isSaving { return [.quit] }
         quitting = .afterSave
         return save + show("Saving before quitting…")
     }
@@ -208,7 +210,7 @@ extension AppState {
     mutating func finishQuit() -> [Effect] {
         quitting = .no
         let save = saveEditor()
-        if save.isEmpty && editor?.savingText == nil { return [.quit] }
+        if save.isEmpty && !editor.isSaving { return [.quit] }
         quitting = .afterSave
         return save + show("Saving before quitting…")
     }
@@ -227,11 +229,11 @@ extension AppState {
         // A link added to another note changes this one's backlinks, not its version.
         previewStale = true
         var effects = reloadList()
-        if let view = trash { effects.append(.loadTrash(limit: view.limit)) }
-        guard let open = editor, ids.isEmpty || ids.contains(open.noteID), open.isLoaded else { return effects }
+        if case .trash(let view) = focus { effects.append(.loadTrash(limit: view.limit)) }
+        guard case .loaded(let open) = editor, ids.isEmpty || ids.contains(open.noteID) else { return effects }
         if open.savingText != nil {
             // Maybe the echo of our own save, maybe not: look once the save is answered.
-            editor?.reloadAfterSave = true
+            editor.withLoaded { $0.reloadAfterSave = true }
             return effects
         }
         // The note is read again: when its head moved, unsaved edits are saved on top of the

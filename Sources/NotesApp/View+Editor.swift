@@ -2,14 +2,17 @@ import NotesCore
 import TerminalUI
 
 /// Draws the open note in the editor pane (or "Loading…" until its text arrives).
-func drawEditor(_ open: EditorState, state: AppState, in pane: Rect, on buffer: inout Buffer) {
+func drawEditor(_ slot: EditorSlot, state: AppState, in pane: Rect, on buffer: inout Buffer) {
     guard !pane.isEmpty else { return }
     let rect = Layout(state.size).editorText
-    guard let editor = open.editor else {
+    switch slot {
+    case .closed:
+        break
+    case .loading:
         buffer.write("Loading…", at: rect.origin, style: state.theme.placeholder, clipTo: rect)
-        return
+    case .loaded(let open):
+        drawEditorText(open.textEditor, focused: state.focus == .editor, theme: state.theme, in: rect, on: &buffer)
     }
-    drawEditorText(editor, focused: state.focus == .editor, theme: state.theme, in: rect, on: &buffer)
 }
 
 /// Draws an editor's visible rows only, every character through `SafeGlyphs` (so `ESC [ 2 J`

@@ -33,8 +33,8 @@ func helpRows(_ size: Size) -> Int {
 }
 
 /// Draws the help box centred in `area`, over whatever is there; on a short terminal it shows
-/// the lines from `helpScroll` and says in its bottom edge that more are below (j/k scroll).
-func drawHelp(_ state: AppState, in area: Rect, on buffer: inout Buffer) {
+/// the lines from `scroll` and says in its bottom edge that more are below (j/k scroll).
+func drawHelp(_ state: AppState, scroll: Int, in area: Rect, on buffer: inout Buffer) {
     let keyColumn = 13
     let inner = keyColumn + 21
     let width = min(inner + 4, area.width)
@@ -44,7 +44,7 @@ func drawHelp(_ state: AppState, in area: Rect, on buffer: inout Buffer) {
     guard width >= 4, height >= 2 else { return }
     drawBox(box, title: "Keys", style: state.theme.header, on: &buffer)
     let rows = helpRows(area.size)
-    let first = max(0, min(state.helpScroll, helpLines.count - rows))
+    let first = max(0, min(scroll, helpLines.count - rows))
     var marks: [String] = []
     if first > 0 { marks.append("↑ k") }
     if first + rows < helpLines.count { marks.append("↓ j more") }

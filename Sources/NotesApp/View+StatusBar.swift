@@ -57,7 +57,7 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     let counts =
         syncCounts(status).map { "  " + $0 }.joined() + (status.heldCount > 0 ? " · \(status.heldCount) held" : "")
     var save = " "
-    if state.focus == .editor, let open = state.editor, open.isLoaded {
+    if state.focus == .editor, case .loaded(let open) = state.editor {
         save += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "
     }
     let room = rect.width
@@ -84,7 +84,9 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     if let prompt = purgePrompt(state) ?? state.linkUpdate?.question {
         right = TextWidth.clip(prompt, to: rightRoom - 1, ellipsis: true) + " "
         style = theme.message(.warning)
-    } else if state.focus == .editor, state.editor?.isTrashed == true, (state.message?.severity ?? .info) == .info {
+    } else if state.focus == .editor, state.editor.readLoaded(\.isTrashed) == true,
+        (state.message?.severity ?? .info) == .info
+    {
         // Said for as long as the note is in the trash, not for a message's few seconds (a
         // warning or an error is shown first, then this again).
         right = TextWidth.clip(trashedNotice, to: rightRoom - 1, ellipsis: true) + " "
@@ -114,9 +116,8 @@ func hints(for state: AppState) -> [String] {
     case .history: ["Enter restore", "Esc close"]
     case .trash: ["r restore", "X delete forever", "Esc back"]
     case .picker: ["Enter choose", "Esc close"]
-    case .resolver:
-        state.resolver?.isEditing == true
-            ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
+    case .resolver(let view):
+        view.isEditing ? ["^S resolve", "Esc back"] : ["m mine", "t theirs", "b both", "e edit", "Esc close"]
     }
 }
 

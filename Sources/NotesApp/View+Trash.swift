@@ -49,7 +49,7 @@ func drawTrash(_ trash: TrashState, state: AppState, in rect: Rect, on buffer: i
 
 /// The question `X` asks in the status bar, while it waits for `y`.
 func purgePrompt(_ state: AppState) -> String? {
-    guard state.focus == .trash, let row = state.trash?.confirmingPurge else { return nil }
+    guard case .trash(let view) = state.focus, let row = view.confirmingPurge else { return nil }
     return "Delete forever “\(AppState.shortTitle(row.title))”? y/n"
 }
 

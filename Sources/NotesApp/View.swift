@@ -9,33 +9,35 @@ import TerminalUI
 public func view(_ state: AppState, _ size: Size) -> Buffer {
     var buffer = Buffer(size: size)
     let layout = Layout(size)
-    if state.focus == .trash {
+    if case .trash = state.focus {
         buffer.write(
             "Trash: r restore · X delete forever · Esc back", at: layout.search.origin, style: state.theme.header,
             clipTo: layout.search)
     } else {
         drawSearchField(state, in: layout.search, on: &buffer)
     }
-    if state.focus == .history, let history = state.history {
+    switch state.focus {
+    case .history(let history):
         drawHistory(history, state: state, in: layout.middle, on: &buffer)
-    } else if state.focus == .resolver, let resolver = state.resolver {
+    case .resolver(let resolver):
         drawResolver(resolver, state: state, in: layout.middle, on: &buffer)
-    } else if state.focus == .trash, let trash = state.trash {
+    case .trash(let trash):
         drawTrash(trash, state: state, in: layout.middle, on: &buffer)
-    } else {
+    case .list, .search, .editor, .help, .picker:
         drawList(state, in: layout.list, on: &buffer)
         drawSeparator(state, layout.separator, on: &buffer)
-        if state.paneShowsEditor, let open = state.editor {
-            drawEditor(open, state: state, in: layout.preview, on: &buffer)
+        if state.paneShowsEditor {
+            drawEditor(state.editor, state: state, in: layout.preview, on: &buffer)
         } else {
             drawPreview(state, in: layout.preview, on: &buffer)
         }
     }
     drawStatusBar(state, in: layout.status, on: &buffer)
-    if state.focus == .picker, let picker = state.picker {
-        drawPicker(picker, state: state, in: layout.middle, on: &buffer)
+    switch state.focus {
+    case .picker(let picker): drawPicker(picker, state: state, in: layout.middle, on: &buffer)
+    case .help(let scroll): drawHelp(state, scroll: scroll, in: Rect(origin: .zero, size: size), on: &buffer)
+    case .list, .search, .editor, .history, .resolver, .trash: break
     }
-    if state.focus == .help { drawHelp(state, in: Rect(origin: .zero, size: size), on: &buffer) }
     if let unlock = state.unlock { drawUnlock(unlock, state: state, in: Rect(origin: .zero, size: size), on: &buffer) }
     if state.asciiOnly { asciiFallback(&buffer) }
     return buffer

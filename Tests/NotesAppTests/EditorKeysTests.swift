@@ -21,10 +21,10 @@ import Testing
         // Three Ctrl-K: "first", its line break, "second": collected as nano does.
         #expect(clipboardEffects(send("<C-k>", to: &state)) == ["first"])
         #expect(clipboardEffects(send("<C-k><C-k>", to: &state)) == ["first\n", "first\nsecond"])
-        #expect(state.editor?.text == "Title\n\nthird")
+        #expect(state.editor.loaded?.text == "Title\n\nthird")
         #expect(state.clipboard == "first\nsecond")
         _ = send("<Down><End><Enter><C-u>", to: &state)
-        #expect(state.editor?.text == "Title\n\nthird\nfirst\nsecond")
+        #expect(state.editor.loaded?.text == "Title\n\nthird\nfirst\nsecond")
         // The kill is an edit: it schedules the autosave like typing.
         #expect(
             send("<Up><C-k>", to: &state).contains(.scheduleTimer(.autosave(generation: 6), after: .milliseconds(1500)))
@@ -34,38 +34,38 @@ import Testing
     @Test func ctrlWAndAltBackspaceDeleteTheWordBeforeTheCursor() {
         var state = open("Title", "buy oat milk")
         _ = send("<Down><End><C-w>", to: &state)
-        #expect(state.editor?.text == "Title\nbuy oat ")
+        #expect(state.editor.loaded?.text == "Title\nbuy oat ")
         _ = send("<A-BS>", to: &state)
-        #expect(state.editor?.text == "Title\nbuy ")
+        #expect(state.editor.loaded?.text == "Title\nbuy ")
         _ = send("<A-u>", to: &state)
-        #expect(state.editor?.text == "Title\nbuy oat ")
+        #expect(state.editor.loaded?.text == "Title\nbuy oat ")
     }
 
     @Test func shiftArrowsSelectAltWCopiesToTheTerminalClipboardAndCtrlUPastes() {
         var state = open("Title", "alpha beta")
         _ = send("<Down><S-Right><S-Right><S-Right><S-Right><S-Right>", to: &state)
-        #expect(state.editor?.selection != nil)
+        #expect(state.editor.loaded?.selection != nil)
         let copied = send("<A-w>", to: &state)
         #expect(clipboardEffects(copied) == ["alpha"])
         #expect(state.message?.text == "Copied 5 characters")
         // Copying ends the selection and leaves the text alone.
-        #expect(state.editor?.text == "Title\nalpha beta")
+        #expect(state.editor.loaded?.text == "Title\nalpha beta")
         _ = send("<End> <C-u>", to: &state)
-        #expect(state.editor?.text == "Title\nalpha beta alpha")
+        #expect(state.editor.loaded?.text == "Title\nalpha beta alpha")
     }
 
     @Test func theMarkThenMotionSelectsAndCtrlXCutsIt() {
         var state = open("Title", "one two three")
         _ = send("<Down><A-f><C-Space><A-f>", to: &state)
         #expect(clipboardEffects(send("<C-x>", to: &state)) == [" two"])
-        #expect(state.editor?.text == "Title\none three")
+        #expect(state.editor.loaded?.text == "Title\none three")
         // Ctrl-K with a selection cuts it (nano), Ctrl-W too (emacs); Alt-6 copies (nano).
         _ = send("<C-@><End>", to: &state)
         #expect(clipboardEffects(send("<C-k>", to: &state)) == [" three"])
         _ = send("<S-Home>", to: &state)
         #expect(clipboardEffects(send("<A-6>", to: &state)) == ["one"])
         _ = send("<End><S-Home><C-w>", to: &state)
-        #expect(state.editor?.text == "Title\n")
+        #expect(state.editor.loaded?.text == "Title\n")
         #expect(state.clipboard == "one")
     }
 
@@ -74,7 +74,7 @@ import Testing
         _ = send("<S-Down>", to: &state)
         #expect(send("<Esc>", to: &state).isEmpty)
         #expect(state.focus == .editor)
-        #expect(state.editor?.selection == nil)
+        #expect(state.editor.loaded?.selection == nil)
         _ = send("<Esc>", to: &state)
         #expect(state.focus == .list)
     }
@@ -103,7 +103,7 @@ import Testing
     @Test func aNoteWithMixedLineEndingsSavesUntouchedLinesByteForByte() {
         let body = "crlf one\r\nlf two\ncrlf three\r\nend"
         var state = open("Title", body)
-        #expect(state.editor?.text == "Title\r\n" + body)
+        #expect(state.editor.loaded?.text == "Title\r\n" + body)
         _ = send("<Down><Down><End>!", to: &state)
         #expect(
             send("<C-s>", to: &state) == [
@@ -122,7 +122,7 @@ import Testing
         // Typed and deleted again: still empty.
         _ = send("x<BS>", to: &state)
         #expect(send("<Esc>", to: &state) == [.discardIfEmpty(noteID(9))])
-        #expect(state.editor == nil)
+        #expect(state.editor == .closed)
         #expect(state.focus == .list)
     }
 

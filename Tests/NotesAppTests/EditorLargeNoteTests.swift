@@ -20,8 +20,8 @@ import Testing
         let screen = text(view(state, Size(width: 100, height: 40))).lines
         #expect(screen.contains { $0.contains("typing in the middle") })
         _ = update(&state, .input(.key(.end, modifiers: .control)))
-        #expect(state.editor?.text?.contains("typing in the middle") == true)
-        #expect(state.editor?.text?.utf8.count == body.utf8.count + "Big\n".utf8.count + 20)
+        #expect(state.editor.loaded?.text.contains("typing in the middle") == true)
+        #expect(state.editor.loaded?.text.utf8.count == body.utf8.count + "Big\n".utf8.count + 20)
     }
 
     /// Keys typed while the note loads (a huge note takes seconds): `^End` and the text wait
@@ -38,8 +38,8 @@ import Testing
             .noteLoaded(
                 NoteContent(
                     id: noteID(1), title: "Big", body: "line one\nline two", modifiedAt: testNow, headRevision: "r1")))
-        #expect(state.editor?.text == "Big\nline one\nline two typed early")
-        #expect(state.editor?.hasUnsavedEdits == true)
+        #expect(state.editor.loaded?.text == "Big\nline one\nline two typed early")
+        #expect(state.editor.loaded?.hasUnsavedEdits == true)
         #expect(loaded.contains { if case .scheduleTimer(.autosave, _) = $0 { true } else { false } }, "\(loaded)")
         let statusBar = text(view(state, Size(width: 100, height: 40))).lines[39]
         #expect(statusBar.contains("edited") && !statusBar.contains("saved"), "\(statusBar)")
@@ -55,14 +55,14 @@ import Testing
         _ = update(
             &state,
             .noteLoaded(NoteContent(id: noteID(1), title: "Huge", body: body, modifiedAt: testNow, headRevision: "r1")))
-        #expect(state.editor?.isReadOnly == true)
+        #expect(state.editor.loaded?.isReadOnly == true)
         #expect(state.message?.text.contains("e edits it in $EDITOR") == true, "\(String(describing: state.message))")
         _ = update(&state, .input(.key(.end, modifiers: .control)))
-        #expect(state.editor?.cursor?.line == AppState.editableBytes / 1024 + 2)
+        #expect(state.editor.loaded?.cursor.line == AppState.editableBytes / 1024 + 2)
         state.message = nil
         let typed = update(&state, .key("a")) + update(&state, .input(.paste("pasted")))
         #expect(!typed.contains { if case .scheduleTimer(.autosave, _) = $0 { true } else { false } })
-        #expect(state.editor?.hasUnsavedEdits == false)
+        #expect(state.editor.loaded?.hasUnsavedEdits == false)
         #expect(state.message?.text.hasPrefix("Read-only: this note is too large to edit here") == true)
         #expect(send("<Esc>", to: &state).allSatisfy { if case .saveNote = $0 { false } else { true } })
     }

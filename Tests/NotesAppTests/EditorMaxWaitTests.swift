@@ -24,7 +24,7 @@ import Testing
         init(_ state: AppState, saveLatency: Duration) {
             self.state = state
             self.saveLatency = saveLatency
-            stored = state.editor?.text ?? ""
+            stored = state.editor.loaded?.text ?? ""
         }
 
         mutating func send(_ action: Action) {
@@ -70,7 +70,7 @@ import Testing
             let at = Duration.milliseconds(300 * index)
             timeline.advance(to: at)
             timeline.send(.key(Character(UnicodeScalar(UInt8(97 + index % 26)))))
-            typed.append((at, timeline.state.editor?.text ?? ""))
+            typed.append((at, timeline.state.editor.loaded?.text ?? ""))
         }
         timeline.advance(to: .seconds(15))
         return (timeline, typed)

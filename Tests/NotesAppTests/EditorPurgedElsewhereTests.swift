@@ -25,7 +25,7 @@ import Testing
     @Test func typingAfterThePurgeIsKeptAsANewNoteAndTheStatusBarSaysSo() throws {
         var (store, state, id) = purgedWhileOpen()
         #expect(state.focus == .editor)
-        #expect(state.editor?.text == "Draft\nfirst typed")
+        #expect(state.editor.loaded?.text == "Draft\nfirst typed")
         #expect(
             state.message?.text.contains("deleted for good elsewhere") == true, "\(String(describing: state.message))")
         let typing = send(" more", to: &state)
@@ -37,7 +37,7 @@ import Testing
         let kept = store.notes.first { $0.title == "Draft" }
         #expect(kept != nil && kept?.id != id)
         #expect(kept?.body == "first typed more")
-        #expect(state.editor?.noteID == kept?.id)
+        #expect(state.editor.noteID == kept?.id)
         #expect(
             state.message?.text == "The note was deleted for good elsewhere: your text is kept as a new note “Draft”")
         // Typing on saves into the new note, not another one.
@@ -65,7 +65,7 @@ import Testing
         var (store, state, _) = purgedWhileOpen()
         store.send("<C-r>", to: &state)
         #expect(store.notes.filter { $0.title == "Draft" }.map(\.body) == ["first typed"])
-        #expect(state.editor?.isGone == false)
+        #expect(state.editor.loaded?.isGone == false)
     }
 
     /// Purged in the trash while open (trashed, then `purge` from the CLI): `^R` does not ask
@@ -77,7 +77,7 @@ import Testing
         store.send("<Enter><C-End> typed<C-s>", to: &state)
         store.trash(id)
         store.settle(&state, update(&state, .storeChanged([])))
-        #expect(state.editor?.isTrashed == true)
+        #expect(state.editor.loaded?.isTrashed == true)
         store.remove(id)
         store.settle(&state, update(&state, .storeChanged([])))
         let restore = send("<C-r>", to: &state)

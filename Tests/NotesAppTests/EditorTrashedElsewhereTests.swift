@@ -27,7 +27,7 @@ import Testing
         #expect(store.notes.first { $0.id == id }?.body == "first typed")
         store.trash(id)
         store.settle(&state, update(&state, .storeChanged([])))
-        #expect(state.editor?.isTrashed == true)
+        #expect(state.editor.loaded?.isTrashed == true)
         #expect(state.focus == .editor)
         #expect(state.message?.text == "This note was moved to the trash elsewhere: ^R restores it with your text")
         #expect(statusBar(state).contains("This note was moved to the trash"), "\(statusBar(state))")
@@ -36,19 +36,20 @@ import Testing
         #expect(statusBar(state).contains("In the trash · ^R restores it"), "\(statusBar(state))")
         // Typing goes on; the text is kept (saved into the note, which is in the trash).
         store.send(" more", to: &state)
-        #expect(state.editor?.text == "Draft\nfirst typed more")
+        #expect(state.editor.loaded?.text == "Draft\nfirst typed more")
         let restore = send("<C-r>", to: &state)
         #expect(
             restore.prefix(2) == [
-                .saveNote(id: id, title: "Draft", body: "first typed more", baseRevision: state.editor?.baseRevision),
+                .saveNote(
+                    id: id, title: "Draft", body: "first typed more", baseRevision: state.editor.loaded?.baseRevision),
                 .undoTrash(id),
             ])
         store.settle(&state, restore)
         let note = store.notes.first { $0.id == id }
         #expect(note?.trashed == false)
         #expect(note?.body == "first typed more")
-        #expect(state.editor?.isTrashed == false)
-        #expect(state.editor?.text == "Draft\nfirst typed more")
+        #expect(state.editor.loaded?.isTrashed == false)
+        #expect(state.editor.loaded?.text == "Draft\nfirst typed more")
         #expect(!statusBar(state).contains("In the trash"))
         // Back in the list, selected.
         store.send("<Esc>", to: &state)
@@ -80,7 +81,7 @@ import Testing
             id: noteID(1), title: "xGroceries", body: "milk", headRevision: "r3", modifiedAt: testNow, merged: true,
             isTrashed: true)
         _ = update(&state, .noteSaved(saved))
-        #expect(state.editor?.isTrashed == true)
+        #expect(state.editor.loaded?.isTrashed == true)
         #expect(state.message?.text.contains("moved to the trash elsewhere") == true)
     }
 
@@ -88,7 +89,7 @@ import Testing
         var state = AppState.editing(
             NoteContent(id: noteID(1), title: "Groceries", body: "milk", modifiedAt: testNow, headRevision: "r1"))
         #expect(send("<C-r>", to: &state).isEmpty)
-        #expect(state.editor?.text == "Groceries\nmilk")
+        #expect(state.editor.loaded?.text == "Groceries\nmilk")
     }
 
     /// A favorite or trash toggled elsewhere changes no text: the editor keeps its cursor and
@@ -106,7 +107,7 @@ import Testing
                     headRevision: "r2")))
         #expect(effects.isEmpty)
         #expect(state.message == nil)
-        #expect(state.editor?.baseRevision == "r2")
-        #expect(state.editor?.cursor == TextPosition(line: 1, column: 4))
+        #expect(state.editor.loaded?.baseRevision == "r2")
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 1, column: 4))
     }
 }

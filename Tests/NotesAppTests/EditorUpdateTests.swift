@@ -14,10 +14,10 @@ import Testing
 
     @Test func theLoadedNoteIsEditedWithTheTitleAsItsFirstLine() {
         var state = AppState.editing(content())
-        #expect(state.editor?.text == "Groceries\nmilk, eggs")
-        #expect(state.editor?.cursor == TextPosition(line: 0, column: 0))
+        #expect(state.editor.loaded?.text == "Groceries\nmilk, eggs")
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 0, column: 0))
         _ = send("<End>!<Down><End>, bread", to: &state)
-        #expect(state.editor?.text == "Groceries!\nmilk, eggs, bread")
+        #expect(state.editor.loaded?.text == "Groceries!\nmilk, eggs, bread")
     }
 
     /// Config `autosaveSeconds` reaches the editor through the state: typing waits that long.
@@ -49,7 +49,7 @@ import Testing
         var state = AppState.editing(content())
         _ = send("x<BS>", to: &state)
         #expect(update(&state, .timerFired(.autosave(generation: 2))).isEmpty)
-        #expect(state.editor?.hasUnsavedEdits == false)
+        #expect(state.editor.loaded?.hasUnsavedEdits == false)
         // Leaving the pane with nothing changed saves nothing either.
         #expect(send("<Esc>", to: &state).isEmpty)
     }
@@ -67,7 +67,7 @@ import Testing
             id: noteID(1), title: "Groceries", body: "milk, eggs\nmore", headRevision: "r2", modifiedAt: testNow)
         // The list shows the saved note at once: it is reloaded around the selected note.
         #expect(update(&state, .noteSaved(saved)) == [.locateInList(id: noteID(1), row: 0, limit: 21)])
-        #expect(state.editor?.baseRevision == "r2")
+        #expect(state.editor.loaded?.baseRevision == "r2")
         #expect(update(&state, .timerFired(.autosave(generation: 5))).isEmpty)
     }
 
@@ -85,7 +85,7 @@ import Testing
         #expect(send("<C-s>", to: &state) == [.countTitleLinks(noteID: noteID(1), oldTitle: "T1", newTitle: "T12")])
         let saved = SavedNote(id: noteID(1), title: "T1", body: "", headRevision: "r2", modifiedAt: testNow)
         #expect(update(&state, .noteSaved(saved)) == [.locateInList(id: noteID(1), row: 0, limit: 21)])
-        #expect(state.editor?.text == "T12")
+        #expect(state.editor.loaded?.text == "T12")
         #expect(
             update(&state, .timerFired(.autosave(generation: 2))) == [
                 .saveNote(id: noteID(1), title: "T12", body: "", baseRevision: "r2")
@@ -131,7 +131,7 @@ import Testing
         _ = update(&state, .saveFailed(noteID(1), message: "disk full"))
         #expect(state.quitting == .confirmWithoutSaving)
         #expect(state.message == StatusMessage("Not saved: disk full. q: quit without saving", severity: .error))
-        #expect(state.editor?.text == "Groceries\nXmilk, eggs")
+        #expect(state.editor.loaded?.text == "Groceries\nXmilk, eggs")
         #expect(send("q", to: &state) == [.quit])
     }
 
@@ -153,10 +153,10 @@ import Testing
         #expect(effects.contains(.loadNote(noteID(1))))
         #expect(effects.contains(.locateInList(id: noteID(1), row: 0, limit: 21)))
         _ = update(&state, .noteLoaded(content("Groceries", "milk, eggs, butter", rev: "r9")))
-        #expect(state.editor?.text == "Groceries\nmilk, eggs, butter")
-        #expect(state.editor?.cursor == TextPosition(line: 1, column: 2))
-        #expect(state.editor?.baseRevision == "r9")
-        #expect(state.editor?.hasUnsavedEdits == false)
+        #expect(state.editor.loaded?.text == "Groceries\nmilk, eggs, butter")
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 1, column: 2))
+        #expect(state.editor.loaded?.baseRevision == "r9")
+        #expect(state.editor.loaded?.hasUnsavedEdits == false)
     }
 
     @Test func aRemoteChangeNeverOverwritesUnsavedEditsTheyAreSavedOverTheirBaseAndMerged() {
@@ -171,15 +171,15 @@ import Testing
         #expect(
             loaded.contains(
                 .saveNote(id: noteID(1), title: "Groceries", body: "milk, eggs and tea", baseRevision: "r1")))
-        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea")
+        #expect(state.editor.loaded?.text == "Groceries\nmilk, eggs and tea")
         // The runtime merged with the other device's change: the editor shows the merge and says so.
         let merged = SavedNote(
             id: noteID(1), title: "Groceries", body: "milk, eggs and tea\nbread", headRevision: "r3",
             modifiedAt: testNow,
             merged: true)
         _ = update(&state, .noteSaved(merged))
-        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea\nbread")
-        #expect(state.editor?.hasUnsavedEdits == false)
+        #expect(state.editor.loaded?.text == "Groceries\nmilk, eggs and tea\nbread")
+        #expect(state.editor.loaded?.hasUnsavedEdits == false)
         #expect(state.message?.severity == .warning)
         #expect(state.message?.text.contains("changed on another device") == true)
     }
@@ -191,9 +191,9 @@ import Testing
         _ = send("<C-End> and tea", to: &state)
         #expect(update(&state, .storeChanged([noteID(1)])).contains(.loadNote(noteID(1))))
         #expect(update(&state, .noteLoaded(content(rev: "r1"))).isEmpty)
-        #expect(state.editor?.text == "Groceries\nmilk, eggs and tea")
-        #expect(state.editor?.hasUnsavedEdits == true)
-        #expect(state.editor?.baseRevision == "r1")
+        #expect(state.editor.loaded?.text == "Groceries\nmilk, eggs and tea")
+        #expect(state.editor.loaded?.hasUnsavedEdits == true)
+        #expect(state.editor.loaded?.baseRevision == "r1")
     }
 
     @Test func aChangeReportedWhileSavingIsLookedAtOnceTheSaveIsAnswered() {
@@ -208,7 +208,7 @@ import Testing
                 .locateInList(id: noteID(1), row: 0, limit: 21), .loadNote(noteID(1)),
             ])
         _ = update(&state, .noteLoaded(content("XGroceries", "milk, eggs, from vim", rev: "r3")))
-        #expect(state.editor?.text == "XGroceries\nmilk, eggs, from vim")
+        #expect(state.editor.loaded?.text == "XGroceries\nmilk, eggs, from vim")
         #expect(state.message == StatusMessage("Reloaded: the note changed outside this editor"))
         // Our own save's echo (same head) changes nothing.
         _ = update(&state, .storeChanged([noteID(1)]))
@@ -223,8 +223,8 @@ import Testing
                 .scheduleTimer(.autosave(generation: 1), after: autosave),
                 .scheduleTimer(.autosaveDeadline(generation: 1), after: .seconds(5)),
             ])
-        #expect(state.editor?.text == paste)
-        #expect(state.editor?.cursor == TextPosition(line: 50_000, column: 0))
+        #expect(state.editor.loaded?.text == paste)
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 50_000, column: 0))
     }
 
     @Test func nCreatesANoteAndOpensItInTheEditor() {
@@ -277,17 +277,17 @@ import Testing
         var state = AppState.editing(content("one two", ""))
         _ = send("<End> three", to: &state)
         _ = send("<A-u>", to: &state)
-        #expect(state.editor?.text == "one two")
+        #expect(state.editor.loaded?.text == "one two")
         _ = send("<A-e>", to: &state)
-        #expect(state.editor?.text == "one two three")
+        #expect(state.editor.loaded?.text == "one two three")
         _ = send("<C-z>", to: &state)
-        #expect(state.editor?.text == "one two")
+        #expect(state.editor.loaded?.text == "one two")
         _ = send("<C-y>", to: &state)
-        #expect(state.editor?.text == "one two three")
+        #expect(state.editor.loaded?.text == "one two three")
         _ = send("<C-Left><C-Left>", to: &state)
-        #expect(state.editor?.cursor == TextPosition(line: 0, column: 4))
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 0, column: 4))
         _ = send("<A-Right>", to: &state)
-        #expect(state.editor?.cursor == TextPosition(line: 0, column: 7))
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 0, column: 7))
     }
 }
 

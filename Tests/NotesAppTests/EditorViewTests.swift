@@ -78,7 +78,7 @@ import Testing
         let lines = text(view(state, Size(width: 40, height: 16))).lines
         #expect(lines[10] == " alpha beta gamma delta epsilon zeta eta")
         #expect(lines[11] == " theta iota kappa                       ")
-        #expect(state.editor?.cursor == TextPosition(line: 1, column: 56))
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 1, column: 56))
         #expect(view(state, Size(width: 40, height: 16))[17, 11].style == Style().reverse())
     }
 

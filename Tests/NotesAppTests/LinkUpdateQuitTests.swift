@@ -54,7 +54,7 @@ import Testing
         #expect(state.linkUpdate == LinkUpdatePrompt(noteID: hub, oldTitle: "Hub", newTitle: "Centre", count: 2))
         // While asked before quitting, other keys neither answer nor type.
         #expect(!key("x", &store, &state))
-        #expect(state.linkUpdate != nil && state.editor?.text == "Centre\nthe centre")
+        #expect(state.linkUpdate != nil && state.editor.loaded?.text == "Centre\nthe centre")
         let yes = update(&state, .key("y"))
         #expect(yes.first == .updateTitleLinks(noteID: hub, oldTitle: "Hub"))
         #expect(!yes.contains(.quit), "quits once the links are updated, not before")
@@ -140,6 +140,6 @@ import Testing
         _ = update(&state, Self.ctrlQ)
         #expect(!update(&state, .saveFailed(hub, message: "disk full")).contains(.quit))
         #expect(state.quitting == .confirmWithoutSaving)
-        #expect(state.editor?.text == "Centre\nthe centre")
+        #expect(state.editor.loaded?.text == "Centre\nthe centre")
     }
 }

@@ -27,7 +27,7 @@ import Testing
         var state = store.app(size: Self.size)
         #expect(state.selectedID == hub)
         store.send("<Enter><End><BS><BS><BS>Centre", to: &state)
-        #expect(state.editor?.text == "Centre\nthe centre")
+        #expect(state.editor.loaded?.text == "Centre\nthe centre")
         // Esc saves first, then asks how many notes link to the old title, in that order.
         let effects = update(&state, .key(.escape))
         #expect(effects.count == 2)
@@ -71,7 +71,7 @@ import Testing
         #expect(state.linkUpdate?.noteID == hub)
         store.send("!", to: &state)
         #expect(state.linkUpdate == nil)
-        #expect(state.editor?.text == "Centre!\nthe centre")
+        #expect(state.editor.loaded?.text == "Centre!\nthe centre")
         #expect(body(store, spoke) == "go to [[Hub]] now")
         // The title changed again: leaving asks about the links to Hub no more (it was answered),
         // and a title nothing links to asks nothing.

@@ -31,6 +31,6 @@ import Testing
         // The editor's text starts at column 1 of row 9; "eggs" starts at column 6 of its line.
         #expect(update(&state, .input(.mouse(.click(Point(x: 7, y: 10))))).isEmpty)
         #expect(state.focus == .editor)
-        #expect(state.editor?.cursor == TextPosition(line: 1, column: 6))
+        #expect(state.editor.loaded?.cursor == TextPosition(line: 1, column: 6))
     }
 }

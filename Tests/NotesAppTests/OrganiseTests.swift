@@ -24,7 +24,7 @@ import Testing
             PickerItem(label: "Work Log", value: "work-log", count: 2),
         ]
         #expect(update(&state, .pickerLoaded(.notebook, items)) == [])
-        #expect(state.focus == .picker)
+        #expect(state.picker != nil)
         #expect(state.picker?.items.map(\.label) == ["All notebooks", "notes", "Work Log"])
         #expect(state.picker?.items.first?.count == 5)
         let picker = lines(view(state, Self.size))
@@ -89,16 +89,16 @@ import Testing
         #expect(state.selectedID == spoke)
         store.settle(&state, state.requestPreview())
         store.send("L", to: &state)
-        #expect(state.focus == .editor && state.editor?.noteID == hub)
+        #expect(state.focus == .editor && state.editor.noteID == hub)
         // Back to the list, open the spoke, put the cursor in the link and follow it.
         store.send("<Esc>", to: &state)
         #expect(state.selectedID == hub, "the followed note is selected in the list")
         store.send("k", to: &state)
         #expect(state.selectedID == spoke)
         store.send("<Enter><Down><C-]>", to: &state)
-        #expect(state.editor?.noteID == spoke && state.message?.text == "No link under the cursor")
+        #expect(state.editor.noteID == spoke && state.message?.text == "No link under the cursor")
         store.send("<End><Left><Left><Left><Left><Left><C-]>", to: &state)
-        #expect(state.editor?.noteID == hub)
+        #expect(state.editor.noteID == hub)
         // A link to no note says so.
         _ = update(&state, .effectFailed("no note titled “Nowhere”"))
         #expect(state.message?.severity == .error)
@@ -108,7 +108,7 @@ import Testing
         var state = AppState.fixture(size: Self.size)
         #expect(send("t", to: &state) == [.openToday])
         let effects = update(&state, .openNote(noteID(4)))
-        #expect(state.focus == .editor && state.editor?.noteID == noteID(4))
+        #expect(state.focus == .editor && state.editor.noteID == noteID(4))
         #expect(effects.contains(.loadNote(noteID(4))))
         #expect(effects.contains { if case .locateInList(id: noteID(4), _, _) = $0 { true } else { false } })
     }

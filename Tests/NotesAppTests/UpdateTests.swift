@@ -234,7 +234,7 @@ import Testing
     @Test func questionMarkOpensHelpAndEscOrQuestionMarkClosesIt() {
         var state = AppState.fixture()
         _ = send("?", to: &state)
-        #expect(state.focus == .help)
+        #expect(state.focus == .help(scroll: 0))
         // Keys other than close and quit do nothing while help is up.
         #expect(send("jn", to: &state).isEmpty)
         #expect(state.selection == 0)
@@ -260,7 +260,7 @@ import Testing
         _ = update(
             &state,
             .noteLoaded(NoteContent(id: noteID(2), title: "Ideas", body: "", modifiedAt: testNow, headRevision: "r1")))
-        #expect(state.editor?.text == "jqIdeas")
+        #expect(state.editor.loaded?.text == "jqIdeas")
         #expect(state.focus == .list)
         // Enter again on the same note only focuses it.
         #expect(send("<Tab>", to: &state).isEmpty)

@@ -148,11 +148,11 @@ import Testing
         #expect(lines[1].contains("│ j k ↑ ↓      move"))
         #expect(lines[14].contains("└─ ↓ j more ─"))
         _ = send("<Esc>?", to: &state)
-        #expect(state.helpScroll == 0)
+        #expect(state.focus == .help(scroll: 0))
         // Tall enough for every line: nothing scrolls.
         _ = update(&state, .resize(Size(width: 80, height: 24)))
         _ = send("j", to: &state)
-        #expect(state.helpScroll == 0)
+        #expect(state.focus == .help(scroll: 0))
     }
 
     @Test func helpOverlayListsTheKeys() {
