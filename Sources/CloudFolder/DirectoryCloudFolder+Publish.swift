@@ -66,7 +66,13 @@ extension DirectoryCloudFolder {
         // Refused, yet nothing is there: the refusal was not the path's (an EEXIST elsewhere).
         if let refusal, existing == nil { throw refusal }
         if let existing {
-            guard existing == bytes else {
+            // Sealed under an earlier key of the ring (a publication retried after
+            // `sync passphrase --new-key`): the same file when it opens to the same bytes.
+            var sameFile = existing == bytes
+            if !sameFile, isSealed(path), case .success(let earlier) = opened(existing, at: path) {
+                sameFile = earlier == plain
+            }
+            guard sameFile else {
                 throw CloudError(
                     .serverRecordChanged,
                     "a different file already exists at this write-once path; it is never overwritten "

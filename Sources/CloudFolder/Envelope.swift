@@ -17,6 +17,9 @@ public struct Envelope: Sendable, Equatable {
         case name
         /// `moved.json` at the root: where a moved container went (SYNC-FORMAT "Moving").
         case moved
+        /// `private/identity.json` of an encrypted container: the account's identity for sharing
+        /// (SYNC-FORMAT "Identities").
+        case identity
     }
 
     /// The format of a plain container's files, and of the envelopes inside sealed files.

@@ -24,27 +24,35 @@ enum FolderAccess {
         _ location: CloudLocation, _ context: Context, _ store: NoteStore, asking: Bool = true,
         unlocked: FolderSeal? = nil
     ) throws -> DirectoryCloudFolder {
-        if let seal = unlocked { return location.folder(seal: seal) }
+        if let seal = unlocked { return try current(location.folder(seal: seal), at: location, context, store, asking) }
         if let seal = try remembered(store, context) {
-            let folder = try checked(location.folder(seal: seal), store)
-            // Not asking (`status`): the engine's reads say the key changed.
-            guard asking, let inForce = keyChanged(folder),
-                let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
-            else { return folder }
-            let changed =
-                "the key of the encrypted cloud folder was changed on another device (key \(inForce); this device "
-                + "holds \(seal.keyNumber)); nothing more is written with the old one"
-            do {
-                return location.folder(
-                    seal: try unlock(location.folder(), info, context, store, prompt: "New passphrase of the folder: "))
-            } catch let error as CLIError {
-                throw CLIError("\(changed): \(error.message)")
-            }
+            return try current(checked(location.folder(seal: seal), store), at: location, context, store, asking)
         }
         let plain = location.folder()
         // Unreadable here: the plain folder is returned and the engine reports the error itself.
         guard asking, let info = try? plain.readContainer(boundTo: nil), info.encrypted else { return plain }
         return location.folder(seal: try unlock(plain, info, context, store))
+    }
+
+    /// `folder`, or when the folder's key was changed on another device since its seal was made
+    /// (`sync passphrase --new-key`), the folder with every key, from the passphrase (asked for as
+    /// at any unlock, and remembered). Not asking (`status`), the folder as it is: the engine's
+    /// reads say the key changed.
+    static func current(
+        _ folder: DirectoryCloudFolder, at location: CloudLocation, _ context: Context, _ store: NoteStore,
+        _ asking: Bool
+    ) throws -> DirectoryCloudFolder {
+        guard asking, let seal = folder.seal, let inForce = keyChanged(folder),
+            let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
+        else { return folder }
+        do {
+            return location.folder(
+                seal: try unlock(location.folder(), info, context, store, prompt: "New passphrase of the folder: "))
+        } catch let error as CLIError {
+            throw CLIError(
+                "the key of the encrypted cloud folder was changed on another device (key \(inForce); this device "
+                    + "holds \(seal.keyNumber)); nothing more is written with the old one: \(error.message)")
+        }
     }
 
     /// The encrypted container at `location` when opening it would need a passphrase typed by
@@ -165,19 +173,7 @@ enum FolderAccess {
             hexes.count == 1
                 ? ["containerID": .string(containerID), "key": hexes[0]]
                 : ["containerID": .string(containerID), "keys": .array(hexes)])
-        let url = keyFile(store)
-        let temp = url.path + ".tmp"
-        unlink(temp)
-        let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError("cannot write \(temp): \(String(cString: strerror(errno)))") }
-        let bytes = json.canonicalBytes + [0x0A]
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        Glibc.close(fd)
-        guard written == bytes.count, synced, rename(temp, url.path) == 0 else {
-            unlink(temp)
-            throw CLIError("cannot write \(url.path): \(String(cString: strerror(errno)))")
-        }
+        try PrivateFile.write(json.canonicalBytes + [0x0A], to: keyFile(store))
     }
 
     static func forget(_ store: NoteStore) { unlink(keyFile(store).path) }

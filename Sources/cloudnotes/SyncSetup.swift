@@ -139,10 +139,19 @@ enum SyncSetup {
             return (location, unlocked)
         }
         let end: ForwardChain.End
+        // A place along the chain may hold a key started after this device's (`--new-key`):
+        // its passphrase gives every key, for that place's pointer and the places after it.
+        var seal = start.seal
         do {
             end = try ForwardChain.follow(from: start, name: location.name, containerID: containerID) { place in
-                try CloudLocation.resolve(place, environment: context.environment, s3: context.config.s3)
-                    .folder(seal: start.seal)
+                let next = try CloudLocation.resolve(place, environment: context.environment, s3: context.config.s3)
+                do {
+                    let folder = try FolderAccess.current(next.folder(seal: seal), at: next, context, store, asking)
+                    seal = folder.seal
+                    return folder
+                } catch let error as CLIError {
+                    throw CloudError(.notAuthenticated, error.message)  // said whole in the refusal
+                }
             }
         } catch let error as CloudError {
             guard refusalsAreNotices else { throw CLIError(error.message) }
@@ -177,7 +186,7 @@ enum SyncSetup {
             "the cloud folder moved from \(location.name) to \(next.name)\(via) (its moved.json says so); this data "
                 + "directory syncs there now"
         )
-        return (next, start.seal)
+        return (next, seal)
     }
 
     /// A `cloudFolder` the config file names that is not the place this data directory is

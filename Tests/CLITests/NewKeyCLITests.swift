@@ -119,4 +119,23 @@ struct NewKeyCLITests {
         #expect(taken.status == 0, "\(taken.stderr)")
         for round in 1...3 { #expect(try runner.cn(at: b, "show", "note \(round)").stdout == "body \(round)") }
     }
+
+    @Test("a device with the old key follows a move made after --new-key, given the new passphrase")
+    func followsAMoveAfterANewKey() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (_, a, b) = try runner.devicesSharingACloudFolder(encrypted: true)
+        #expect(try runner.cn(at: b, "sync").status == 0)
+        #expect(try Self.rotate(runner, a).status == 0)
+        let place = runner.home.appendingPathComponent("second place").path
+        let moved = try Self.cn(runner, a, CLIRunner.passphraseEnvironment(Self.rotated), "sync", "move", place)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try runner.cn(at: a, "add", "after the move", "--body", "moved words").status == 0)
+        #expect(try runner.cn(at: a, "sync").status == 0)
+        let refused = try runner.cn(at: b, "sync")
+        #expect(refused.status == 1 && refused.stderr.contains("changed on another device"), "\(refused.stderr)")
+        let followed = try Self.cn(runner, b, CLIRunner.passphraseEnvironment(Self.rotated), "sync")
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(try runner.cn(at: b, "show", "after the move").stdout == "moved words")
+    }
 }

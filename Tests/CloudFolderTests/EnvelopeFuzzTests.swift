@@ -78,6 +78,12 @@ import Testing
                 .init(kind: .changes, zone: zone.rawValue, device: a.rawValue, seq: 5)
             ),
             (snapshot.envelope(zone: zone), .init(kind: .snapshot, zone: zone.rawValue, device: a.rawValue, seq: 7)),
+            (
+                Envelope(
+                    kind: .identity, device: a.rawValue, hlc: Fixtures.hlc,
+                    body: AccountIdentity.generate(name: "Ana 日本").json),
+                .init(kind: .identity)
+            ),
         ]
         return envelopes.map { Seed(envelope: $0.0, expected: $0.1) }
     }
@@ -126,6 +132,11 @@ import Testing
             }
         case .deleted:
             _ = envelope.body["zone"]?.stringValue.flatMap(ZoneID.init)
+        case .identity:
+            guard let identity = try? AccountIdentity(json: envelope.body) else { return }
+            let again = try AccountIdentity(json: identity.json)
+            #expect(again.sameKeys(as: identity) && again.name == identity.name, "\(context)")
+            #expect(try IdentityCode(text: identity.code.text) == identity.code, "\(context)")
         case .moved:
             let id = "2aa3300b-2b71-4343-a20d-672b15ad9a9d"
             guard case .valid(let pointer) = ForwardPointer.parse(envelope.encoded, containerID: id, plain: true)

@@ -82,4 +82,20 @@ struct KeyringTests {
         #expect(Keyring(bytes: full.bytes) == full)
         #expect(Keyring(bytes: Array(full.bytes.dropLast())) == nil)
     }
+
+    @Test("a publication retried after a new key finds its file sealed under the old key as its own")
+    func retriedPublicationUnderANewKey() throws {
+        let io = InMemoryFileIO()
+        io.plantDirectory("/cloud")
+        let device = try #require(DeviceID("aaaaaaaaaaaaaaaa"))
+        let before = DirectoryCloudFolder(root: "/cloud", io: io, seal: Self.one)
+        let after = DirectoryCloudFolder(root: "/cloud", io: io, seal: Self.two)
+        let path = "/cloud/private/names/x.json"
+        try io.ensureDirectory("/cloud/private")
+        try io.ensureDirectory("/cloud/private/names")
+        let plain = Array("the same bytes\n".utf8)
+        #expect(try before.publishOnce(plain, at: path, device: device) == .published)
+        #expect(try after.publishOnce(plain, at: path, device: device) == .alreadyPublished)
+        #expect(throws: CloudError.self) { try after.publishOnce(Array("other\n".utf8), at: path, device: device) }
+    }
 }
