@@ -88,7 +88,7 @@ struct CloudNotes: ParsableCommand {
             Remove.self, Restore.self, Purge.self, History.self, Attach.self, Attachments.self, AttachmentCommand.self,
             Detach.self, Export.self, Import.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self, Notebooks.self, NotebookCommand.self,
-            Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self, Share.self,
+            Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self, Todo.self, Share.self,
             TUI.self,
         ],
         defaultSubcommand: TUI.self
