@@ -21,6 +21,9 @@ public struct SearchQuery: Sendable, Equatable {
     public var excludesFavorites = false
     /// `-in:x`: notebooks the note must not be in.
     public var excludedNotebooks: [String] = []
+    /// `has:todo` (true): the note has an open task (`- [ ]`, `TaskItem`); `-has:todo` (false):
+    /// it has none.
+    public var openTasks: Bool?
 
     public init(
         terms: [String] = [], excludedTerms: [String] = [], tags: [String] = [],
@@ -38,6 +41,7 @@ public struct SearchQuery: Sendable, Equatable {
     public var isEmpty: Bool {
         terms.isEmpty && excludedTerms.isEmpty && tags.isEmpty && excludedTags.isEmpty
             && !favoritesOnly && notebook == nil && !excludesFavorites && excludedNotebooks.isEmpty
+            && openTasks == nil
     }
 
     public init(parsing text: String) {
@@ -82,6 +86,9 @@ public struct SearchQuery: Sendable, Equatable {
                 return
             case ("is", false) where ["fav", "favorite", "favourite", "starred"].contains(value.lowercased()):
                 if negated { excludesFavorites = true } else { favoritesOnly = true }
+                return
+            case ("has", false) where ["todo", "task", "tasks"].contains(value.lowercased()):
+                openTasks = !negated
                 return
             case ("in", false):
                 // Notebook ids are lowercase (SYNC-FORMAT), so `in:Work` means the notebook "work".

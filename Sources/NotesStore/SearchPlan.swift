@@ -65,6 +65,8 @@ struct SearchPlan {
     private let segments: [SearchSegment]
     /// searchRowids of the notes the query's filters (tags, notebook, favorites) allow.
     private let allowed: Set<Int64>?
+    /// `has:todo` / `-has:todo`: whether a note must have an open task, read from its body.
+    private let openTasks: Bool?
     /// searchRowids of the templates (the `templates` notebook), which only a search in that
     /// notebook finds: a few notes, so a set beats a condition on every candidate.
     private let hidden: Set<Int64>
@@ -90,6 +92,7 @@ struct SearchPlan {
         excludedBytes = folded(query.excludedTerms).map { Array($0.utf8) }
         self.segments = segments
         allowed = try Self.allowedRowids(query, db)
+        openTasks = query.openTasks
         hidden =
             query.notebook == NoteTemplate.zone
             ? []
@@ -179,9 +182,16 @@ struct SearchPlan {
         let titleStatement = try db.cachedStatement(sql: "SELECT title FROM search_text WHERE rowid = ?")
         let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
         var found: [Int64] = []
+        let noteBody = try db.cachedStatement(sql: "SELECT body FROM note WHERE searchRowid = ?")
         func consider(_ rowid: Int64, title: String, body: () throws -> String?) throws {
             if hidden.contains(rowid) { return }
-            if try accepts(tier: tier, title: title, body: body) { found.append(rowid) }
+            guard try accepts(tier: tier, title: title, body: body) else { return }
+            // Tasks are read in the note's own text: folding could make a box of what is none.
+            if let openTasks {
+                let text = try String.fetchOne(noteBody, arguments: [rowid]) ?? ""
+                guard TaskItem.open(in: text).isEmpty != openTasks else { return }
+            }
+            found.append(rowid)
         }
         if let lists = candidates[space] ?? nil {
             var iterator = DescendingMerge(lists, below: after)

@@ -8,7 +8,7 @@ struct Search: ParsableCommand {
         abstract: "Search notes.",
         discussion: """
             Case- and diacritic-insensitive substring search over titles, bodies and tags; all terms must match.
-            Syntax: words, "exact phrase", -exclude, tag:work, -tag:work, is:fav, -is:fav, in:notebook, -in:notebook.
+            Syntax: words, "exact phrase", -exclude, tag:work, -tag:work, is:fav, -is:fav, has:todo (an open - [ ] task), -has:todo, in:notebook, -in:notebook.
             Ranked: notes with every term in the title first, then some, then the rest; newest first within each.
             """)
 

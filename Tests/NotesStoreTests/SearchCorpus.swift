@@ -41,7 +41,8 @@ enum SearchCorpus {
             if i > 0 {
                 out +=
                     newlines && Int.random(in: 0..<8, using: &rng) == 0
-                    ? "\n" : (Int.random(in: 0..<12, using: &rng) == 0 ? "" : " ")
+                    ? "\n" + ["", "", "- [ ] ", "* [x] ", "  - [ ] "].randomElement(using: &rng)!
+                    : (Int.random(in: 0..<12, using: &rng) == 0 ? "" : " ")
             }
             out += word(&rng)
         }

@@ -91,6 +91,7 @@ struct SearchOracle {
             if e.note.zone == NoteTemplate.zone, query.notebook != NoteTemplate.zone { continue }
             if query.excludesFavorites && e.note.isFavorite { continue }
             if query.excludedNotebooks.contains(e.note.zone) { continue }
+            if let wanted = query.openTasks, TaskItem.open(in: e.note.body).isEmpty == wanted { continue }
             let inTitle = Set(terms.map { $0 }).filter { Self.contains(e.title, $0) }.count
             let distinct = Set(terms.map { $0 }).count
             result[e.note.id] = distinct > 0 && inTitle == distinct ? 0 : (inTitle > 0 ? 1 : 2)

@@ -112,6 +112,9 @@ import Testing
                     query.excludesFavorites = true
                     text.append("-is:fav")
                 }
+            case 18 where Int.random(in: 0..<3, using: &rng) == 0:
+                query.openTasks = Bool.random(using: &rng)
+                text.append(query.openTasks == true ? "has:todo" : "-has:todo")
             case 18 where Bool.random(using: &rng):
                 query.excludedNotebooks.append(SearchCorpus.zones.randomElement(using: &rng)!)
                 text.append("-in:" + query.excludedNotebooks.last!)
