@@ -34,6 +34,7 @@ public final class BackgroundSync: Sendable {
     public static let lockedMessage = "sync is locked: s to type the passphrase"
 
     private let localWrites: String
+    private let lastSendWait: DispatchTimeInterval
     private let makeEngine: MakeEngine
     private let describe: @Sendable (any Error) -> String
     private let status: AsyncStream<SyncStatus>
@@ -55,12 +56,14 @@ public final class BackgroundSync: Sendable {
     ///   - localWrites: the data directory, watched for the store's writes.
     ///   - locked: how to unlock an encrypted folder whose key is not remembered; nil: it is not.
     ///   - describe: one sentence for an error of `makeEngine` or `locked`.
+    ///   - lastSendWait: how long `stop` waits for its last send.
     public init(
         localWrites: String, locked: Unlock? = nil,
         describe: @escaping @Sendable (any Error) -> String = CloudError.userMessage,
-        makeEngine: @escaping MakeEngine
+        lastSendWait: DispatchTimeInterval = .seconds(3), makeEngine: @escaping MakeEngine
     ) {
         self.localWrites = localWrites
+        self.lastSendWait = lastSendWait
         self.makeEngine = makeEngine
         self.describe = describe
         (status, continuation) = AsyncStream<SyncStatus>.makeStream()
@@ -130,10 +133,10 @@ public final class BackgroundSync: Sendable {
         Task { _ = await engine.syncNow() }
     }
 
-    /// Stops the engine after one last send, waiting for it at most `wait`, so a note saved on
-    /// quit usually reaches the cloud folder now rather than at the next start (it stays
-    /// pending otherwise). Blocks the calling thread: call it off the cooperative pool.
-    public func stop(waitingAtMost wait: DispatchTimeInterval = .seconds(3)) {
+    /// Stops the engine after one last send, waiting for it at most `lastSendWait`, so a note
+    /// saved on quit usually reaches the cloud folder now rather than at the next start (it
+    /// stays pending otherwise). Blocks the calling thread: call it off the cooperative pool.
+    public func stop() {
         let (engine, watcher) = state.withLock { state in
             state.stopped = true
             return (state.engine, state.localWrites)
@@ -148,6 +151,6 @@ public final class BackgroundSync: Sendable {
             await engine.stop()
             done.signal()
         }
-        _ = done.wait(timeout: .now() + wait)
+        _ = done.wait(timeout: .now() + lastSendWait)
     }
 }

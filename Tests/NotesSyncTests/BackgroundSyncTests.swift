@@ -65,6 +65,17 @@ struct BackgroundSyncTests {
         func increment() { value += 1 }
     }
 
+    /// `eventually`, counted in this test's turns rather than on the wall clock: while other
+    /// suites starve the cooperative pool (the whole target on two cores), neither this task nor
+    /// the engine's run, so a starved run does not time out on a condition about to hold.
+    func settles(turns: Int = 2000, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        for _ in 0..<turns {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return try await condition()
+    }
+
     /// `stop` blocks until the last send is done: called off the cooperative pool, as the app
     /// calls it on its main thread.
     func stop(_ client: SyncClient) async {
@@ -85,13 +96,13 @@ struct BackgroundSyncTests {
         }.client
         let log = StatusLog.reading(client.status)
         #expect(!client.startsLocked)
-        #expect(await eventually { await log.synced })
+        #expect(await settles { await log.synced })
         // Nobody tells the engine about this write but the watcher on the data directory.
         let note = try app.store.create(title: "from the app", body: "typed\n")
-        #expect(await eventually { await log.last?.pendingCount == 1 })
+        #expect(await settles { await log.last?.pendingCount == 1 })
         #expect(try app.store.pendingCount() == 1, "nothing is sent before the debounce")
         #expect(
-            try await eventually {
+            try await settles {
                 // The debounce sleeps on the test clock: moved on each time it is waiting.
                 if app.clock.sleepers > 0 { app.clock.advance(by: .seconds(2)) }
                 return try app.store.pendingCount() == 0
@@ -102,27 +113,28 @@ struct BackgroundSyncTests {
         // The status bar's warning about a folder on the data's disk rides on every status.
         #expect(await log.statuses.allSatisfy { $0.cloudOnThisDisk })
         await stop(client)
-        #expect(await eventually { await log.ended })
+        #expect(await settles { await log.ended })
     }
 
     @Test("stopping sends what the debounce still holds, and ends the status stream")
     func stopSendsTheLastChange() async throws {
         let (folder, _) = TestFolder.memory()
         let app = try App()
-        let client = BackgroundSync(localWrites: app.directory.path) { _ in
+        // However starved the pool, the test waits for the last send (the app waits 3 s).
+        let client = BackgroundSync(localWrites: app.directory.path, lastSendWait: .seconds(600)) { _ in
             BackgroundSync.Started(engine: try app.engine(folder))
         }.client
         let log = StatusLog.reading(client.status)
-        #expect(await eventually { await log.synced })
+        #expect(await settles { await log.synced })
         let note = try app.store.create(title: "saved on quit", body: "last words\n")
-        #expect(await eventually { app.clock.sleepers > 0 })
+        #expect(await settles { app.clock.sleepers > 0 })
         // The clock never moves: only the stop's own send can carry the note.
         await stop(client)
         #expect(try app.store.pendingCount() == 0)
         let other = try TestDevice("other", folder: folder)
         await other.sync()
         #expect(try other.store.note(note.id)?.title == "saved on quit")
-        #expect(await eventually { await log.ended })
+        #expect(await settles { await log.ended })
     }
 
     @Test("a locked folder waits for the passphrase: a wrong one is refused in a sentence, the right one starts sync")
@@ -149,22 +161,22 @@ struct BackgroundSyncTests {
         let client = sync.client
         let log = StatusLog.reading(client.status)
         #expect(client.startsLocked)
-        #expect(await eventually { await log.last?.phase == .error(message: BackgroundSync.lockedMessage) })
+        #expect(await settles { await log.last?.phase == .error(message: BackgroundSync.lockedMessage) })
         client.syncNow?()
         #expect(client.unlock?("wrong") == "the passphrase does not open this cloud folder")
         #expect(sync.isLocked)
         #expect(await made.value == 0, "no engine before the folder is unlocked")
         #expect(client.unlock?("right") == nil)
         #expect(!sync.isLocked)
-        #expect(await eventually { await log.synced })
+        #expect(await settles { await log.synced })
         #expect(try app.store.note(note.id)?.body == "secret\n")
         // `s` after unlocking: a sync at once, which fetches what the writer sent since.
         let later = try writer.store.create(title: "later", body: "")
         await writer.sync()
         client.syncNow?()
-        #expect(try await eventually { try app.store.note(later.id) != nil })
+        #expect(try await settles { try app.store.note(later.id) != nil })
         #expect(client.unlock?("wrong") == nil, "nothing left to unlock")
-        #expect(await eventually { await made.value == 1 })
+        #expect(await settles { await made.value == 1 })
         await stop(client)
     }
 
@@ -176,11 +188,11 @@ struct BackgroundSyncTests {
         }.client
         let log = StatusLog.reading(client.status)
         #expect(
-            await eventually {
+            await settles {
                 await log.last?.phase == .error(message: "sync is off: the cloud folder cannot be read (/cloud)")
             })
         client.syncNow?()
         await stop(client)
-        #expect(await eventually { await log.ended })
+        #expect(await settles { await log.ended })
     }
 }
