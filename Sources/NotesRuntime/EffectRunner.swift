@@ -174,14 +174,14 @@ final class EffectRunner {
                 return .storeChanged([id])
             }
         case .syncNow:
-            if let syncNow = options.syncNow {
+            if let syncNow = options.sync.syncNow {
                 syncNow()
             } else {
                 inbox.post(.effectFailed("sync is not set up: notes stay on this device (local only)"))
             }
         case .unlock(let passphrase):
             // Deriving the key takes about half a second: never on the loop.
-            let (unlock, inbox) = (options.unlock, inbox)
+            let (unlock, inbox) = (options.sync.unlock, inbox)
             reads.async {
                 // `unlock` answers nil when it unlocked; without one there is nothing to unlock with.
                 let error = unlock.map { $0(passphrase) } ?? "this cloud folder cannot be unlocked here"

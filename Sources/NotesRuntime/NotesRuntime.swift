@@ -232,8 +232,8 @@ public final class NotesRuntime {
                 inbox.post(.effectFailed("\(error); SIGTERM will not save first"))
             }
         }
-        if options.startsLocked { inbox.post(.unlockNeeded) }
-        if let statuses = options.syncStatus {
+        if options.sync.startsLocked { inbox.post(.unlockNeeded) }
+        if let statuses = options.sync.status {
             // On the runtime's own executor: the status bar must not wait for a busy pool.
             watchers.sync = Task(executorPreference: TimerExecutor.shared) {
                 for await status in statuses { inbox.post(.syncStatusChanged(status)) }

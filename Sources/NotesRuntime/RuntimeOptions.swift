@@ -10,10 +10,9 @@ public struct RuntimeOptions: Sendable {
     public var tickInterval: Duration
     /// How often to check for commits by other processes (`PRAGMA data_version`).
     public var externalChangeInterval: Duration
-    /// The sync engine's status, when sync runs; without it the status bar says "local only".
-    public var syncStatus: AsyncStream<SyncStatus>?
-    /// Starts a sync at once (`s`); nil when sync is off.
-    public var syncNow: (@Sendable () -> Void)?
+    /// Sync as the app sees it: its status, `s`, the passphrase dialog's unlock (`localOnly`:
+    /// the status bar says "local only").
+    public var sync: SyncClient
     /// Whether SIGTERM, SIGHUP and SIGINT save and quit (off in tests, which share a process).
     public var handlesSignals: Bool
     /// Draw ASCII stand-ins for ★ ✓ ↻ ⚠ and the like: the locale cannot show them.
@@ -41,24 +40,18 @@ public struct RuntimeOptions: Sendable {
     /// The names devices go by (from sync's state), read when history, a conflict or a preview
     /// is loaded; nil: devices are shown by id prefix.
     public var deviceLabels: (@Sendable () -> DeviceLabels)?
-    /// The cloud folder is encrypted and its key is not remembered: the app opens with the
-    /// passphrase dialog, and `unlock` tries a passphrase (nil: unlocked and sync started; else
-    /// why not, in one line).
-    public var startsLocked = false
-    public var unlock: (@Sendable (_ passphrase: String) -> String?)?
 
     public init(
         editorCommand: String = "vi", tickInterval: Duration = .seconds(30),
-        externalChangeInterval: Duration = .milliseconds(300), syncStatus: AsyncStream<SyncStatus>? = nil,
-        syncNow: (@Sendable () -> Void)? = nil, handlesSignals: Bool = true, asciiOnly: Bool = false,
+        externalChangeInterval: Duration = .milliseconds(300), sync: SyncClient = .localOnly,
+        handlesSignals: Bool = true, asciiOnly: Bool = false,
         theme: Theme = .standard,
         resolveHeads: HeadsMerge? = nil
     ) {
         self.editorCommand = editorCommand
         self.tickInterval = tickInterval
         self.externalChangeInterval = externalChangeInterval
-        self.syncStatus = syncStatus
-        self.syncNow = syncNow
+        self.sync = sync
         self.handlesSignals = handlesSignals
         self.asciiOnly = asciiOnly
         self.theme = theme

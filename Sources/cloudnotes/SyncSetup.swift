@@ -211,15 +211,6 @@ enum SyncSetup {
         "to re-create it from this device's notes run 'cloudnotes sync init --restore \(place)' (the other "
             + "devices then send what only they had); if it is on a disk that is not mounted, mount it instead"
     }
-
-    /// Watches the data directory, where SQLite writes its WAL, so writes by this process or
-    /// another one (`cloudnotes add`, the TUI) reach the engine as pending changes, sent after
-    /// its debounce.
-    static func watchLocalWrites(of store: NoteStore, for engine: SyncEngine) throws -> FolderWatcher {
-        try FolderWatcher(root: store.directory.path, pollInterval: 3600, maxDepth: 0, events: .writes) {
-            Task { await engine.pendingChangesAdded() }
-        }
-    }
 }
 
 /// Runs async work from a synchronous command and waits for it.

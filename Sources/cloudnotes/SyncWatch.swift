@@ -22,7 +22,7 @@ enum SyncWatch {
             source.setEventHandler { Task { await engine.stop() } }
             source.resume()
         }
-        let local = try SyncSetup.watchLocalWrites(of: store, for: engine)
+        let local = try engine.watchLocalWrites(in: store.directory.path)
         defer {
             local.stop()
             for source in sources { source.cancel() }

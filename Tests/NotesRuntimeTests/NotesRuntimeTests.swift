@@ -77,7 +77,8 @@ import Testing
 
     @Test func syncStatusFromTheEngineReachesTheStatusBar() async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: SyncStatus.self)
-        let harness = try RuntimeHarness(options: RuntimeOptions(syncStatus: stream, handlesSignals: false))
+        let harness = try RuntimeHarness(
+            options: RuntimeOptions(sync: SyncClient(status: stream), handlesSignals: false))
         harness.start()
         defer { harness.finish() }
         await harness.waitForText("local only")

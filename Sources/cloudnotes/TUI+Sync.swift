@@ -1,0 +1,37 @@
+import CloudFolder
+import NotesCore
+import NotesStore
+import NotesSync
+
+extension TUI {
+    /// The app's sync, composed from the command line's context: the cloud folder in force
+    /// (none: local only), how to unlock it when its key is not remembered, and how the engine
+    /// is made (`SyncSetup.engine`, automatic). `BackgroundSync` (NotesSync) does the rest.
+    static func syncClient(_ context: Context, _ store: NoteStore) -> SyncClient {
+        let path: String?
+        // A folder path that cannot be read fails in `makeEngine`, which says why.
+        do { path = try SyncSetup.folderPath(context, store) } catch { path = "" }
+        guard let path else { return .localOnly }
+        // An encrypted folder whose key is not remembered: the app asks in its dialog. (A path
+        // that cannot be resolved fails in `makeEngine`, which says why.)
+        var locked: BackgroundSync.Unlock?
+        if let location = try? CloudLocation.resolve(path, environment: context.environment, s3: context.config.s3),
+            let info = FolderAccess.lockedContainer(location, context, store)
+        {
+            locked = { passphrase in
+                try FolderAccess.unlock(location.folder(), info, context, store, passphrase: passphrase)
+            }
+        }
+        let describe: @Sendable (any Error) -> String = { error in
+            (error as? CLIError)?.message ?? CloudError.userMessage(error)
+        }
+        let sync = BackgroundSync(localWrites: store.directory.path, locked: locked, describe: describe) { unlocked in
+            guard let made = try SyncSetup.engine(context, store, automatic: true, unlocked: unlocked) else {
+                return nil
+            }
+            return BackgroundSync.Started(
+                engine: made.engine, cloudOnThisDisk: SyncSetup.isOnThisDisk(made.folder, store))
+        }
+        return sync.client
+    }
+}
