@@ -12,6 +12,7 @@ extension DirectoryCloudFolder {
     public func readIdentity() throws -> AccountIdentity? {
         try requireEncryptedForIdentity()
         guard let bytes = try readOpened(identityFile, maxBytes: Self.maxSmallFileBytes) else { return nil }
+        // A body that does not parse is refused below, said, and never replaced: nothing is lost.
         guard case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .identity)),
             let identity = try? AccountIdentity(json: envelope.body)
         else {

@@ -43,6 +43,7 @@ enum FolderAccess {
         _ asking: Bool
     ) throws -> DirectoryCloudFolder {
         guard asking, let seal = folder.seal, let inForce = keyChanged(folder),
+            // Unreadable now: the folder as it is; the engine reports the error itself.
             let info = try? location.folder().readContainer(boundTo: nil), info.encrypted
         else { return folder }
         do {
