@@ -10,12 +10,6 @@ import Testing
 struct NewKeyCLITests {
     static let rotated = "a brand new passphrase"
 
-    static func cn(_ runner: CLIRunner, _ device: URL, _ environment: [String: String] = [:], _ arguments: String...)
-        throws -> CLIRunner.Result
-    {
-        try runner.run(arguments + ["--data-dir", device.path], environment: environment)
-    }
-
     static func rotate(_ runner: CLIRunner, _ device: URL, to passphrase: String = rotated) throws -> CLIRunner.Result {
         var environment = CLIRunner.passphraseEnvironment(CLIRunner.passphrase)
         environment["CLOUDNOTES_NEW_PASSPHRASE"] = passphrase
@@ -56,7 +50,7 @@ struct NewKeyCLITests {
         // The kept old key: refused before anything is written, with or without the old passphrase.
         let files = Self.files(under: cloud)
         for environment in [[:], CLIRunner.passphraseEnvironment(CLIRunner.passphrase)] {
-            let stale = try Self.cn(runner, thief, environment, "sync")
+            let stale = try EncryptionLifecycleCLITests.cn(runner, thief, environment, "sync")
             #expect(stale.status == 1, "\(stale.stdout)")
             #expect(stale.stderr.contains("changed on another device"), "\(stale.stderr)")
             #expect(Self.files(under: cloud) == files, "the old key wrote into the folder")
@@ -68,7 +62,7 @@ struct NewKeyCLITests {
         let refused = try runner.cn(at: b, "sync")
         #expect(refused.status == 1 && refused.stderr.contains("changed on another device"), "\(refused.stderr)")
         #expect(Self.files(under: cloud) == files, "b wrote with the old key")
-        let taken = try Self.cn(runner, b, CLIRunner.passphraseEnvironment(Self.rotated), "sync")
+        let taken = try EncryptionLifecycleCLITests.cn(runner, b, CLIRunner.passphraseEnvironment(Self.rotated), "sync")
         #expect(taken.status == 0, "\(taken.stderr)")
         #expect(try runner.cn(at: b, "show", "after the new key").stdout == "secret words")
         #expect(try runner.cn(at: b, "show", "before the new key").stdout == "old words")
@@ -115,7 +109,7 @@ struct NewKeyCLITests {
         }
         #expect(try runner.cn(at: a, "add", "note 3", "--body", "body 3").status == 0)
         #expect(try runner.cn(at: a, "sync").status == 0)
-        let taken = try Self.cn(runner, b, CLIRunner.passphraseEnvironment(passphrase), "sync")
+        let taken = try EncryptionLifecycleCLITests.cn(runner, b, CLIRunner.passphraseEnvironment(passphrase), "sync")
         #expect(taken.status == 0, "\(taken.stderr)")
         for round in 1...3 { #expect(try runner.cn(at: b, "show", "note \(round)").stdout == "body \(round)") }
     }
@@ -128,13 +122,15 @@ struct NewKeyCLITests {
         #expect(try runner.cn(at: b, "sync").status == 0)
         #expect(try Self.rotate(runner, a).status == 0)
         let place = runner.home.appendingPathComponent("second place").path
-        let moved = try Self.cn(runner, a, CLIRunner.passphraseEnvironment(Self.rotated), "sync", "move", place)
+        let moved = try EncryptionLifecycleCLITests.cn(
+            runner, a, CLIRunner.passphraseEnvironment(Self.rotated), "sync", "move", place)
         #expect(moved.status == 0, "\(moved.stderr)")
         #expect(try runner.cn(at: a, "add", "after the move", "--body", "moved words").status == 0)
         #expect(try runner.cn(at: a, "sync").status == 0)
         let refused = try runner.cn(at: b, "sync")
         #expect(refused.status == 1 && refused.stderr.contains("changed on another device"), "\(refused.stderr)")
-        let followed = try Self.cn(runner, b, CLIRunner.passphraseEnvironment(Self.rotated), "sync")
+        let followed = try EncryptionLifecycleCLITests.cn(
+            runner, b, CLIRunner.passphraseEnvironment(Self.rotated), "sync")
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(try runner.cn(at: b, "show", "after the move").stdout == "moved words")
     }
