@@ -60,6 +60,9 @@ public struct AppState: Equatable, Sendable {
     /// The note `u` brings back next.
     public var undoableTrash: UUID? { undoableTrashes.last }
     var undoGeneration = 0
+    /// The `messageGeneration` of the undo line: its expiry clears that line only, never a
+    /// message shown after it (the Trash view's "Deleted … forever").
+    var undoMessageGeneration = 0
     /// The selected note as the preview pane shows it (its whole body), when loaded.
     public var preview: NoteContent?
     /// Which of the preview's attachments `o` opens (`a` moves it).

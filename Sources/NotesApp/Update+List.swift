@@ -61,6 +61,7 @@ extension AppState {
             // More to undo: the undo line stays, and its 15 s start again.
             undoGeneration += 1
             replaceMessage(StatusMessage("Restored from the trash. u: undo \(undoableTrashes.count) more"))
+            undoMessageGeneration = messageGeneration
             return [
                 .undoTrash(id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
             ]
@@ -92,6 +93,7 @@ extension AppState {
         let title = TextWidth.clip(TerminalSafeText.sanitize(row.title), to: 30, ellipsis: true)
         let count = undoableTrashes.count
         replaceMessage(StatusMessage("Moved “\(title)” to the trash. u: undo" + (count > 1 ? " (\(count))" : "")))
+        undoMessageGeneration = messageGeneration
         return effects + [
             .trash(row.id), .scheduleTimer(.expireUndo(generation: undoGeneration), after: Self.undoDuration),
         ]

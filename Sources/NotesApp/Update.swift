@@ -155,7 +155,7 @@ extension AppState {
         case .expireUndo(let generation):
             if generation == undoGeneration, !undoableTrashes.isEmpty {
                 undoableTrashes = []
-                message = nil
+                if messageGeneration == undoMessageGeneration { message = nil }
             }
         }
         return []

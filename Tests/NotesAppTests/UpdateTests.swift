@@ -206,6 +206,18 @@ import Testing
         #expect(send("u", to: &state).isEmpty)
     }
 
+    @Test func theUndoLineExpiringLeavesALaterMessageShown() {
+        var state = AppState.fixture()
+        _ = send("d", to: &state)
+        // Another message replaces the undo line before it expires (in CI: the Trash view's
+        // "Deleted … forever" vanished when the earlier `d`'s undo line ran out).
+        _ = send("s", to: &state)
+        let later = state.message
+        #expect(update(&state, .timerFired(.expireUndo(generation: 1))).isEmpty)
+        #expect(state.message == later)
+        #expect(send("u", to: &state).isEmpty, "the undo is gone even though its line was not shown")
+    }
+
     @Test func theUndoLineExpiresAndUThenDoesNothing() {
         var state = AppState.fixture()
         _ = send("d", to: &state)
