@@ -12,8 +12,6 @@ let package = Package(
         .library(name: "CloudFolder", targets: ["CloudFolder"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "NotesApp", targets: ["NotesApp"]),
-        // For the benchmark package (its SeaweedFS on loopback); the app never links it.
-        .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -77,6 +75,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // The benchmarks (Benchmarks/README.md): a target of this package, so CI's one build
+        // compiles them and keeps them from rotting; the app never links it.
+        .executableTarget(
+            name: "cloudnotes-bench",
+            dependencies: [
+                "NotesCore", "NotesStore", "NotesSync", "CloudFolder", "TerminalUI", "NotesApp", "NotesTestSupport",
+            ],
+            path: "Benchmarks/Sources/cloudnotes-bench"
         ),
         .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore", "NotesTestSupport"]),
         .testTarget(

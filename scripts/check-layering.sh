@@ -6,13 +6,13 @@ cd "$(dirname "$0")/.."
 
 declare -A allowed
 while IFS= read -r row; do
-    target=$(sed -E 's/^\| `([A-Za-z_]+)`.*/\1/' <<<"$row")
+    target=$(sed -E 's/^\| `([A-Za-z_-]+)`.*/\1/' <<<"$row")
     imports=$(awk -F'|' '{print $(NF-1)}' <<<"$row" | grep -oE '`[A-Za-z_][A-Za-z0-9_]*`' | tr -d '`' | tr '\n' ' ' || true)
     allowed[$target]=" $imports "
-done < <(grep -E '^\| `[A-Za-z_]+` \|' docs/ARCHITECTURE.md)
+done < <(grep -E '^\| `[A-Za-z_-]+` \|' docs/ARCHITECTURE.md)
 
 status=0
-for dir in Sources/*/ Tests/*/; do
+for dir in Sources/*/ Tests/*/ Benchmarks/Sources/*/; do
     target=$(basename "$dir")
     if [ -z "${allowed[$target]+set}" ]; then
         echo "layering: $target has no row in the table of docs/ARCHITECTURE.md §1"

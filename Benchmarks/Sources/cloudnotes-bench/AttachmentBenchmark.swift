@@ -5,8 +5,7 @@ import NotesStore
 import NotesSync
 
 // The store keeps attachment content; the folder streams it (SYNC-FORMAT rule 15).
-// swift-format-ignore: AvoidRetroactiveConformances
-extension NoteStore: @retroactive AttachmentContent {}
+extension NoteStore: AttachmentContent {}
 
 /// A 200 MB attachment from device A to device B through a folder, plain and encrypted
 /// (issue 13): the time to attach it, A's sync (upload), B's sync (download), throughput, and

@@ -5,8 +5,7 @@ import NotesStore
 import NotesSync
 
 // The benchmark wires NoteStore to the engine as the executable does (NotesStore may not import NotesSync).
-// swift-format-ignore: AvoidRetroactiveConformances
-extension NoteStore: @retroactive SyncStore {}
+extension NoteStore: SyncStore {}
 
 /// Sync benchmarks (issue 3): initial sync into an empty device, CPU of a no-change fetch with
 /// three devices, bytes written to the folder per edit, and the propagation latency of one
