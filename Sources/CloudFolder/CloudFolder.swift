@@ -59,6 +59,13 @@ public protocol CloudFolder: Sendable {
     /// out and are newer than `after`; nil when there is none (rule 16).
     func latestNotebookName(zone: ZoneID, after: NotebookName?) throws -> NotebookName?
 
+    /// Writes `private/settings/<dev>-<hlc>.json`: one write of a setting (SYNC-FORMAT "Settings").
+    func publishSetting(_ setting: SyncedSetting, device: DeviceID) throws
+    /// The setting files in the folder by `(device, hlc)`, ignoring every other name.
+    func settingFiles() throws -> [(device: DeviceID, hlc: HLC)]
+    /// One setting write; nil when the file is missing, has not fully arrived or does not check out.
+    func readSetting(device: DeviceID, hlc: HLC) throws -> SyncedSetting?
+
     func devices() throws -> Listing<DeviceID>
     /// A device's file, or nil when it is missing or has not fully arrived.
     func readDevice(_ device: DeviceID) throws -> DeviceInfo?

@@ -8,6 +8,7 @@ import NotesCore
 /// private/zones/<zone>/zone.json
 /// private/zones/<zone>/deleted/<dev>-<hlc>.json
 /// private/zones/<zone>/names/<dev>-<hlc>.json
+/// private/settings/<dev>-<hlc>.json
 /// private/zones/<zone>/log/<dev>/<seg>/<seq>.json      seg = seq / 1024
 /// private/zones/<zone>/snapshots/<dev>-<seq>.json
 /// ```
@@ -49,6 +50,9 @@ public struct CloudLayout: Sendable, Equatable {
     public var privateDirectory: String { root + "/private" }
     public var devicesDirectory: String { privateDirectory + "/devices" }
     public var zonesDirectory: String { privateDirectory + "/zones" }
+    /// Settings that follow the person (SYNC-FORMAT "Settings"): `private/settings/<dev>-<hlc>.json`.
+    public var settingsDirectory: String { privateDirectory + "/settings" }
+    public func settingFile(device: DeviceID, hlc: HLC) -> String { settingsDirectory + "/\(device)-\(hlc).json" }
 
     public func deviceFile(_ device: DeviceID) -> String { devicesDirectory + "/\(device).json" }
     public func zoneDirectory(_ zone: ZoneID) -> String { zonesDirectory + "/" + zoneFolderName(zone) }

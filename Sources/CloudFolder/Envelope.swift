@@ -20,6 +20,9 @@ public struct Envelope: Sendable, Equatable {
         /// `private/identity.json` of an encrypted container: the account's identity for sharing
         /// (SYNC-FORMAT "Identities").
         case identity
+        /// `private/settings/<dev>-<hlc>.json`: one write of a setting that syncs (SYNC-FORMAT
+        /// "Settings").
+        case setting
     }
 
     /// The format of a plain container's files, and of the envelopes inside sealed files.

@@ -33,13 +33,89 @@ public struct LoadedConfig: Sendable, Equatable {
     public var keysFromFile: Set<String>
     /// Unknown keys and other things the user should hear about.
     public var warnings: [String]
+    /// Settings in force that came from sync or from `config set --here` (keys as `config set`
+    /// names them: `theme.accent`), where the file does not set them.
+    public var settingOrigins: [String: SettingOrigin] = [:]
+
+    public init(config: AppConfig, source: Source, keysFromFile: Set<String>, warnings: [String]) {
+        self.config = config
+        self.source = source
+        self.keysFromFile = keysFromFile
+        self.warnings = warnings
+    }
+}
+
+/// Where a setting in force came from besides the defaults and the config file.
+public enum SettingOrigin: Sendable, Equatable {
+    /// Synced: written by `device` at `hlc` (this device's own id when written here).
+    case synced(device: String, hlc: HLC)
+    /// This device's own (`config set --here`), which wins over the file and the synced value.
+    case here
 }
 
 /// Finds and reads the config file: `--config`, then `$CLOUDNOTES_CONFIG`, then
 /// `$XDG_CONFIG_HOME/cloudnotes/config.json`, else the embedded defaults.
 public enum ConfigLoader {
+    /// The config in force: the defaults, the synced `settings` over them, the file over those,
+    /// and this device's own settings (`--here`) over everything.
+    public static func load(
+        explicitPath: String?, environment: [String: String], settings: SettingsState?
+    ) throws -> LoadedConfig {
+        guard let settings else { return try load(explicitPath: explicitPath, environment: environment) }
+        var base = AppConfig.defaults(environment: environment)
+        var warnings: [String] = []
+        var origins: [String: SettingOrigin] = [:]
+        for (key, setting) in settings.synced.sorted(by: { $0.key < $1.key }) {
+            guard let text = setting.value, settings.here[key] == nil else { continue }
+            if applySetting(key, text, to: &base, label: "synced setting", warnings: &warnings) {
+                origins[key] = .synced(device: setting.device, hlc: setting.hlc)
+            }
+        }
+        var loaded = try load(explicitPath: explicitPath, environment: environment, defaults: base)
+        // The file wins over a synced value: such a key's origin is the file.
+        origins = origins.filter { key, _ in
+            if key.hasPrefix("theme.") {
+                let role = String(key.dropFirst("theme.".count))
+                return loaded.config.theme[role] == base.theme[role]
+            }
+            return !loaded.keysFromFile.contains(key)
+        }
+        for (key, text) in settings.here.sorted(by: { $0.key < $1.key }) {
+            if applySetting(key, text, to: &loaded.config, label: "this device's setting", warnings: &warnings) {
+                origins[key] = .here
+            }
+        }
+        loaded.settingOrigins = origins
+        loaded.warnings += warnings
+        return loaded
+    }
+
+    /// Applies one setting (`config set`'s key and text) as the config file's form of it; a key
+    /// or value this build does not take (written by a newer one, or damaged) is left out, said.
+    static func applySetting(
+        _ key: String, _ text: String, to config: inout AppConfig, label: String, warnings: inout [String]
+    ) -> Bool {
+        guard let kind = SettingKeys.synced[key], let value = SettingKeys.configValue(text, kind) else {
+            warnings.append("\(label) \"\(key)\" = \"\(text)\" is not one this version takes; ignored")
+            return false
+        }
+        let entry = SettingKeys.configEntry(key, value)
+        do {
+            try apply(entry.key, entry.value, to: &config, file: label, environment: [:], warnings: &warnings)
+            return true
+        } catch {
+            warnings.append("\(label) \"\(key)\" ignored: \((error as? ConfigError)?.message ?? "\(error)")")
+            return false
+        }
+    }
+
     public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfig {
-        let defaults = AppConfig.defaults(environment: environment)
+        try load(
+            explicitPath: explicitPath, environment: environment, defaults: AppConfig.defaults(environment: environment)
+        )
+    }
+
+    static func load(explicitPath: String?, environment: [String: String], defaults: AppConfig) throws -> LoadedConfig {
         let source: LoadedConfig.Source
         let path: String
         if let explicitPath {
@@ -116,94 +192,103 @@ public enum ConfigLoader {
         var config = defaults
         var warnings: [String] = []
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {
-            func fail(_ expected: String) -> ConfigError {
-                ConfigError(file: file, key: key, message: "expected \(expected), got \(value.summary)")
-            }
-            switch key {
-            case "$schema", "_comment", "//":
-                continue
-            case "dataDirectory":
-                guard case .string(let s) = value, !s.isEmpty else { throw fail("a non-empty path") }
-                config.dataDirectory = expand(s, environment)
-            case "cloudFolder":
-                switch value {
-                case .null: config.cloudFolder = nil
-                case .string(let s) where !s.isEmpty: config.cloudFolder = expand(s, environment)
-                default: throw fail("a path, or null for local only")
-                }
-            case "deviceName":
-                guard case .string(let s) = value, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw fail("a non-empty name")
-                }
-                config.deviceName = s
-            case "conflictStrategy":
-                guard case .string(let s) = value, let strategy = ConflictStrategy(rawValue: s) else {
-                    throw fail("one of " + ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                config.conflictStrategy = strategy
-            case "syncDebounceSeconds":
-                guard case .number(let n) = value, n >= 0, n <= 3600 else { throw fail("seconds between 0 and 3600") }
-                config.syncDebounceSeconds = n
-            case "pollIntervalSeconds":
-                guard case .number(let n) = value, n >= 1, n <= 86400 else { throw fail("seconds between 1 and 86400") }
-                config.pollIntervalSeconds = n
-            case "editor":
-                switch value {
-                case .null: config.editor = nil
-                case .string(let s) where !s.isEmpty: config.editor = s
-                default: throw fail("an editor command, or null")
-                }
-            case "passphraseCommand":
-                switch value {
-                case .null: config.passphraseCommand = nil
-                case .string(let s) where !s.isEmpty: config.passphraseCommand = s
-                default: throw fail("a command that prints the passphrase, or null")
-                }
-            case "maxNoteBytes":
-                guard case .number(let n) = value, n >= 1024, n <= Double(1 << 30), n == n.rounded() else {
-                    throw fail("a whole number of bytes between 1024 and 1073741824 (1 GB)")
-                }
-                config.maxNoteBytes = Int(n)
-            case "autosaveSeconds":
-                guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
-                config.autosaveSeconds = n
-            case "autosaveMaxSeconds":
-                guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
-                config.autosaveMaxSeconds = n
-            case "bodyHashtags":
-                guard case .bool(let b) = value else { throw fail("true or false") }
-                config.bodyHashtags = b
-            case "rememberKey":
-                guard case .bool(let b) = value else { throw fail("true or false") }
-                config.rememberKey = b
-            case "s3":
-                guard case .object(let fields) = value else { throw fail("an object of S3 settings") }
-                config.s3 = try s3Settings(fields, file: file, warnings: &warnings)
-            case "theme":
-                guard case .object(let roles) = value else { throw fail("an object of role: colour") }
-                for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {
-                    guard AppConfig.themeRoles.contains(role) else {
-                        warnings.append(
-                            "\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))"
-                        )
-                        continue
-                    }
-                    guard case .string(let c) = colour, AppConfig.colors.contains(c) else {
-                        throw ConfigError(
-                            file: file, key: "theme.\(role)",
-                            message:
-                                "expected a colour (\(AppConfig.colors.sorted().joined(separator: ", "))), got \(colour.summary)"
-                        )
-                    }
-                    config.theme[role] = c
-                }
-            case _ where AppConfig.retiredKeys.contains(key):
-                warnings.append("\(file): key \"\(key)\" is ignored: the app's keys are fixed (press ? in the app)")
-            default:
-                warnings.append("\(file): unknown key \"\(key)\" is ignored")
-            }
+            try apply(key, value, to: &config, file: file, environment: environment, warnings: &warnings)
         }
         return LoadedConfig(config: config, source: .defaults, keysFromFile: Set(object.keys), warnings: warnings)
+    }
+
+    /// Applies one key of a config file (or a synced setting in the file's form) to `config`,
+    /// checking its value as the file's would be checked.
+    static func apply(
+        _ key: String, _ value: ConfigJSON, to config: inout AppConfig, file: String, environment: [String: String],
+        warnings: inout [String]
+    ) throws {
+        func fail(_ expected: String) -> ConfigError {
+            ConfigError(file: file, key: key, message: "expected \(expected), got \(value.summary)")
+        }
+        switch key {
+        case "$schema", "_comment", "//":
+            return
+        case "dataDirectory":
+            guard case .string(let s) = value, !s.isEmpty else { throw fail("a non-empty path") }
+            config.dataDirectory = expand(s, environment)
+        case "cloudFolder":
+            switch value {
+            case .null: config.cloudFolder = nil
+            case .string(let s) where !s.isEmpty: config.cloudFolder = expand(s, environment)
+            default: throw fail("a path, or null for local only")
+            }
+        case "deviceName":
+            guard case .string(let s) = value, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw fail("a non-empty name")
+            }
+            config.deviceName = s
+        case "conflictStrategy":
+            guard case .string(let s) = value, let strategy = ConflictStrategy(rawValue: s) else {
+                throw fail("one of " + ConflictStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            config.conflictStrategy = strategy
+        case "syncDebounceSeconds":
+            guard case .number(let n) = value, n >= 0, n <= 3600 else { throw fail("seconds between 0 and 3600") }
+            config.syncDebounceSeconds = n
+        case "pollIntervalSeconds":
+            guard case .number(let n) = value, n >= 1, n <= 86400 else { throw fail("seconds between 1 and 86400") }
+            config.pollIntervalSeconds = n
+        case "editor":
+            switch value {
+            case .null: config.editor = nil
+            case .string(let s) where !s.isEmpty: config.editor = s
+            default: throw fail("an editor command, or null")
+            }
+        case "passphraseCommand":
+            switch value {
+            case .null: config.passphraseCommand = nil
+            case .string(let s) where !s.isEmpty: config.passphraseCommand = s
+            default: throw fail("a command that prints the passphrase, or null")
+            }
+        case "maxNoteBytes":
+            guard case .number(let n) = value, n >= 1024, n <= Double(1 << 30), n == n.rounded() else {
+                throw fail("a whole number of bytes between 1024 and 1073741824 (1 GB)")
+            }
+            config.maxNoteBytes = Int(n)
+        case "autosaveSeconds":
+            guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
+            config.autosaveSeconds = n
+        case "autosaveMaxSeconds":
+            guard case .number(let n) = value, n >= 0.1, n <= 600 else { throw fail("seconds between 0.1 and 600") }
+            config.autosaveMaxSeconds = n
+        case "bodyHashtags":
+            guard case .bool(let b) = value else { throw fail("true or false") }
+            config.bodyHashtags = b
+        case "rememberKey":
+            guard case .bool(let b) = value else { throw fail("true or false") }
+            config.rememberKey = b
+        case "s3":
+            guard case .object(let fields) = value else { throw fail("an object of S3 settings") }
+            config.s3 = try s3Settings(fields, file: file, warnings: &warnings)
+        case "theme":
+            guard case .object(let roles) = value else { throw fail("an object of role: colour") }
+            for (role, colour) in roles.sorted(by: { $0.key < $1.key }) {
+                guard AppConfig.themeRoles.contains(role) else {
+                    warnings.append(
+                        "\(file): unknown theme role \"theme.\(role)\" (known: \(AppConfig.themeRoles.sorted().joined(separator: ", ")))"
+                    )
+                    continue
+                }
+                guard case .string(let c) = colour, AppConfig.colors.contains(c) else {
+                    throw ConfigError(
+                        file: file, key: "theme.\(role)",
+                        message:
+                            "expected a colour (\(AppConfig.colors.sorted().joined(separator: ", "))), got \(colour.summary)"
+                    )
+                }
+                config.theme[role] = c
+            }
+        case _ where AppConfig.retiredKeys.contains(key):
+            warnings.append("\(file): key \"\(key)\" is ignored: the app's keys are fixed (press ? in the app)")
+        default:
+            warnings.append("\(file): unknown key \"\(key)\" is ignored")
+        }
     }
 
     /// The `s3` section. A secret's value is never quoted in an error.

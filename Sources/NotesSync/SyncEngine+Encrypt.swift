@@ -17,6 +17,11 @@ extension SyncEngine {
         var queued = 0
         for zone in old.zones.keys.sorted() { queued += try store.requeueZone(zone.rawValue) }
         try store.requeueNotebookNames()
+        // The synced settings held here go out again to the new place (SYNC-FORMAT "Settings").
+        try store.updateSettings { settings in
+            settings.requeue()
+            settings.seen = []
+        }
         var fresh = SyncEngineState()
         fresh.deviceID = old.deviceID
         fresh.rotatedFrom = old.rotatedFrom

@@ -43,7 +43,8 @@ extension SyncEngine {
         summary.waitingForAttachments = state.waiting.count { $0.record.attachment != nil }
         summary.waitingNotes = Set(state.waiting.map(\.record.recordID)).count
         learnDeviceNames(folder)
-        if summary.received > 0 { watcher?.noteActivity() }
+        summary.settingsChanged = try exchangeSettings(folder)
+        if summary.received > 0 || !summary.settingsChanged.isEmpty { watcher?.noteActivity() }
         return summary
     }
 

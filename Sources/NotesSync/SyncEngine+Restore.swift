@@ -15,6 +15,11 @@ extension SyncEngine {
         var queued = 0
         for zone in state.zones.keys.sorted() { queued += try store.requeueZone(zone.rawValue) }
         try store.requeueNotebookNames()
+        // The synced settings held here go out again to the new place (SYNC-FORMAT "Settings").
+        try store.updateSettings { settings in
+            settings.requeue()
+            settings.seen = []
+        }
         var fresh = SyncEngineState()
         fresh.containerID = info.containerID
         fresh.containerRestored = info.restored

@@ -96,6 +96,8 @@ public actor SyncEngine {
     /// by this engine), and when it last looked for chunks of its own that others wait for.
     var announcedWaiting: [String]?
     var lastDamageCheck: Int64?
+    /// When this engine last listed the cloud's settings (SYNC-FORMAT "Settings"; nil: not yet).
+    var lastSettingsCheck: Int64?
     /// Chunks this device wrote that others wait for and that do not check out (rule 15).
     public internal(set) var damagedChunks: [DamagedChunk] = []
 
@@ -389,5 +391,7 @@ public struct FetchSummary: Sendable, Equatable {
     /// Snapshots loaded because the token pointed at compacted log files (`changeTokenExpired`).
     public var snapshotsLoaded = 0
 
+    /// Settings another device changed, now in force here (SYNC-FORMAT "Settings").
+    public var settingsChanged: [String] = []
     public init() {}
 }

@@ -65,4 +65,7 @@ public enum SyncEvent: Sendable, Equatable {
     case didFetchChanges
     case willSendChanges
     case didSendChanges
+    /// A setting another device wrote is in force here now (SYNC-FORMAT "Settings"): its key,
+    /// its value (nil: removed) and the device that wrote it.
+    case settingChanged(key: String, value: String?, device: String)
 }

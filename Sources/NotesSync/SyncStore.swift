@@ -81,6 +81,12 @@ public protocol SyncStore: Sendable {
     /// Marks every stamped notebook name this device holds for publication again (a move to
     /// a new container, SYNC-FORMAT "Encrypting in place").
     func requeueNotebookNames() throws
+
+    /// The settings that follow the person, as held here (SYNC-FORMAT "Settings").
+    func settingsState() throws -> SettingsState
+    /// Changes them in one transaction; nothing is written when `change` throws.
+    @discardableResult
+    func updateSettings<T>(_ change: (inout SettingsState) throws -> T) throws -> T
 }
 
 /// Stores without notebooks (test doubles) have no names to publish or take.
@@ -93,4 +99,14 @@ extension SyncStore {
     public func pendingZoneDeletions() throws -> [String] { [] }
     public func markZoneDeletionPublished(_ zone: String) throws {}
     public func requeueNotebookNames() throws {}
+}
+
+/// Stores without settings (test doubles) hold none and keep none.
+extension SyncStore {
+    public func settingsState() throws -> SettingsState { SettingsState() }
+    @discardableResult
+    public func updateSettings<T>(_ change: (inout SettingsState) throws -> T) throws -> T {
+        var scratch = SettingsState()
+        return try change(&scratch)
+    }
 }

@@ -3,9 +3,29 @@ import Foundation
 import NotesCore
 import NotesStore
 
+/// `cloudnotes config`: the settings in force, and the settings that follow the person
+/// (`set`, `unset`; SYNC-FORMAT "Settings").
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Show the effective configuration and where each value came from.")
+        commandName: "config",
+        abstract: "Show the effective configuration, or set the settings that sync to your other devices.",
+        discussion: """
+            Settings that sync (theme.ROLE, conflictStrategy, autosaveSeconds, autosaveMaxSeconds, \
+            bodyHashtags, syncDebounceSeconds, pollIntervalSeconds) are set with `config set KEY \
+            VALUE`: the next sync takes them to every device of the account, where the newest write \
+            of a key wins. `--here` sets this device's own value instead, which wins over the synced \
+            one and the config file and never leaves the device. The rest (dataDirectory, \
+            cloudFolder, s3, deviceName, editor, passphraseCommand, rememberKey, maxNoteBytes) \
+            describe this machine: they live in the config file only. In force, lowest first: the \
+            defaults, the synced value, the config file, this device's own.
+            """,
+        subcommands: [ConfigShow.self, ConfigSet.self, ConfigUnset.self], defaultSubcommand: ConfigShow.self)
+}
+
+/// `cloudnotes config [show]`: every value in force and where it came from.
+struct ConfigShow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show the effective configuration and where each value came from.")
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
@@ -35,8 +55,16 @@ struct ConfigCommand: ParsableCommand {
         let loaded = context.loaded
         let c = context.config
         let file = loaded.source.path
+        let labels = Self.deviceLabels(context)
         func origin(_ key: String) -> String {
             if key == "dataDirectory" && global.dataDirectory != nil { return "--data-dir" }
+            if key == "theme" {
+                let roles = loaded.settingOrigins.filter { $0.key.hasPrefix("theme.") }.sorted { $0.key < $1.key }
+                let base = loaded.keysFromFile.contains(key) ? (file ?? "file") : "default"
+                return ([base] + roles.map { "\($0.key.dropFirst(6)) \(Self.describe($0.value, labels))" })
+                    .joined(separator: "; ")
+            }
+            if let setting = loaded.settingOrigins[key] { return Self.describe(setting, labels) }
             return loaded.keysFromFile.contains(key) ? (file ?? "file") : "default"
         }
         func pairs(_ map: [String: String]) -> String {
@@ -113,5 +141,25 @@ struct ConfigCommand: ParsableCommand {
             }
         }
         if let mismatch { Output.warn(mismatch) }
+    }
+
+    /// Who set a synced value, and when, as `config` says it.
+    static func describe(_ origin: SettingOrigin, _ labels: DeviceLabels?) -> String {
+        switch origin {
+        case .here: return "this device (config set --here)"
+        case .synced(let device, let hlc):
+            let who = labels?.label(device) ?? device
+            let when = ISODate.string(Date(timeIntervalSince1970: Double(hlc.millis) / 1000))
+            return "synced from \(who), \(when)"
+        }
+    }
+
+    /// The names of the account's devices, when this data directory has a store.
+    static func deviceLabels(_ context: Context) -> DeviceLabels? {
+        let database = URL(fileURLWithPath: context.dataDirectory).appendingPathComponent(NoteStore.databaseFileName)
+        guard FileManager.default.fileExists(atPath: database.path) else { return nil }
+        // Names are a nicety: without the store, `config` shows device ids and loses nothing.
+        guard let store = try? context.openStore() else { return nil }
+        return DeviceLabels(store: store, deviceName: context.config.deviceName)
     }
 }

@@ -10,12 +10,27 @@ struct Context {
 
     var config: AppConfig { loaded.config }
 
-    /// Loads the config (its warnings go to stderr).
+    /// Loads the config with the synced settings and this device's own (`config set`) held in the
+    /// data directory's store; its warnings go to stderr.
     init(_ global: GlobalOptions) throws {
         environment = ProcessInfo.processInfo.environment
-        loaded = try ConfigLoader.load(explicitPath: global.configPath, environment: environment)
+        let file = try ConfigLoader.load(explicitPath: global.configPath, environment: environment)
+        // The data directory never syncs, so the file (or --data-dir) says where the settings are.
+        dataDirectory = global.dataDirectory ?? file.config.dataDirectory
+        var settings: SettingsState?
+        if !dataDirectory.isEmpty {
+            do {
+                settings = try NoteStore.storedSettings(
+                    directory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+            } catch {
+                Output.warn("the synced settings could not be read (\(error)); the config file's values are in force")
+            }
+        }
+        loaded =
+            settings == nil
+            ? file
+            : try ConfigLoader.load(explicitPath: global.configPath, environment: environment, settings: settings)
         for warning in loaded.warnings { Output.warn(warning) }
-        dataDirectory = global.dataDirectory ?? loaded.config.dataDirectory
     }
 
     /// Opens the store in the data directory, which must not be inside the cloud folder: SQLite's

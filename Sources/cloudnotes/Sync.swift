@@ -117,6 +117,9 @@ struct SyncRun: ParsableCommand {
             tail += ", ↻ waiting for attachment (\(fetched.waitingForAttachments) change(s))"
         }
         Output.line(tail)
+        if !fetched.settingsChanged.isEmpty {
+            Output.line("settings changed on another device: \(fetched.settingsChanged.joined(separator: ", "))")
+        }
         // Automatic compaction (a long log) says what it did.
         if let compacted = summary.compacted { print(compacted) }
     }

@@ -84,6 +84,12 @@ import Testing
                     body: AccountIdentity.generate(name: "Ana 日本").json),
                 .init(kind: .identity)
             ),
+            (
+                Envelope(
+                    kind: .setting, device: a.rawValue, hlc: Fixtures.hlc,
+                    body: .object(["key": .string("theme.accent"), "value": .string("cyan 日本")])),
+                .init(kind: .setting, device: a.rawValue)
+            ),
         ]
         return envelopes.map { Seed(envelope: $0.0, expected: $0.1) }
     }
@@ -137,6 +143,14 @@ import Testing
             let again = try AccountIdentity(json: identity.json)
             #expect(again.sameKeys(as: identity) && again.name == identity.name, "\(context)")
             #expect(try IdentityCode(text: identity.code.text) == identity.code, "\(context)")
+        case .setting:
+            guard let setting = DirectoryCloudFolder.setting(in: envelope) else { return }
+            // What checks out re-encodes to the same body, and a value is never over its limit.
+            let again = Envelope(
+                kind: .setting, device: envelope.device, hlc: envelope.hlc,
+                body: .object(["key": .string(setting.key), "value": setting.value.map(JSONValue.string) ?? .null]))
+            #expect(again.body == envelope.body, "\(context)")
+            #expect((setting.value?.utf8.count ?? 0) <= SettingsState.maxValueBytes, "\(context)")
         case .moved:
             let id = "2aa3300b-2b71-4343-a20d-672b15ad9a9d"
             guard case .valid(let pointer) = ForwardPointer.parse(envelope.encoded, containerID: id, plain: true)
