@@ -66,7 +66,10 @@ public enum ConfigLoader {
         var warnings: [String] = []
         var origins: [String: SettingOrigin] = [:]
         for (key, setting) in settings.synced.sorted(by: { $0.key < $1.key }) {
-            guard let text = setting.value, settings.here[key] == nil else { continue }
+            // Saved searches are settings, not config values (`cloudnotes views`).
+            guard let text = setting.value, settings.here[key] == nil, !key.hasPrefix(SettingKeys.viewPrefix) else {
+                continue
+            }
             if applySetting(key, text, to: &base, label: "synced setting", warnings: &warnings) {
                 origins[key] = .synced(device: setting.device, hlc: setting.hlc)
             }

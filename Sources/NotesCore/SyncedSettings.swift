@@ -69,6 +69,26 @@ public enum SettingKeys {
         "editor",
     ]
 
+    /// Saved searches sync as settings: `view.<name>` holds the query.
+    public static let viewPrefix = "view."
+    /// Names a saved search may not have: `cloudnotes view` takes them as its own commands.
+    public static let reservedViewNames: Set<String> = ["save", "rm", "run", "watch", "list"]
+
+    /// Why `name` cannot name a saved search; nil when it can.
+    public static func viewNameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.utf8.count > 64 { return "a view's name has 1 to 64 bytes" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a view's name has no control characters"
+        }
+        if name != name.trimmingCharacters(in: .whitespaces) {
+            return "a view's name does not start or end with a space"
+        }
+        if reservedViewNames.contains(name) {
+            return "\"\(name)\" is a command of `cloudnotes view`; choose another name"
+        }
+        return nil
+    }
+
     /// The config value `text` stands for as a setting of kind `kind`; nil when it is not one
     /// (`1.5x` for a number).
     static func configValue(_ text: String, _ kind: Kind) -> ConfigJSON? {
@@ -144,6 +164,15 @@ public struct SettingsState: Sendable, Equatable, Codable {
             let what =
                 key == "theme" ? "set one colour at a time, e.g. theme.accent" : "\(key) belongs to this device alone"
             throw SettingsError(.invalid, "\(what); set it in the config file (`cloudnotes config` shows where)")
+        }
+        if key.hasPrefix(SettingKeys.viewPrefix) {
+            if let problem = SettingKeys.viewNameProblem(String(key.dropFirst(SettingKeys.viewPrefix.count))) {
+                throw SettingsError(.invalid, problem)
+            }
+            if let value, value.trimmingCharacters(in: .whitespaces).isEmpty || value.utf8.count > 4096 {
+                throw SettingsError(.invalid, "a view's query has 1 to 4096 bytes")
+            }
+            return
         }
         guard let kind = SettingKeys.synced[key] else {
             let known = SettingKeys.synced.keys.sorted().joined(separator: ", ")

@@ -89,6 +89,7 @@ struct CloudNotes: ParsableCommand {
             Detach.self, Export.self, Import.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self, Notebooks.self, NotebookCommand.self,
             Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self, Todo.self, Share.self,
+            Views.self, ViewCommand.self,
             TUI.self,
         ],
         defaultSubcommand: TUI.self

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesStore
+
+/// Saved searches (issue 25, "smart views"): a named query kept as a synced setting
+/// (`view.<name>`), so it follows the person to every device of the account.
+struct Views: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the saved searches (views), which sync to every device of the account.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let views = try Self.saved(Context(global))
+        if json {
+            struct View: Encodable {
+                var name: String
+                var query: String
+            }
+            return try Output.json(views.map { View(name: $0.name, query: $0.query) })
+        }
+        if views.isEmpty {
+            if Output.stdoutIsTerminal { Output.line("No views. Save one: cloudnotes view save NAME QUERY") }
+            return
+        }
+        let width = min(24, views.map { $0.name.count }.max() ?? 0)
+        for view in views {
+            Output.line(
+                Output.display(view.name).padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + Output.display(view.query))
+        }
+    }
+
+    /// The saved searches in force here, by name.
+    static func saved(_ context: Context) throws -> [(name: String, query: String)] {
+        let directory = URL(fileURLWithPath: context.dataDirectory, isDirectory: true)
+        let settings = try NoteStore.storedSettings(directory: directory) ?? SettingsState()
+        return settings.values.compactMap { key, query in
+            key.hasPrefix(SettingKeys.viewPrefix) ? (String(key.dropFirst(SettingKeys.viewPrefix.count)), query) : nil
+        }.sorted { $0.name < $1.name }
+    }
+}
+
+/// `cloudnotes view NAME` runs a saved search; `view save` and `view rm` change them.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view", abstract: "Run, save or remove a saved search (a view).",
+        discussion: """
+            Examples: `cloudnotes view save work 'tag:work -has:todo'`, `cloudnotes view work`, \
+            `cloudnotes view rm work`. Views sync as settings: saved on one device, they run on every \
+            device of the account after its next sync.
+            """,
+        subcommands: [ViewRun.self, ViewSave.self, ViewRemove.self], defaultSubcommand: ViewRun.self)
+}
+
+/// `cloudnotes view [run] NAME`: the notes the saved search matches now, as `search` prints them.
+struct ViewRun: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a saved search.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The view's name (`cloudnotes views` lists them).") var name: String
+    @Option(help: "At most this many results.") var limit: Int = 50
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let context = try Context(global)
+        guard let query = try Views.saved(context).first(where: { $0.name == name })?.query else {
+            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
+        }
+        // The search command itself runs it, so a view prints exactly what `search QUERY` does.
+        var arguments: [String] = []
+        if let config = global.configPath { arguments += ["--config", config] }
+        if let directory = global.dataDirectory { arguments += ["--data-dir", directory] }
+        arguments += ["--limit", String(limit)] + (json ? ["--json"] : [])
+        var search = try Search.parse(arguments + query.split(whereSeparator: { $0 == " " }).map(String.init))
+        try search.run()
+    }
+}
+
+/// `cloudnotes view save NAME QUERY`.
+struct ViewSave: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save", abstract: "Save a search under a name, on every device of the account.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The view's name.") var name: String
+    // Unrecognized options are query words: `-is:done` excludes, it is not a flag.
+    @Argument(parsing: .allUnrecognized, help: "The query, as `search` takes it.") var query: [String]
+
+    func validate() throws {
+        if let option = query.first(where: { $0.hasPrefix("--") }) {
+            throw ValidationError("unknown option '\(option)'")
+        }
+    }
+
+    func run() throws {
+        let text = query.joined(separator: " ")
+        let store = try Context(global).openStore()
+        do {
+            try store.writeSetting(SettingKeys.viewPrefix + name, text, here: false)
+        } catch let error as SettingsError {
+            throw CLIError(error.message)
+        }
+        Output.line("saved view \(Output.display(name)): \(Output.display(text))")
+    }
+}
+
+/// `cloudnotes view rm NAME`.
+struct ViewRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Remove a saved search, on every device of the account.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The view's name.") var name: String
+
+    func run() throws {
+        let context = try Context(global)
+        guard try Views.saved(context).contains(where: { $0.name == name }) else {
+            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
+        }
+        try context.openStore().writeSetting(SettingKeys.viewPrefix + name, nil, here: false)
+        Output.line("removed view \(Output.display(name))")
+    }
+}
