@@ -1,5 +1,20 @@
 import Foundation
 
+/// A word that looks like an operator but is not one (`crated:2024`), searched as words, and
+/// what was likely meant (`did you mean created:?`).
+public struct SearchHint: Sendable, Equatable {
+    public var word: String
+    public var advice: String
+
+    public init(word: String, advice: String) {
+        self.word = word
+        self.advice = advice
+    }
+
+    /// The hint as one line: `crated:2024 is searched as words: did you mean created:?`.
+    public var line: String { "\(word) is searched as words: \(advice)" }
+}
+
 /// The hint for a word that looks like an operator but is not one (`crated:2024`).
 extension SearchQuery {
     /// Every operator key of the query language.

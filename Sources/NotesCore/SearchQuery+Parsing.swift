@@ -46,7 +46,7 @@ private struct Parser {
     var index: String.Index
     var depth = 0
     var sort: SearchQuery.Sort?
-    var hints: [String] = []
+    var hints: [SearchHint] = []
 
     init(_ text: String) {
         self.text = text
@@ -153,29 +153,31 @@ private struct Parser {
         case "title": return .title(value)
         case "is":
             if ["fav", "favorite", "favourite", "starred"].contains(folded) { return .favorite }
-            hints.append("\(whole) is searched as words: is: takes fav")
+            hints.append(SearchHint(word: whole, advice: "is: takes fav"))
         case "has":
             switch folded {
             case "todo", "task", "tasks": return .openTasks
             case "attachment", "attachments", "file": return .attachment
             case "conflict", "conflicts": return .conflict
-            default: hints.append("\(whole) is searched as words: has: takes attachment, conflict or todo")
+            default: hints.append(SearchHint(word: whole, advice: "has: takes attachment, conflict or todo"))
             }
         case "created", "modified":
             let field = SearchDateFilter.Field(rawValue: key) ?? .created
             if let filter = SearchDateFilter(field: field, value: value) { return .date(filter) }
             hints.append(
-                "\(whole) is searched as words: \(key): takes a date (\(key):2025-01-03, \(key):>2025-01, "
-                    + "\(key):2025-01..2025-03, \(key):<7d, \(key):today)")
+                SearchHint(
+                    word: whole,
+                    advice: "\(key): takes a date (\(key):2025-01-03, \(key):>2025-01, \(key):2025-01..2025-03, "
+                        + "\(key):<7d, \(key):today)"))
         case "sort":
             if !negated, let order = SearchQuery.Sort(rawValue: folded) {
                 sort = order
                 return .all([])
             }
-            hints.append("\(whole) is searched as words: sort: takes created, modified or title")
+            hints.append(SearchHint(word: whole, advice: "sort: takes created, modified or title"))
         default:
             if let nearest = SearchQuery.nearestOperator(to: key) {
-                hints.append("\(whole) is searched as words: did you mean \(nearest):?")
+                hints.append(SearchHint(word: whole, advice: "did you mean \(nearest):?"))
             }
         }
         return nil

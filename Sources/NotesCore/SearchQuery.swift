@@ -39,8 +39,8 @@ public struct SearchQuery: Sendable, Equatable {
     public var conditions: [SearchExpression] = []
     /// `sort:`; nil keeps the ranking.
     public var sort: Sort?
-    /// One line per word that looks like an operator but is not one, naming the nearest.
-    public var hints: [String] = []
+    /// The words that look like an operator but are not one, with what was likely meant.
+    public var hints: [SearchHint] = []
 
     public init(
         terms: [String] = [], excludedTerms: [String] = [], tags: [String] = [],

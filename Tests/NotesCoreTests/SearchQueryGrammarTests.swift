@@ -57,19 +57,20 @@ struct SearchQueryGrammarTests {
         let typo = SearchQuery(parsing: "crated:2024 modifed:today tga:x")
         #expect(typo.terms == ["crated:2024", "modifed:today", "tga:x"])
         #expect(
-            typo.hints == [
+            typo.hints.map(\.line) == [
                 "crated:2024 is searched as words: did you mean created:?",
                 "modifed:today is searched as words: did you mean modified:?",
                 "tga:x is searched as words: did you mean tag:?",
             ])
         #expect(
-            SearchQuery(parsing: "sort:size").hints == [
+            SearchQuery(parsing: "sort:size").hints.map(\.line) == [
                 "sort:size is searched as words: sort: takes created, modified or title"
             ])
         #expect(
-            SearchQuery(parsing: "has:pdf").hints.first?.contains("has: takes attachment, conflict or todo") == true)
+            SearchQuery(parsing: "has:pdf").hints.first?.line.contains("has: takes attachment, conflict or todo")
+                == true)
         #expect(
-            SearchQuery(parsing: "created:2025-13").hints.first?.hasPrefix(
+            SearchQuery(parsing: "created:2025-13").hints.first?.line.hasPrefix(
                 "created:2025-13 is searched as words: created: takes a date") == true)
         // Words with a colon that are near no operator stay quiet.
         #expect(SearchQuery(parsing: "https://example.com 10:30 note:x re:meeting").hints.isEmpty)

@@ -49,7 +49,7 @@ import Testing
     @Test func anythingElseWithAColonIsAPlainTerm() {
         let other = SearchQuery(parsing: "foo:bar 10:30 tag: in: is:other")
         #expect(other.terms == ["foo:bar", "10:30", "tag:", "in:", "is:other"])
-        #expect(other.hints == ["is:other is searched as words: is: takes fav"])
+        #expect(other.hints.map(\.line) == ["is:other is searched as words: is: takes fav"])
         var negatedFilters = SearchQuery(excludedTerms: ["foo:bar"])
         negatedFilters.excludesFavorites = true
         negatedFilters.excludedNotebooks = ["Work"]
