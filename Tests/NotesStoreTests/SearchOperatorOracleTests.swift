@@ -66,6 +66,12 @@ import Testing
         var failures = 0
         var selective = 0
         var sorted = 0
+        // Per operator, the queries with it whose answer was checked and told notes apart.
+        let operators = [
+            " OR ", "(", "-(", "title:", "tag:", "is:fav", "in:", "in:\"", "has:todo", "has:attachment",
+            "has:conflict", "created:", "modified:", "..", "today", "yesterday", ":>", ":<", "sort:",
+        ]
+        var covered: [String: Int] = [:]
         for n in 0..<250 where failures < 10 {
             let generated = generator.query(&rng)
             let expected = OperatorQueryGenerator.expected(generated, in: oracle.entries)
@@ -85,6 +91,9 @@ import Testing
                 continue
             }
             #expect(got == expected, "tiers differ: \(context)")
+            if !expected.isEmpty && expected.count < oracle.entries.count / 2 {
+                for op in operators where generated.text.contains(op) { covered[op, default: 0] += 1 }
+            }
             if generated.sort != nil { sorted += 1 }
             for (a, b) in zip(hits, hits.dropFirst()) {
                 guard let x = byID[a.note.id], let y = byID[b.note.id] else { continue }
@@ -105,6 +114,9 @@ import Testing
         }
         // The queries must tell a wrong plan from a right one.
         #expect(selective > 90 && sorted > 30, "seed \(seed): \(selective) selective, \(sorted) sorted")
+        #expect(
+            operators.allSatisfy { covered[$0, default: 0] >= 3 },
+            "seed \(seed): operators seldom checked: \(operators.map { "\($0) \(covered[$0, default: 0])" })")
     }
 
     static func describe(_ note: Note) -> String {
