@@ -9,6 +9,7 @@ extension StoreBenchmark {
     /// in 2023-2025 (`Corpus`), so these dates select a part of it.
     static let views: [(kind: String, text: String)] = [
         ("plain", "meeting"), ("plain", "budget review"), ("plain", "kernel"),
+        ("one filter", "tag:work"), ("one filter", "modified:2024"),
         ("dates + OR", "(budget OR roadmap) modified:2024-01..2024-06"),
         ("dates + OR", "tag:work (meeting OR review) created:>2024-06"),
         ("dates + OR", "created:2025-01 OR modified:2023-03"),
@@ -33,7 +34,7 @@ extension StoreBenchmark {
             )
         }
         print("saved views (first 50 results, 20 runs each):")
-        for kind in ["plain", "dates + OR", "sorted"] {
+        for kind in ["plain", "one filter", "dates + OR", "sorted"] {
             let v = byKind[kind] ?? []
             print(
                 "  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms"
