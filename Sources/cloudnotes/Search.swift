@@ -18,14 +18,14 @@ struct Search: ParsableCommand {
               in:work  in:"Work stuff"   a notebook, by id or by name in any case
               title:plan                 a word in the title
               has:todo                   an open task (- [ ]); has:attachment; has:conflict
-              created:2025-01-03         created that day; 2025-01 is the whole month, 2025 the year
-              modified:>2025-01          after January; >=, <, <= likewise (<2025-01 is before January)
-              created:2025-01..2025-03   January through March (either end may be left out)
-              modified:<7d               in the last 7 days (>7d: longer ago); h, d, w, m (months), y
+              created:2025-01-03         created that day (2025-01: the month; 2025: year)
+              modified:>2025-01          after January; also >=, < (before it) and <=
+              created:2025-01..2025-03   January through March (an end may be left out)
+              modified:<7d               in the last 7 days (>7d: before); h d w m(onths) y
               created:today              today; also yesterday
               a b OR c                   OR between terms; AND binds tighter: (a b) OR c
               tag:work (budget OR plan)  groups in parentheses; -(a OR b) excludes both
-              sort:created               order by creation, newest first; sort:modified; sort:title (A to Z)
+              sort:created               newest created first; sort:modified; sort:title
             Dates are read in the local time zone (TZ); relative ones count from now.
             A word that looks like an operator but is not one (crated:2024) is searched as words and a \
             one-line hint naming the nearest operator goes to stderr; the search still runs (exit 0). \
