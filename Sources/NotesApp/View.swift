@@ -83,7 +83,12 @@ func drawSearchField(_ state: AppState, in rect: Rect, on buffer: inout Buffer) 
         end = next
     }
     if editing && cursor >= characters.count {
-        buffer.write("▏", at: Point(x: end, y: rect.y), clipTo: rect)
+        end = buffer.write("▏", at: Point(x: end, y: rect.y), clipTo: rect)
+    }
+    // A word that looks like an operator but is not one: what was likely meant, after the text.
+    if let hint = SearchQuery(parsing: state.searchText).hints.first, rect.maxX - end > 4 {
+        let advice = display(hint.advice, rect.maxX - end - 2)
+        buffer.write(advice, at: Point(x: end + 2, y: rect.y), style: state.theme.placeholder, clipTo: rect)
     }
 }
 
@@ -221,7 +226,8 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
             display(line, body.width), at: Point(x: body.x, y: body.maxY - 1), style: theme.hint, clipTo: body)
         text = Rect(x: body.x, y: body.y, width: body.width, height: body.height - 1)
     }
-    let terms = state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).terms.map(TextFolding.fold)
+    let terms =
+        state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).highlightTerms.map(TextFolding.fold)
     let listed = drawAttachments(note.attachments, selected: state.attachmentIndex, theme: theme, in: text, on: &buffer)
     drawPreviewBody(
         note.body, terms: terms, theme: theme,

@@ -48,7 +48,11 @@ extension NoteStore {
     /// The notebook a user names: its exact display name, else its zone id, else a display name
     /// equal once folded (case and accents), which must be unique.
     public func notebook(named reference: String) throws -> NotebookInfo {
-        let all = try notebooks()
+        try Self.notebook(named: reference, in: notebooks())
+    }
+
+    /// `notebook(named:)` among `all`.
+    static func notebook(named reference: String, in all: [NotebookInfo]) throws -> NotebookInfo {
         if let exact = all.first(where: { $0.name == reference }) { return exact }
         if let byZone = all.first(where: { $0.zone == reference }) { return byZone }
         let folded = TextFolding.fold(reference)

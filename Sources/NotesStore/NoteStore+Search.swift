@@ -18,6 +18,8 @@ public struct SearchHit: Sendable, Equatable {
 public struct SearchCursor: Sendable, Equatable, Hashable {
     public var tier: Int
     public var rowid: Int64
+    /// With `sort:`: how many hits earlier pages held (the order is by a column, not by rowid).
+    public var offset: Int?
 }
 
 public struct SearchPage: Sendable, Equatable {
@@ -29,14 +31,22 @@ public struct SearchPage: Sendable, Equatable {
 extension NoteStore {
     /// Searches with ARCHITECTURE §5 semantics: every term a case- and diacritic-insensitive substring
     /// of the title, body or a tag; ranked by tier (all terms in the title, some, none), then by
-    /// recency. Trashed notes are not searched.
+    /// recency, or ordered by `sort:`. Trashed notes are not searched.
     ///
     /// Each tier walks its candidates in recency order (searchRowid descending) and stops at
     /// `limit`: nothing is scored or sorted. `SearchPlan` decides per term whether the trigram
-    /// index or a scan of the newest notes finds it faster.
-    public func search(_ query: SearchQuery, limit: Int = 50, after cursor: SearchCursor? = nil) throws -> SearchPage {
-        try read { db in
-            var plan = try SearchPlan(query, segments: segmentCache.segments(db), db)
+    /// index or a scan of the newest notes finds it faster. Relative dates (`today`, `7d`) count
+    /// from the store's clock; dates are read in `timeZone`. A notebook the query names that
+    /// does not exist is an error (`StoreError.notFound`).
+    public func search(
+        _ query: SearchQuery, limit: Int = 50, after cursor: SearchCursor? = nil, timeZone: TimeZone = .current
+    ) throws -> SearchPage {
+        let now = clock()
+        return try read { db in
+            let zones = try Self.searchZones(query, db)
+            var plan = try SearchPlan(
+                query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
+            if let sort = query.sort { return try sorted(&plan, query, by: sort, limit: limit, after: cursor, db) }
             var rowids: [(Int64, Int)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
@@ -53,16 +63,91 @@ extension NoteStore {
                 rowids.removeLast(rowids.count - limit)
                 next = rowids.last.map { SearchCursor(tier: $0.1, rowid: $0.0) }
             }
-            return SearchPage(hits: try hits(for: rowids, plan: plan, db), next: next)
+            return SearchPage(hits: try hits(for: rowids, query: query, db), next: next)
         }
     }
 
     /// Convenience: parses `text` with the §5 syntax.
-    public func search(_ text: String, limit: Int = 50, after cursor: SearchCursor? = nil) throws -> SearchPage {
-        try search(SearchQuery(parsing: text), limit: limit, after: cursor)
+    public func search(
+        _ text: String, limit: Int = 50, after cursor: SearchCursor? = nil, timeZone: TimeZone = .current
+    ) throws -> SearchPage {
+        try search(SearchQuery(parsing: text), limit: limit, after: cursor, timeZone: timeZone)
     }
 
-    private func hits(for rowids: [(Int64, Int)], plan: SearchPlan, _ db: Database) throws -> [SearchHit] {
+    /// A page of every hit ordered by `sort` (newest created or modified first, or title A to
+    /// Z; newest first among equals): all hits are found, then ordered by their column.
+    private func sorted(
+        _ plan: inout SearchPlan, _ query: SearchQuery, by sort: SearchQuery.Sort, limit: Int,
+        after cursor: SearchCursor?, _ db: Database
+    ) throws -> SearchPage {
+        var all: [(rowid: Int64, tier: Int)] = []
+        for tier in 0...2 {
+            all += try plan.find(tier: tier, after: nil, limit: Int.max / 2, db).map { ($0, tier) }
+        }
+        let column =
+            switch sort {
+            case .created: "createdAt"
+            case .modified: "modifiedAt"
+            case .title: "sortTitle"
+            }
+        var keys: [Int64: DatabaseValue] = [:]
+        var start = 0
+        while start < all.count {
+            let chunk = all[start..<min(start + 10_000, all.count)]
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT searchRowid, \(column) FROM note WHERE searchRowid IN ("
+                    + chunk.map { _ in "?" }.joined(separator: ",") + ")",
+                arguments: StatementArguments(chunk.map(\.rowid)))
+            for row in rows { keys[row[0]] = row[1] }
+            start += chunk.count
+        }
+        all.sort { a, b in
+            let (x, y) = (keys[a.rowid] ?? .null, keys[b.rowid] ?? .null)
+            if x != y {
+                switch sort {
+                case .title:
+                    // Byte order, as SQLite and the list's title order compare.
+                    return (String.fromDatabaseValue(x) ?? "").utf8.lexicographicallyPrecedes(
+                        (String.fromDatabaseValue(y) ?? "").utf8)
+                case .created, .modified: return (Int64.fromDatabaseValue(x) ?? 0) > (Int64.fromDatabaseValue(y) ?? 0)
+                }
+            }
+            return a.rowid > b.rowid
+        }
+        let offset = min(cursor?.offset ?? 0, all.count)
+        let page = Array(all[offset..<min(offset + limit, all.count)])
+        let end = offset + page.count
+        let next = end < all.count ? page.last.map { SearchCursor(tier: $0.tier, rowid: $0.rowid, offset: end) } : nil
+        return SearchPage(hits: try hits(for: page.map { ($0.rowid, $0.tier) }, query: query, db), next: next)
+    }
+
+    /// The zone of each notebook `query` names: a display name (exact, then folded) or a zone
+    /// id in any case, as the CLI's notebook arguments; `StoreError.notFound` for none.
+    static func searchZones(_ query: SearchQuery, _ db: Database) throws -> [String: String] {
+        let names =
+            (query.notebook.map { [$0] } ?? []) + query.excludedNotebooks + query.conditions.flatMap(\.notebooks)
+        guard !names.isEmpty else { return [:] }
+        let all = try notebooks(db)
+        var zones: [String: String] = [:]
+        for name in names where zones[name] == nil {
+            if let exact = all.first(where: { $0.name == name }) {
+                zones[name] = exact.zone
+                continue
+            }
+            let lowered = name.lowercased()
+            if lowered == NoteTemplate.zone || all.contains(where: { $0.zone == lowered }) {
+                zones[name] = lowered
+                continue
+            }
+            zones[name] = try notebook(named: name, in: all).zone
+        }
+        return zones
+    }
+
+    private func hits(for rowids: [(Int64, Int)], query: SearchQuery, _ db: Database) throws -> [SearchHit] {
+        var seen = Set<String>()
+        let terms = query.highlightTerms.map(SearchPlan.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !rowids.isEmpty else { return [] }
         let rows = try Row.fetchAll(
             db,
@@ -77,8 +162,8 @@ extension NoteStore {
             guard let row = byRowid[rowid] else { return nil }
             let summary = try Self.summary(from: row)
             let head: String = row["head"]
-            let titleMatches = SearchHighlighter.ranges(of: plan.terms, in: summary.title)
-            if let snippet = SearchHighlighter.snippet(of: head, terms: plan.terms) {
+            let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
+            if let snippet = SearchHighlighter.snippet(of: head, terms: terms) {
                 return SearchHit(
                     note: summary, tier: tier, titleMatches: titleMatches, snippet: snippet.text,
                     snippetMatches: snippet.matches)

@@ -67,6 +67,9 @@ struct SearchPlan {
     private let allowed: Set<Int64>?
     /// `has:todo` / `-has:todo`: whether a note must have an open task, read from its body.
     private let openTasks: Bool?
+    /// The query's conditions that read a note's text (OR of words, `title:`), checked per
+    /// candidate or, when the text is scanned, in the scan's SQL.
+    private let textCondition: SearchConditionSQL?
     /// searchRowids of the templates (the `templates` notebook), which only a search in that
     /// notebook finds: a few notes, so a set beats a condition on every candidate.
     private let hidden: Set<Int64>
@@ -81,20 +84,34 @@ struct SearchPlan {
     static let maxIntersections = 4
     static let fewCandidates = 64
 
-    init(_ query: SearchQuery, segments: [SearchSegment], _ db: Database) throws {
+    /// - Parameters:
+    ///   - zones: the zone of each notebook the query names (`NoteStore.searchZones`).
+    ///   - now, timeZone: what relative dates count from, and where dates are read.
+    init(
+        _ query: SearchQuery, segments: [SearchSegment], zones: [String: String] = [:], now: Date = Date(),
+        timeZone: TimeZone = .current, _ db: Database
+    ) throws {
         func folded(_ list: [String]) -> [String] {
             var seen = Set<String>()
-            return list.map { TextFolding.fold($0).replacingOccurrences(of: SearchIndex.sentinel, with: "") }
-                .filter { !$0.isEmpty && seen.insert($0).inserted }
+            return list.map(Self.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
         }
         terms = folded(query.terms)
         termBytes = terms.map { Array($0.utf8) }
         excludedBytes = folded(query.excludedTerms).map { Array($0.utf8) }
         self.segments = segments
-        allowed = try Self.allowedRowids(query, db)
+        let conditions = query.conditions.map { SearchConditionSQL($0, zones: zones, now: now, timeZone: timeZone) }
+        allowed = try Self.allowedRowids(query, zones: zones, conditions.filter { !$0.readsText }, db)
+        let textual = conditions.filter(\.readsText)
+        textCondition =
+            textual.isEmpty
+            ? nil
+            : SearchConditionSQL(
+                sql: textual.map(\.sql).joined(separator: " AND "), arguments: textual.flatMap(\.arguments),
+                readsText: true)
         openTasks = query.openTasks
+        let notebook = query.notebook.map { zones[$0] ?? $0 }
         hidden =
-            query.notebook == NoteTemplate.zone
+            notebook == NoteTemplate.zone
             ? []
             : Set(
                 try Int64.fetchAll(
@@ -119,6 +136,11 @@ struct SearchPlan {
         }
     }
 
+    /// A query word as the index and the text hold it: folded, without the sentinel.
+    static func foldedTerm(_ text: String) -> String {
+        TextFolding.fold(text).replacingOccurrences(of: SearchIndex.sentinel, with: "")
+    }
+
     /// Whether a short term has `commonHits` hits among the newest `probeWindow` notes.
     private static func isCommon(_ term: [UInt8], probeFloor: Int64?, _ db: Database) throws -> Bool {
         guard let probeFloor else { return false }
@@ -135,18 +157,20 @@ struct SearchPlan {
         return hits >= commonHits
     }
 
-    private static func allowedRowids(_ query: SearchQuery, _ db: Database) throws -> Set<Int64>? {
-        var conditions: [String] = []
-        var arguments: [DatabaseValueConvertible] = []
+    private static func allowedRowids(
+        _ query: SearchQuery, zones: [String: String], _ extra: [SearchConditionSQL], _ db: Database
+    ) throws -> Set<Int64>? {
+        var conditions: [String] = extra.map(\.sql)
+        var arguments: [DatabaseValueConvertible] = extra.flatMap(\.arguments)
         if query.favoritesOnly { conditions.append("isFavorite = 1") }
         if query.excludesFavorites { conditions.append("isFavorite = 0") }
         for notebook in query.excludedNotebooks {
             conditions.append("zone <> ?")
-            arguments.append(notebook)
+            arguments.append(zones[notebook] ?? notebook)
         }
         if let notebook = query.notebook {
             conditions.append("zone = ?")
-            arguments.append(notebook)
+            arguments.append(zones[notebook] ?? notebook)
         }
         for tag in query.tags {
             conditions.append("id IN (SELECT noteID FROM note_tag WHERE foldedTag = ?)")
@@ -160,7 +184,7 @@ struct SearchPlan {
         return Set(
             try Int64.fetchAll(
                 db,
-                sql: "SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL AND "
+                sql: "SELECT searchRowid FROM note n WHERE searchRowid IS NOT NULL AND "
                     + conditions.joined(separator: " AND "),
                 arguments: StatementArguments(arguments)))
     }
@@ -183,9 +207,19 @@ struct SearchPlan {
         let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
         var found: [Int64] = []
         let noteBody = try db.cachedStatement(sql: "SELECT body FROM note WHERE searchRowid = ?")
-        func consider(_ rowid: Int64, title: String, body: () throws -> String?) throws {
+        // The text conditions, for one candidate (the scan below has them in its own SQL).
+        let check = try textCondition.map { condition in
+            try db.cachedStatement(
+                sql: "SELECT 1 FROM search_text s JOIN note n ON n.searchRowid = s.rowid WHERE s.rowid = ? AND "
+                    + condition.sql)
+        }
+        func consider(_ rowid: Int64, title: String, checked: Bool = false, body: () throws -> String?) throws {
             if hidden.contains(rowid) { return }
             guard try accepts(tier: tier, title: title, body: body) else { return }
+            if let check, let textCondition, !checked {
+                let arguments = StatementArguments([rowid as any DatabaseValueConvertible] + textCondition.arguments)
+                guard try Int.fetchOne(check, arguments: arguments) != nil else { return }
+            }
             // Tasks are read in the note's own text: folding could make a box of what is none.
             if let openTasks {
                 let text = try String.fetchOne(noteBody, arguments: [rowid]) ?? ""
@@ -205,6 +239,19 @@ struct SearchPlan {
             while found.count < limit, let rowid = rowids.popFirst() {
                 guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
                 try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
+            }
+        } else if let textCondition {
+            // CROSS JOIN keeps the walk newest first through search_text, the note looked up per row.
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.rowid, s.title, s.body FROM search_text s CROSS JOIN note n ON n.searchRowid = s.rowid
+                        WHERE s.rowid < ? AND \(textCondition.sql) ORDER BY s.rowid DESC
+                        """),
+                arguments: StatementArguments(
+                    [(after ?? Int64.max) as any DatabaseValueConvertible] + textCondition.arguments))
+            while found.count < limit, let row = try rows.next() {
+                try consider(row[0], title: row[1], checked: true) { row[2] }
             }
         } else {
             let rows = try Row.fetchCursor(

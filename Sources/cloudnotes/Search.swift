@@ -8,8 +8,28 @@ struct Search: ParsableCommand {
         abstract: "Search notes.",
         discussion: """
             Case- and diacritic-insensitive substring search over titles, bodies and tags; all terms must match.
-            Syntax: words, "exact phrase", -exclude, tag:work, -tag:work, is:fav, -is:fav, has:todo (an open - [ ] task), -has:todo, in:notebook, -in:notebook.
-            Ranked: notes with every term in the title first, then some, then the rest; newest first within each.
+            Ranked: notes with every term in the title first, then some, then the rest; newest first within each \
+            (words inside OR or a group do not rank).
+
+            Words and operators (each can be negated with a leading -):
+              budget "road map"          words and exact phrases; -draft excludes
+              tag:work                   a tag, whole
+              is:fav                     favorites
+              in:work  in:"Work stuff"   a notebook, by id or by name in any case
+              title:plan                 a word in the title
+              has:todo                   an open task (- [ ]); has:attachment; has:conflict
+              created:2025-01-03         created that day (2025-01: the month; 2025: year)
+              modified:>2025-01          after January; also >=, < (before it) and <=
+              created:2025-01..2025-03   January through March (an end may be left out)
+              modified:<7d               in the last 7 days (>7d: before); h d w m(onths) y
+              created:today              today; also yesterday
+              a b OR c                   OR between terms; AND binds tighter: (a b) OR c
+              tag:work (budget OR plan)  groups in parentheses; -(a OR b) excludes both
+              sort:created               newest created first; sort:modified; sort:title
+            Dates are read in the local time zone (TZ); relative ones count from now.
+            A word that looks like an operator but is not one (crated:2024) is searched as words and a \
+            one-line hint naming the nearest operator goes to stderr; the search still runs (exit 0). \
+            A notebook that does not exist is an error (exit 1).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -27,8 +47,13 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
-        let parsed = SearchQuery(parsing: query.joined(separator: " "))
+        try Self.run(Self.queryText(query), store: Context(global).openStore(), limit: limit, json: json)
+    }
+
+    /// Searches `text` and prints the hits (`view NAME` runs a saved query through this too).
+    static func run(_ text: String, store: NoteStore, limit: Int, json: Bool) throws {
+        let parsed = SearchQuery(parsing: text)
+        for hint in parsed.hints { Output.error("cloudnotes: hint: " + TerminalSafeText.sanitize(hint.line)) }
         let page = try store.search(parsed, limit: max(1, limit))
         if json {
             struct Hit: Encodable {
@@ -57,5 +82,16 @@ struct Search: ParsableCommand {
                 Output.line("            " + Format.highlight(safe, safe == hit.snippet ? hit.snippetMatches : []))
             }
         }
+    }
+
+    /// The query the arguments make: joined by spaces, with the value of an `in:"Work stuff"`
+    /// the shell unquoted quoted again, so it stays one value.
+    static func queryText(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            guard let colon = argument.firstIndex(of: ":"), argument.contains(where: \.isWhitespace),
+                !argument.contains("\""), argument[..<colon].drop(while: { $0 == "-" }).allSatisfy(\.isLetter)
+            else { return argument }
+            return argument[...colon] + "\"" + argument[argument.index(after: colon)...] + "\""
+        }.joined(separator: " ")
     }
 }

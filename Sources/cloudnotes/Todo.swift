@@ -34,7 +34,7 @@ struct TodoList: ParsableCommand {
 
     func run() throws {
         let store = try Context(global).openStore()
-        var parsed = SearchQuery(parsing: query.joined(separator: " "))
+        var parsed = SearchQuery(parsing: Search.queryText(query))
         // Only notes holding a box at all are read: the index narrows to them.
         parsed.terms.append("[ ]")
         var items: [Item] = []

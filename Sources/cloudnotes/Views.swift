@@ -69,13 +69,7 @@ struct ViewRun: ParsableCommand {
         guard let query = try Views.saved(context).first(where: { $0.name == name })?.query else {
             throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
         }
-        // The search command itself runs it, so a view prints exactly what `search QUERY` does.
-        var arguments: [String] = []
-        if let config = global.configPath { arguments += ["--config", config] }
-        if let directory = global.dataDirectory { arguments += ["--data-dir", directory] }
-        arguments += ["--limit", String(limit)] + (json ? ["--json"] : [])
-        var search = try Search.parse(arguments + query.split(whereSeparator: { $0 == " " }).map(String.init))
-        try search.run()
+        try Search.run(query, store: context.openStore(), limit: max(1, limit), json: json)
     }
 }
 
@@ -96,7 +90,7 @@ struct ViewSave: ParsableCommand {
     }
 
     func run() throws {
-        let text = query.joined(separator: " ")
+        let text = Search.queryText(query)
         let store = try Context(global).openStore()
         do {
             try store.writeSetting(SettingKeys.viewPrefix + name, text, here: false)

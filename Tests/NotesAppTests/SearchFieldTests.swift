@@ -60,4 +60,13 @@ import Testing
         _ = send("<End>", to: &state)
         #expect(text(view(state, Size(width: 60, height: 15))).lines[0].hasSuffix("hij▏"))
     }
+
+    @Test func aMistypedOperatorShowsWhatWasLikelyMeantAfterTheQuery() {
+        var state = AppState.fixture()
+        _ = send("/crated:2024", to: &state)
+        #expect(
+            text(view(state, Size(width: 80, height: 15))).lines[0].hasPrefix("/ crated:2024▏  did you mean created:?"))
+        _ = send("<BS><BS><BS><BS><BS><BS><BS><BS><BS><BS><BS>created:2024", to: &state)
+        #expect(!text(view(state, Size(width: 80, height: 15))).lines[0].contains("did you mean"))
+    }
 }

@@ -51,6 +51,8 @@ enum SearchCorpus {
 
     static func notes(count: Int, seed: UInt64) -> [Note] {
         var rng = SeededRandom(seed: seed)
+        // Creation dates from a stream of their own, so the rest of the corpus stays as it was.
+        var ages = SeededRandom(seed: seed ^ 0xC4EA_7ED0)
         let base: Int64 = 1_700_000_000_000
         return (0..<count).map { i in
             // Some notes share a modification time: order among them is free, but not across them.
@@ -67,7 +69,12 @@ enum SearchCorpus {
                 body: text(&rng, words: Int.random(in: 0...30, using: &rng), newlines: true),
                 tags: (0..<Int.random(in: 0...3, using: &rng)).map { _ in tags.randomElement(using: &rng)! },
                 isFavorite: Int.random(in: 0..<7, using: &rng) == 0,
-                createdAt: Date(millisecondsSince1970: base - 1000),
+                // Up to 400 days before the modification, most within a few days of it.
+                createdAt: Date(
+                    millisecondsSince1970: modified
+                        - (Bool.random(using: &ages)
+                            ? Int64.random(in: 0...400 * 86_400_000, using: &ages)
+                            : Int64.random(in: 0...3 * 86_400_000, using: &ages))),
                 modifiedAt: Date(millisecondsSince1970: modified),
                 deletedAt: Int.random(in: 0..<15, using: &rng) == 0 ? Date(millisecondsSince1970: modified + 1) : nil)
         }

@@ -101,7 +101,8 @@ struct StoreBenchmark {
                 "  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) median \(Stats.f(Stats.median(v), 2)) ms, p99 \(Stats.f(Stats.percentile(v, 99), 2)) ms"
             )
         }
-        print("peak RSS of this query process (open, list, 450 searches): \(Stats.f(Machine.peakRSSMB(), 0)) MB")
+        try measureViews(store)
+        print("peak RSS of this query process (open, list, 450 searches, views): \(Stats.f(Machine.peakRSSMB(), 0)) MB")
         try compareWithRipgrep(dir: directory, store: store)
     }
 
