@@ -52,7 +52,7 @@ struct ViewCommand: ParsableCommand {
             `cloudnotes view rm work`. Views sync as settings: saved on one device, they run on every \
             device of the account after its next sync.
             """,
-        subcommands: [ViewRun.self, ViewSave.self, ViewRemove.self], defaultSubcommand: ViewRun.self)
+        subcommands: [ViewRun.self, ViewSave.self, ViewRemove.self, ViewWatch.self], defaultSubcommand: ViewRun.self)
 }
 
 /// `cloudnotes view [run] NAME`: the notes the saved search matches now, as `search` prints them.
