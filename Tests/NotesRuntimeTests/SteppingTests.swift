@@ -11,6 +11,7 @@ import Testing
 /// leaves nothing waiting.
 @Suite struct SteppingTests {
     /// Records what fired, in order.
+    // Unchecked: `names` is read and written under `lock` only.
     final class Fired: @unchecked Sendable {
         private let lock = NSLock()
         private var names: [String] = []
