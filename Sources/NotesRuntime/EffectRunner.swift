@@ -8,8 +8,8 @@ import TerminalUI
 /// its documentation names, posted to the inbox (ARCHITECTURE §1: the imperative shell).
 ///
 /// Store work never runs on the loop's thread, so input and painting never wait for SQLite:
-/// reads go to one serial queue, searches to another where only the latest request runs, and
-/// writes to a third, which keeps them in the order `update` asked for them. The exception is
+/// reads go to one lane of `RuntimeOptions.queues`, searches to another where only the latest
+/// request runs, and writes to a third, which keeps them in the order `update` asked for them. The exception is
 /// `$EDITOR`, which needs the terminal and so runs on the loop's thread while the TUI is suspended.
 ///
 /// Every effect is handled in the one exhaustive `switch` of `run(_:)`.
@@ -19,9 +19,7 @@ final class EffectRunner {
     let backend: TerminalBackend
     let options: RuntimeOptions
 
-    private let reads = DispatchQueue(label: "cloudnotes.runtime.reads", qos: .userInteractive)
-    private let searches = DispatchQueue(label: "cloudnotes.runtime.search", qos: .userInteractive)
-    private let writes = DispatchQueue(label: "cloudnotes.runtime.writes", qos: .userInitiated)
+    private let queues: any WorkQueues
     private let listGeneration = Generation()
     private let locateGeneration = Generation()
     private let searchGeneration = Generation()
@@ -37,24 +35,25 @@ final class EffectRunner {
         self.inbox = inbox
         self.backend = backend
         self.options = options
+        self.queues = options.queues
     }
 
     /// Starts `effect`; its answer arrives in the inbox. `quit` is the loop's to handle.
     func run(_ effect: Effect) {
         switch effect {
         case .loadList(let offset, let limit):
-            latest(listGeneration, on: reads) { store in
+            latest(listGeneration, on: .reads) { store in
                 .rowsLoaded(try Self.listWindow(store, offset: offset, limit: limit))
             }
         case .locateInList(let id, let row, let limit):
-            latest(locateGeneration, on: reads) { store in try Self.locate(store, id: id, row: row, limit: limit) }
+            latest(locateGeneration, on: .reads) { store in try Self.locate(store, id: id, row: row, limit: limit) }
         case .search(let query, let limit):
-            latest(searchGeneration, on: searches) { store in
+            latest(searchGeneration, on: .searches) { store in
                 .searchResults(
                     query: query, rows: try store.search(query, limit: limit).hits.map(NoteRow.init), limit: limit)
             }
         case .loadTrash(let limit):
-            latest(trashGeneration, on: reads) { store in
+            latest(trashGeneration, on: .reads) { store in
                 let rows = try store.list(ListRequest(section: .trash, limit: limit)).map(NoteRow.init)
                 return .trashLoaded(rows: rows, total: try store.count(.trash))
             }
@@ -116,7 +115,8 @@ final class EffectRunner {
             saveNote(id: id, title: title, body: body, baseRevision: baseRevision)
         case .scheduleTimer(let timer, let delay):
             let inbox = inbox
-            TimerExecutor.after(delay, on: options.timerClock) { inbox.post(.timerFired(timer)) }
+            // Never cancelled: `update` ignores a timer that a newer one replaced.
+            _ = options.timers.schedule(after: delay) { inbox.post(.timerFired(timer)) }
         case .toggleFavorite(let id):
             write { store in
                 guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
@@ -182,7 +182,7 @@ final class EffectRunner {
         case .unlock(let passphrase):
             // Deriving the key takes about half a second: never on the loop.
             let (unlock, inbox) = (options.sync.unlock, inbox)
-            reads.async {
+            queues.async(.reads) {
                 // `unlock` answers nil when it unlocked; without one there is nothing to unlock with.
                 let error = unlock.map { $0(passphrase) } ?? "this cloud folder cannot be unlocked here"
                 inbox.post(.unlockFinished(error: error))
@@ -194,19 +194,19 @@ final class EffectRunner {
 
     /// Blocks until every write asked for so far is done (before quitting).
     func waitForWrites() {
-        writes.sync {}
+        queues.wait(for: .writes)
     }
 
     // MARK: - Queues
 
     private func read(_ work: @escaping @Sendable (NoteStore) throws -> Action) {
         let (store, inbox) = (store, inbox)
-        reads.async { inbox.post(Self.answer { try work(store) }) }
+        queues.async(.reads) { inbox.post(Self.answer { try work(store) }) }
     }
 
     private func write(_ work: @escaping @Sendable (NoteStore) throws -> Action) {
         let (store, inbox, failed) = (store, inbox, failedWrites)
-        writes.async {
+        queues.async(.writes) {
             let action = Self.answer { try work(store) }
             if case .effectFailed = action { failed.increment() }
             inbox.post(action)
@@ -215,11 +215,11 @@ final class EffectRunner {
 
     /// Runs `work` unless a newer request of the same kind came in before it started.
     private func latest(
-        _ generation: Generation, on queue: DispatchQueue, _ work: @escaping @Sendable (NoteStore) throws -> Action
+        _ generation: Generation, on lane: WorkLane, _ work: @escaping @Sendable (NoteStore) throws -> Action
     ) {
         let (store, inbox) = (store, inbox)
         let mine = generation.next()
-        queue.async {
+        queues.async(lane) {
             guard generation.isCurrent(mine) else { return }
             inbox.post(Self.answer { try work(store) })
         }
@@ -263,7 +263,7 @@ final class EffectRunner {
     private func saveNote(id: UUID, title: String, body: String, baseRevision: String?) {
         let (store, inbox, failed) = (store, inbox, failedWrites)
         let resolve = options.resolveHeads ?? { _, _ in (nil, true) }
-        writes.async {
+        queues.async(.writes) {
             do {
                 let result: EditOnBase
                 do {

@@ -10,7 +10,9 @@ import TerminalUI
 ///
 /// Workers (store queries, observation, timers, signals, sync) never touch the state or the
 /// terminal: they post `Action`s to the inbox, which wakes the loop's input wait. The runtime
-/// knows the terminal only as a `TerminalBackend`, so tests run it on an in-memory one.
+/// knows the terminal only as a `TerminalBackend`, so tests run it on an in-memory one; with
+/// `ManualWorkQueues` and timers on a test's clock, a test steps it instead of running the
+/// loop (`start`, `send`, `runUntilIdle`; NotesRuntime+Stepping.swift).
 public final class NotesRuntime {
     /// How the loop ended.
     public enum Exit: Equatable, Sendable {
@@ -29,11 +31,11 @@ public final class NotesRuntime {
     let inbox: Inbox
     private let runner: EffectRunner
     private let clock: @Sendable () -> Date
-    private var needsPaint = true
+    var needsPaint = true
     /// Set by the first `rowsLoaded`; the first paint waits for it briefly, so the first screen
     /// shows notes rather than an empty list that fills in a moment later.
     private var listArrived = false
-    private var exit: Exit?
+    private(set) var exit: Exit?
     /// The termination signal that arrived, if one did.
     private let receivedSignal = SignalBox()
     private var watchers = Watchers()
@@ -44,7 +46,7 @@ public final class NotesRuntime {
     /// are replayed when the answer comes (or after `holdLimit`, so a lost answer cannot
     /// swallow the keyboard).
     private var heldInput: [InputEvent] = []
-    private var hold: (awaiting: Effect, until: ContinuousClock.Instant)?
+    private(set) var hold: (awaiting: Effect, until: ContinuousClock.Instant)?
     private static let holdLimit = Duration.seconds(1)
 
     public init(
@@ -68,9 +70,8 @@ public final class NotesRuntime {
     /// Runs until the app quits; the terminal is left for the caller to close.
     @discardableResult
     public func run() -> Exit {
-        startWorkers()
+        begin()
         defer { stopWorkers() }
-        handle(.resize(backend.size))
         let firstPaintDeadline = ContinuousClock.now + .milliseconds(300)
         while exit == nil {
             for action in inbox.drain() {
@@ -95,6 +96,12 @@ public final class NotesRuntime {
             }
         }
         return exit ?? .quit
+    }
+
+    /// Starts the workers and lays out the first screen: what happens before the loop.
+    func begin() {
+        startWorkers()
+        handle(.resize(backend.size))
     }
 
     /// Feeds one action through `update` and runs its effects. Internal for tests.
@@ -146,7 +153,7 @@ public final class NotesRuntime {
     }
 
     /// Replays held input in order; an event that starts another load holds the rest again.
-    private func releaseHeldInput() {
+    func releaseHeldInput() {
         hold = nil
         while hold == nil, !heldInput.isEmpty, exit == nil {
             handle(.input(heldInput.removeFirst()))
@@ -181,7 +188,7 @@ public final class NotesRuntime {
         }
     }
 
-    private func paintIfNeeded() {
+    func paintIfNeeded() {
         guard needsPaint else { return }
         needsPaint = false
         let size = backend.size
@@ -195,7 +202,8 @@ public final class NotesRuntime {
     private struct Watchers {
         var observation: AnyObject?
         var external: ExternalChangeWatcher?
-        var tick: Task<Void, Never>?
+        var externalCheck: RepeatingTimer?
+        var tick: RepeatingTimer?
         var signals: TerminationSignals?
         var sync: Task<Void, Never>?
     }
@@ -206,21 +214,16 @@ public final class NotesRuntime {
         watchers.observation = store.observeNoteChanges { inbox.post(.storeChanged([])) }
         // Other processes' commits, which SQLite does not report to observers.
         do {
-            watchers.external = try store.watchExternalChanges(every: options.externalChangeInterval) {
-                inbox.post(.storeChanged([]))
+            let external = try store.externalChangeWatcher { inbox.post(.storeChanged([])) }
+            watchers.external = external
+            watchers.externalCheck = RepeatingTimer(every: options.externalChangeInterval, on: options.timers) {
+                external.checkNow()
             }
         } catch {
             inbox.post(.effectFailed("changes by other programs will show only after a restart: \(error)"))
         }
         let clock = clock
-        let timerClock = options.timerClock
-        let interval = options.tickInterval
-        watchers.tick = Task(executorPreference: TimerExecutor.shared) {
-            // A cancelled sleep ends the loop: the runtime is stopping.
-            while (try? await timerClock.sleep(for: interval)) != nil {
-                inbox.post(.tick(clock()))
-            }
-        }
+        watchers.tick = RepeatingTimer(every: options.tickInterval, on: options.timers) { inbox.post(.tick(clock())) }
         if options.handlesSignals {
             let received = receivedSignal
             do {
@@ -241,8 +244,9 @@ public final class NotesRuntime {
         }
     }
 
-    private func stopWorkers() {
+    func stopWorkers() {
         // The observation is cancelled when its cancellable is released.
+        watchers.externalCheck?.cancel()
         watchers.external?.cancel()
         watchers.tick?.cancel()
         watchers.signals?.cancel()

@@ -23,9 +23,11 @@ public struct RuntimeOptions: Sendable {
     public var autosaveDelay = Duration.milliseconds(1500)
     /// The longest the editor waits to save while typing goes on (config `autosaveMaxSeconds`).
     public var autosaveMaxWait = Duration.seconds(5)
-    /// What timers (autosave, undo expiry, messages, the relative-time tick) sleep on; a test
-    /// clock in unit tests.
-    public var timerClock: any Clock<Duration> = ContinuousClock()
+    /// Where timers run (autosave, undo expiry, messages, the relative-time tick, the check for
+    /// other processes' commits); a test's clock in unit tests.
+    public var timers: any TimerScheduler = ClockTimers()
+    /// Where effects' store work runs; `ManualWorkQueues` in a test that steps the runtime.
+    public var queues: any WorkQueues = DispatchWorkQueues()
     /// The wall clock for the day's note (`t`); tests fix it.
     public var now: @Sendable () -> Date = Date.init
     /// How the heads of a note are merged (SYNC-FORMAT rule 8: the sync engine's

@@ -7,7 +7,9 @@ import Synchronization
 /// `sleep(until:)` suspends until `advance(by:)` (or `advance(to:)`) moves `now` to or past the
 /// deadline; a cancelled sleeper throws `CancellationError` at once, like `Task.sleep`.
 /// `sleepers` lets a test wait until the code under test has started waiting before it
-/// advances, so nothing depends on how fast the machine is.
+/// advances, so nothing depends on how fast the machine is. Work `schedule`d on the clock
+/// instead runs on the thread that advances it, before `advance` returns, in time order (for a
+/// test that steps the code under test on one thread).
 public final class TestClock: Clock, Sendable {
     public struct Instant: InstantProtocol, Sendable {
         public var offset: Duration
@@ -25,10 +27,17 @@ public final class TestClock: Clock, Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    /// The time now, and the sleeps waiting for it to move.
+    private struct Scheduled {
+        let id: UInt64
+        let deadline: Instant
+        let fire: @Sendable () -> Void
+    }
+
+    /// The time now, and the sleeps and scheduled work waiting for it to move.
     private struct State {
         var current = Instant(offset: .zero)
         var waiting: [Sleeper] = []
+        var scheduled: [Scheduled] = []
         var nextID: UInt64 = 0
     }
 
@@ -85,19 +94,52 @@ public final class TestClock: Clock, Sendable {
         }
     }
 
+    /// Runs `fire` when the clock reaches `delay` from now, on the thread that moves it there
+    /// (at once, on this thread, when `delay` is not positive); returns an id for `cancel`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> UInt64 {
+        let (id, due): (UInt64, Bool) = state.withLock { state in
+            state.nextID += 1
+            let deadline = state.current.advanced(by: delay)
+            guard state.current < deadline else { return (state.nextID, true) }
+            state.scheduled.append(Scheduled(id: state.nextID, deadline: deadline, fire: fire))
+            return (state.nextID, false)
+        }
+        if due { fire() }
+        return id
+    }
+
+    /// Drops work `schedule`d under `id` that has not run.
+    public func cancel(_ id: UInt64) {
+        state.withLock { $0.scheduled.removeAll { $0.id == id } }
+    }
+
+    /// How many pieces of `schedule`d work are waiting for the clock to move.
+    public var scheduledCount: Int { state.withLock { $0.scheduled.count } }
+
     /// Moves the clock forward and wakes every sleep whose deadline has come, earliest first.
     public func advance(by duration: Duration) {
         advance(to: now.advanced(by: duration))
     }
 
+    /// Moves the clock to `instant` in steps: to each piece of scheduled work's deadline in
+    /// turn, running it there (work it schedules before `instant` runs too), waking the sleeps
+    /// due by then.
     public func advance(to instant: Instant) {
-        let due: [Sleeper] = state.withLock { state in
-            if state.current < instant { state.current = instant }
-            let now = state.current
-            let due = state.waiting.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-            state.waiting.removeAll { $0.deadline <= now }
-            return due
+        while true {
+            let (due, work): ([Sleeper], Scheduled?) = state.withLock { state in
+                let next = state.scheduled.filter { $0.deadline <= instant }.min { $0.deadline < $1.deadline }
+                let target = next?.deadline ?? instant
+                if state.current < target { state.current = target }
+                let now = state.current
+                let due = state.waiting.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+                state.waiting.removeAll { $0.deadline <= now }
+                if let next { state.scheduled.removeAll { $0.id == next.id } }
+                return (due, next)
+            }
+            for sleeper in due { sleeper.continuation.resume() }
+            guard let work else { return }
+            work.fire()
         }
-        for sleeper in due { sleeper.continuation.resume() }
     }
 }

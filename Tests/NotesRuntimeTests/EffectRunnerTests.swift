@@ -22,7 +22,7 @@ import Testing
         store = try NoteStore(directory: directory, clock: { ticks.next() })
         inbox = Inbox(wake: {})
         var options = RuntimeOptions(handlesSignals: false)
-        options.timerClock = timers
+        options.timers = ClockTimers(timers)
         runner = EffectRunner(
             store: store, inbox: inbox, backend: TestBackend(size: Size(width: 80, height: 24)), options: options)
     }
