@@ -67,6 +67,7 @@ struct ViewWatch: ParsableCommand {
         // commit the watcher above sees.
         let local = try engine.map { try $0.watchLocalWrites(in: store.directory.path) }
         if let engine { Task { await engine.start() } }
+        Output.info("watching view \(name): \(watcher.count) note(s) match; Ctrl-C stops")
         done.wait()
         changes.cancel()
         local?.stop()
@@ -91,6 +92,9 @@ final class ViewWatcher: Sendable {
         self.json = json
         self.exec = exec
     }
+
+    /// How many notes matched at the last look.
+    var count: Int { matches.withLock { $0.count } }
 
     /// Every note the view matches now.
     func current() throws -> [UUID: ViewMatch] {
