@@ -51,6 +51,8 @@ public enum Action: Equatable, Sendable {
     /// the runtime sends the ids it knows, or `[]` for "anything may have changed". `update`
     /// reloads the visible window and the note open in the editor.
     case storeChanged([UUID])
+    /// Settings changed while the app runs (synced from another device, or set by the CLI).
+    case settingsChanged(LiveSettings)
     /// Answer to `Effect.loadNotebooks` and `Effect.loadTags`: the picker opens with them.
     case pickerLoaded(PickerState.Kind, [PickerItem])
     /// Answer to `Effect.openToday` and `Effect.followLink`: select the note and open it.

@@ -20,14 +20,21 @@ public struct PickerState: Equatable, Sendable {
 
 /// One choice of a picker: shown as `label  count`; `value` is what it filters by (a notebook's
 /// zone id, a tag; "" for all notes).
+/// A saved search (`query`) shows beneath the notebooks; choosing it searches for its query.
 public struct PickerItem: Equatable, Sendable {
     public var label: String
     public var value: String
     public var count: Int
+    /// A saved search's query; nil for a notebook or a tag.
+    public var query: String?
 
-    public init(label: String, value: String, count: Int) {
+    /// The most matches a view's count says exactly; past it the picker shows "1000+".
+    public static let maxViewCount = 1000
+
+    public init(label: String, value: String, count: Int, query: String? = nil) {
         self.label = label
         self.value = value
         self.count = count
+        self.query = query
     }
 }

@@ -18,9 +18,17 @@ extension AppState {
         var selected = 0
         switch kind {
         case .notebook:
-            notebookNames = Dictionary(items.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
-            choices = [PickerItem(label: "All notebooks", value: "", count: items.reduce(0) { $0 + $1.count })] + items
-            if let zone = notebookFilter { selected = choices.firstIndex { $0.value == zone } ?? 0 }
+            // Notebooks, then the saved searches beneath them.
+            let notebooks = items.filter { $0.query == nil }
+            notebookNames = Dictionary(notebooks.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
+            choices =
+                [PickerItem(label: "All notebooks", value: "", count: notebooks.reduce(0) { $0 + $1.count })]
+                + notebooks + items.filter { $0.query != nil }
+            if let view = choices.firstIndex(where: { $0.query != nil && $0.query == searchText }) {
+                selected = view
+            } else if let zone = notebookFilter {
+                selected = choices.firstIndex { $0.value == zone && $0.query == nil } ?? 0
+            }
         case .tag:
             guard !items.isEmpty else { return show("No tags yet") }
             let current = searchText.isEmpty ? [] : SearchQuery(parsing: searchText).tags
@@ -55,6 +63,7 @@ extension AppState {
     /// Filters the list by the chosen notebook or tag ("All notebooks" shows every note again).
     mutating func choose(_ item: PickerItem, kind: PickerState.Kind) -> [Effect] {
         focus = .list
+        if let query = item.query { return setSearchText(query) }
         switch kind {
         case .notebook where item.value.isEmpty: return clearSearch()
         case .notebook: return setSearchText("in:" + item.value)

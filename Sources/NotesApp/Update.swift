@@ -54,6 +54,8 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         return state.conflictResolved(id)
     case .storeChanged(let ids):
         return state.storeChanged(ids)
+    case .settingsChanged(let settings):
+        return state.settingsChanged(settings)
     case .terminate:
         // A signal cannot wait for an answer: the save runs before the quit, in order.
         state.quitting = .afterSave

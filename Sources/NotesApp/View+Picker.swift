@@ -15,8 +15,11 @@ func drawPicker(_ picker: PickerState, state: AppState, in area: Rect, on buffer
         let index = max(0, first) + offset
         let y = box.y + 1 + offset
         let inside = Rect(x: box.x + 2, y: y, width: width - 4, height: 1)
-        let count = String(item.count)
-        let name = display(item.label, max(1, inside.width - count.count - 2))
+        let count =
+            item.query != nil && item.count > PickerItem.maxViewCount
+            ? "\(PickerItem.maxViewCount)+" : String(item.count)
+        let label = item.query == nil ? item.label : "view: " + item.label
+        let name = display(label, max(1, inside.width - count.count - 2))
         buffer.write(name, at: inside.origin, clipTo: inside)
         buffer.write(
             count, at: Point(x: inside.maxX - TextWidth.width(of: count), y: y), style: state.theme.hint, clipTo: inside

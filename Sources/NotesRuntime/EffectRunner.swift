@@ -79,9 +79,10 @@ final class EffectRunner {
             }
         case .loadNotebooks:
             read { store in
-                .pickerLoaded(
-                    .notebook, try store.notebooks().map { PickerItem(label: $0.name, value: $0.zone, count: $0.count) }
-                )
+                let notebooks = try store.notebooks().map {
+                    PickerItem(label: $0.name, value: $0.zone, count: $0.count)
+                }
+                return .pickerLoaded(.notebook, notebooks + (try Self.savedViews(store)))
             }
         case .loadTags:
             read { store in

@@ -214,7 +214,12 @@ public final class NotesRuntime {
         watchers.observation = store.observeNoteChanges { inbox.post(.storeChanged([])) }
         // Other processes' commits, which SQLite does not report to observers.
         do {
-            let external = try store.externalChangeWatcher { inbox.post(.storeChanged([])) }
+            let reload = options.reloadSettings
+            let external = try store.externalChangeWatcher {
+                inbox.post(.storeChanged([]))
+                // A setting synced from another device or set by the CLI is in force at once.
+                if let settings = reload?() { inbox.post(.settingsChanged(settings)) }
+            }
             watchers.external = external
             watchers.externalCheck = RepeatingTimer(every: options.externalChangeInterval, on: options.timers) {
                 external.checkNow()

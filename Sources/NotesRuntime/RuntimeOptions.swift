@@ -13,6 +13,9 @@ public struct RuntimeOptions: Sendable {
     /// Sync as the app sees it: its status, `s`, the passphrase dialog's unlock (`localOnly`:
     /// the status bar says "local only").
     public var sync: SyncClient
+    /// Called after another connection committed (sync, the CLI): the settings in force now, when
+    /// they differ from the last ones it gave (`LiveSettings`), else nil. Nil: settings are fixed.
+    public var reloadSettings: (@Sendable () -> LiveSettings?)?
     /// Whether SIGTERM, SIGHUP and SIGINT save and quit (off in tests, which share a process).
     public var handlesSignals: Bool
     /// Draw ASCII stand-ins for ★ ✓ ↻ ⚠ and the like: the locale cannot show them.

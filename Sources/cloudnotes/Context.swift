@@ -23,7 +23,9 @@ struct Context {
                 settings = try NoteStore.storedSettings(
                     directory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
             } catch {
-                Output.warn("the synced settings could not be read (\(error)); the config file's values are in force")
+                // An unreadable store (damaged, locked, a newer build's) is said by the command's
+                // own opening of it, in one line; the config file's values stand meanwhile.
+                settings = nil
             }
         }
         loaded =

@@ -41,6 +41,7 @@ struct TUI: ParsableCommand {
         options.resolveHeads = ConflictResolver(strategy: context.config.conflictStrategy).resolve
         let deviceName = context.config.deviceName
         options.deviceLabels = { DeviceLabels(store: store, deviceName: deviceName) }
+        options.reloadSettings = Self.settingsReloader(context, store, configPath: global.configPath)
         let sync = Self.syncClient(context, store)
         options.sync = sync
         let exit: NotesRuntime.Exit

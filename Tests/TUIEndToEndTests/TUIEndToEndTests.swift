@@ -56,12 +56,14 @@ struct TUIEndToEndTests {
 
     @Test func eSuspendsForTheExternalEditorAndResumesWithItsText() async throws {
         let tmux = try TmuxSession()
-        // An "editor" that shows itself on the terminal, waits, and appends a line to the file.
+        // An "editor" that shows itself on the terminal, waits until the test has seen it there
+        // (a loaded machine may take seconds to capture the screen), and appends a line.
         let script = tmux.home.appendingPathComponent("fake-editor")
+        let seen = tmux.home.appendingPathComponent("editor-seen")
         try """
         #!/bin/sh
         printf 'FAKE EDITOR ON %s\\n' "$(basename "$1")"
-        sleep 1
+        for _ in $(seq 600); do [ -e '\(seen.path)' ] && break; sleep 0.1; done
         # The file ends with a line break (the app adds one): append a line, as editors do.
         printf 'appended by the editor\\n' >> "$1"
         """.write(to: script, atomically: true, encoding: .utf8)
@@ -73,6 +75,7 @@ struct TUIEndToEndTests {
         try tmux.type("e")
         // The app has given the terminal to the editor: its output is on the screen, not the list.
         try await tmux.waitFor("the editor running") { $0.contains("FAKE EDITOR ON") && !$0.contains("q quit") }
+        FileManager.default.createFile(atPath: seen.path, contents: Data())
         try await tmux.waitFor("the app back") { $0.contains("q quit") && !$0.contains("FAKE EDITOR") }
         try await waitForSaved(tmux, note: "Draft", "first line\nappended by the editor")
         try tmux.keys("Enter")

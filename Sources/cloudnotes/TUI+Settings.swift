@@ -1,0 +1,48 @@
+import Foundation
+import NotesApp
+import NotesCore
+import NotesStore
+import Synchronization
+
+extension TUI {
+    /// What the app calls after another connection committed: the settings in force again, when
+    /// the synced or this device's own settings changed since the last look (the config file is
+    /// read again then too), with who changed what; nil otherwise (the usual case: a note changed).
+    static func settingsReloader(_ context: Context, _ store: NoteStore, configPath: String?)
+        -> @Sendable () -> LiveSettings?
+    {
+        let held = Mutex(try? store.settingsState())
+        let environment = context.environment
+        let deviceName = context.config.deviceName
+        return {
+            // A read that fails now is tried again at the next commit; nothing changes meanwhile.
+            guard let now = try? store.settingsState() else { return nil }
+            let before = held.withLock { previous in
+                defer { previous = now }
+                return previous
+            }
+            guard let before, before.synced != now.synced || before.here != now.here else { return nil }
+            // The file may be broken now; the settings stay as they were and the app says why.
+            let loaded: LoadedConfig
+            do {
+                loaded = try ConfigLoader.load(explicitPath: configPath, environment: environment, settings: now)
+            } catch {
+                return nil
+            }
+            let changed = now.synced.values.filter { setting in
+                before.synced[setting.key] != setting && !setting.key.hasPrefix(SettingKeys.viewPrefix)
+                    && setting.device != store.deviceID
+            }
+            var said: String?
+            if !changed.isEmpty {
+                let labels = DeviceLabels(store: store, deviceName: deviceName)
+                let devices = Set(changed.map { labels.label($0.device) }).sorted().joined(separator: ", ")
+                said = "Settings changed on \(devices): " + changed.map(\.key).sorted().joined(separator: ", ")
+            }
+            return LiveSettings(
+                theme: Theme(roles: loaded.config.theme, noColor: !(environment["NO_COLOR"] ?? "").isEmpty),
+                autosaveDelay: .milliseconds(Int((loaded.config.autosaveSeconds * 1000).rounded())),
+                autosaveMaxWait: .milliseconds(Int((loaded.config.autosaveMaxSeconds * 1000).rounded())), said: said)
+        }
+    }
+}
