@@ -75,10 +75,14 @@ public protocol CloudFolder: Sendable {
     /// The folder as one sync pass uses it: checks it may make once per pass instead of once
     /// per call (a bucket's `container.json` and zone folders, `PassSightings`). By default, itself.
     func scopedToOnePass() -> any CloudFolder
+    /// Whether each listing is a billed request (a bucket), so that what changes rarely (the
+    /// settings) is listed less often than every pass. By default, false.
+    var listingsAreRequests: Bool { get }
 }
 
 extension CloudFolder {
     public func scopedToOnePass() -> any CloudFolder { self }
+    public var listingsAreRequests: Bool { false }
 }
 
 /// What a publication did.

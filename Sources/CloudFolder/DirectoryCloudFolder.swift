@@ -180,6 +180,8 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     /// On a bucket, a copy that checks for `container.json` once until the pass ends; a
     /// directory's folder checks before every call (`PassSightings`).
+    public var listingsAreRequests: Bool { io is any KeyListingFileIO }
+
     public func scopedToOnePass() -> any CloudFolder {
         guard io is any KeyListingFileIO else { return self }
         var scoped = self

@@ -14,11 +14,12 @@ extension SyncEngine {
     func exchangeSettings(_ folder: any CloudFolder) throws -> [String] {
         guard let containerID = state.containerID else { return [] }
         let held = try store.settingsState()
-        // One listing a minute, not one a pass (a bucket's idle cost): the first pass of an
-        // engine and any pass with a setting written here look at once.
+        // On a bucket, one listing a minute, not one a pass (an idle bucket's cost): the first
+        // pass of an engine and any pass with a setting written here look at once. A folder on
+        // disk is listed every pass, so a running app takes a setting as soon as it arrives.
         let now = configuration.now().millisecondsSince1970
-        if let last = lastSettingsCheck, now - last < Self.settingsCheckInterval, held.pending.isEmpty,
-            held.container == containerID
+        if folder.listingsAreRequests, let last = lastSettingsCheck, now - last < Self.settingsCheckInterval,
+            held.pending.isEmpty, held.container == containerID
         {
             return []
         }

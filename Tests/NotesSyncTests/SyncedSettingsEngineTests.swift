@@ -83,27 +83,34 @@ struct SyncedSettingsEngineTests {
         }
     }
 
-    @Test("a running engine looks for settings once a minute; a write here goes out at the next pass")
-    func onceAMinute() async throws {
-        let (folder, _) = TestFolder.memory()
-        let clock = TestClock()
-        let a = try TestDevice("a", folder: folder, clock: clock)
-        let b = try TestDevice("b", folder: folder, clock: clock)
-        await a.sync()
-        await b.sync()
-        try a.store.writeSetting("theme.accent", "magenta", here: false)
-        let sent = await a.sync()
-        #expect(sent.fetched.settingsChanged.isEmpty)
-        #expect(try b.store.settingsState().values.isEmpty)
-        // B looked less than a minute ago: this pass does not list the settings.
-        clock.advance(by: 30_000)
-        #expect(await b.sync().fetched.settingsChanged.isEmpty)
-        clock.advance(by: 31_000)
-        #expect(await b.sync().fetched.settingsChanged == ["theme.accent"])
-        #expect(try b.store.settingsState().values == ["theme.accent": "magenta"])
-        // A device's own setting is never reported as changed elsewhere.
-        clock.advance(by: 61_000)
-        #expect(await a.sync().fetched.settingsChanged.isEmpty)
+    @Test("a folder on disk is looked at every pass; a bucket once a minute, and at once after a write here")
+    func whenSettingsAreLookedFor() async throws {
+        for backend in ["directory", "s3"] {
+            let folder: any CloudFolder =
+                backend == "s3" ? try await TestFolder.s3() : TestFolder.memory().0
+            let clock = TestClock()
+            let a = try TestDevice("a", folder: folder, clock: clock)
+            let b = try TestDevice("b", folder: folder, clock: clock)
+            await a.sync()
+            await b.sync()
+            try a.store.writeSetting("theme.accent", "magenta", here: false)
+            let sent = await a.sync()
+            #expect(sent.fetched.settingsChanged.isEmpty, "\(backend)")
+            clock.advance(by: 30_000)
+            let soon = await b.sync().fetched.settingsChanged
+            if backend == "s3" {
+                // B listed the bucket's settings less than a minute ago: not this pass.
+                #expect(soon.isEmpty)
+                clock.advance(by: 31_000)
+                #expect(await b.sync().fetched.settingsChanged == ["theme.accent"])
+            } else {
+                #expect(soon == ["theme.accent"])
+            }
+            #expect(try b.store.settingsState().values == ["theme.accent": "magenta"], "\(backend)")
+            // A device's own setting is never reported as changed elsewhere.
+            clock.advance(by: 61_000)
+            #expect(await a.sync().fetched.settingsChanged.isEmpty, "\(backend)")
+        }
     }
 
     @Test("a setting file that does not check out is skipped and read again later, never fatal")

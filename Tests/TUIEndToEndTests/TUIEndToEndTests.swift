@@ -163,6 +163,25 @@ struct TUIEndToEndTests {
         try await expectRestored(tmux)
     }
 
+    @Test func aThemeSetOnAnotherDeviceRepaintsTheRunningAppAndSaysSo() async throws {
+        let tmux = try TmuxSession()
+        try tmux.cli("add", "Pinned", "--body", "", "--fav")
+        try tmux.start()
+        try await tmux.waitFor("✓ Synced or ✓ Saved") { $0.contains("✓ Synced") || $0.contains("✓ Saved") }
+        let before = try tmux.screen(escapes: true)
+        #expect(!before.contains("\u{1B}[35m"), "magenta before the setting:\n\(before)")
+        // Another device of the account sets the favourite colour and syncs.
+        let laptop = tmux.home.appendingPathComponent("laptop")
+        try tmux.cli(dataDirectory: laptop, ["config", "set", "theme.favorite", "magenta"])
+        try tmux.cli(dataDirectory: laptop, ["sync"])
+        // Picked up by the app's own sync (the folder watcher): no key pressed.
+        try await tmux.waitFor("the change said") { $0.contains("Settings changed on") && $0.contains("theme.favorite") }
+        let after = try tmux.screen(escapes: true)
+        #expect(after.contains("\u{1B}[35m"), "no magenta after the setting:\n\(after)")
+        try tmux.type("q")
+        try await expectRestored(tmux)
+    }
+
     @Test func theLayoutFollowsAResize() async throws {
         let tmux = try TmuxSession()
         try tmux.cli("add", "A note with a rather long title that needs clipping at sixty columns", "--body", "")
