@@ -175,7 +175,9 @@ struct TUIEndToEndTests {
         try tmux.cli(dataDirectory: laptop, ["config", "set", "theme.favorite", "magenta"])
         try tmux.cli(dataDirectory: laptop, ["sync"])
         // Picked up by the app's own sync (the folder watcher): no key pressed.
-        try await tmux.waitFor("the change said") { $0.contains("Settings changed on") && $0.contains("theme.favorite") }
+        try await tmux.waitFor("the change said") {
+            $0.contains("Settings changed on") && $0.contains("theme.favorite")
+        }
         let after = try tmux.screen(escapes: true)
         #expect(after.contains("\u{1B}[35m"), "no magenta after the setting:\n\(after)")
         try tmux.type("q")
