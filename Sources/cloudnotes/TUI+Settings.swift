@@ -11,6 +11,8 @@ extension TUI {
     static func settingsReloader(_ context: Context, _ store: NoteStore, configPath: String?)
         -> @Sendable () -> LiveSettings?
     {
+        // Unread at start (nil): the first look after a commit only takes the settings as they
+        // are, and the next change is compared with them; the app keeps its starting values.
         let held = Mutex(try? store.settingsState())
         let environment = context.environment
         let deviceName = context.config.deviceName
