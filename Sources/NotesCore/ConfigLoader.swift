@@ -98,7 +98,9 @@ public enum ConfigLoader {
     static func applySetting(
         _ key: String, _ text: String, to config: inout AppConfig, label: String, warnings: inout [String]
     ) -> Bool {
-        guard let kind = SettingKeys.synced[key], let value = SettingKeys.configValue(text, kind) else {
+        // A key this build does not know is a newer version's: kept, unused, unsaid.
+        guard let kind = SettingKeys.synced[key] else { return false }
+        guard let value = SettingKeys.configValue(text, kind) else {
             warnings.append("\(label) \"\(key)\" = \"\(text)\" is not one this version takes; ignored")
             return false
         }

@@ -9,8 +9,7 @@ extension SyncEngine {
     static let settingsCheckInterval: Int64 = 60_000
 
     /// Reads the setting files not read yet, keeps the newest write of each key, then publishes
-    /// the writes made here that still stand; says which settings another device changed.
-    /// Returns the keys another device changed.
+    /// the writes made here that still stand. Returns the keys another device changed.
     func exchangeSettings(_ folder: any CloudFolder) throws -> [String] {
         guard let containerID = state.containerID else { return [] }
         let held = try store.settingsState()
