@@ -16,8 +16,7 @@ struct ViewWatchCLITests {
             var errors = ""
         }
 
-        // Unchecked: a Process is driven from the test's task only.
-        nonisolated(unsafe) let process = Process()
+        let process = Process()
         private let output = Mutex(Output())
 
         init(_ arguments: [String], home: URL) throws {
