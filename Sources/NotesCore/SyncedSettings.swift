@@ -157,6 +157,13 @@ public struct SettingsState: Sendable, Equatable, Codable {
     /// The values in force, by key (removals left out).
     public var values: [String: String] { synced.compactMapValues(\.value) }
 
+    /// The saved searches in force (`view.<name>` settings), by name.
+    public var views: [(name: String, query: String)] {
+        values.compactMap { key, query in
+            key.hasPrefix(SettingKeys.viewPrefix) ? (String(key.dropFirst(SettingKeys.viewPrefix.count)), query) : nil
+        }.sorted { $0.name < $1.name }
+    }
+
     /// Checks `value` for `key` as a setting that syncs: a known key, a value the config accepts
     /// (by `ConfigLoader.apply`'s rules) and the limits. Throws a sentence.
     public static func validate(key: String, value: String?) throws {

@@ -7,10 +7,7 @@ extension EffectRunner {
     /// The saved searches (synced settings `view.<name>`), for the notebook picker beneath the
     /// notebooks, each with how many notes it matches (counted up to `PickerItem.maxViewCount`).
     static func savedViews(_ store: NoteStore) throws -> [PickerItem] {
-        let views = try store.settingsState().values.compactMap { key, query in
-            key.hasPrefix(SettingKeys.viewPrefix) ? (String(key.dropFirst(SettingKeys.viewPrefix.count)), query) : nil
-        }.sorted { $0.0 < $1.0 }
-        return views.map { name, query in
+        try store.settingsState().views.map { name, query in
             // A view whose query no longer runs (its notebook was deleted) still shows, at 0:
             // choosing it says why in the status bar, as the search does.
             let count = (try? store.search(query, limit: PickerItem.maxViewCount + 1).hits.count) ?? 0

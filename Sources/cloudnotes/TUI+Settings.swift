@@ -41,10 +41,15 @@ extension TUI {
                 let devices = Set(changed.map { labels.label($0.device) }).sorted().joined(separator: ", ")
                 said = "Settings changed on \(devices): " + changed.map(\.key).sorted().joined(separator: ", ")
             }
-            return LiveSettings(
-                theme: Theme(roles: loaded.config.theme, noColor: !(environment["NO_COLOR"] ?? "").isEmpty),
-                autosaveDelay: .milliseconds(Int((loaded.config.autosaveSeconds * 1000).rounded())),
-                autosaveMaxWait: .milliseconds(Int((loaded.config.autosaveMaxSeconds * 1000).rounded())), said: said)
+            return liveSettings(loaded.config, environment: environment, said: said)
         }
+    }
+
+    /// The config's values the app applies while it runs: at start, and whenever they change.
+    static func liveSettings(_ config: AppConfig, environment: [String: String], said: String?) -> LiveSettings {
+        LiveSettings(
+            theme: Theme(roles: config.theme, noColor: !(environment["NO_COLOR"] ?? "").isEmpty),
+            autosaveDelay: .milliseconds(Int((config.autosaveSeconds * 1000).rounded())),
+            autosaveMaxWait: .milliseconds(Int((config.autosaveMaxSeconds * 1000).rounded())), said: said)
     }
 }

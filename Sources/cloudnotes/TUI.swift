@@ -34,9 +34,10 @@ struct TUI: ParsableCommand {
         let store = try context.openStore()
         var options = RuntimeOptions(
             editorCommand: ExternalEditor.command(configured: context.config.editor, environment: context.environment))
-        options.autosaveDelay = .milliseconds(Int((context.config.autosaveSeconds * 1000).rounded()))
-        options.autosaveMaxWait = .milliseconds(Int((context.config.autosaveMaxSeconds * 1000).rounded()))
-        options.theme = Theme(roles: context.config.theme, noColor: !(context.environment["NO_COLOR"] ?? "").isEmpty)
+        let live = Self.liveSettings(context.config, environment: context.environment, said: nil)
+        options.autosaveDelay = live.autosaveDelay
+        options.autosaveMaxWait = live.autosaveMaxWait
+        options.theme = live.theme
         // The editor's save-merge is sync's merge, so it flags conflicts as sync does.
         options.resolveHeads = ConflictResolver(strategy: context.config.conflictStrategy).resolve
         let deviceName = context.config.deviceName

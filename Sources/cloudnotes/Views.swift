@@ -36,10 +36,7 @@ struct Views: ParsableCommand {
     /// The saved searches in force here, by name.
     static func saved(_ context: Context) throws -> [(name: String, query: String)] {
         let directory = URL(fileURLWithPath: context.dataDirectory, isDirectory: true)
-        let settings = try NoteStore.storedSettings(directory: directory) ?? SettingsState()
-        return settings.values.compactMap { key, query in
-            key.hasPrefix(SettingKeys.viewPrefix) ? (String(key.dropFirst(SettingKeys.viewPrefix.count)), query) : nil
-        }.sorted { $0.name < $1.name }
+        return (try NoteStore.storedSettings(directory: directory) ?? SettingsState()).views
     }
 }
 
