@@ -67,6 +67,10 @@ public struct AppState: Equatable, Sendable {
     public var preview: NoteContent?
     /// Which of the preview's attachments `o` opens (`a` moves it).
     public var attachmentIndex = 0
+    /// Which of the preview's tasks Space ticks (`[` and `]` move it).
+    public var taskIndex = 0
+    /// The preview follows the task cursor: `[`, `]` or Space was pressed on this note.
+    var taskCursorMoved = false
     /// The note and version last asked for with `Effect.loadPreview`, so it is asked once.
     var previewRequested: PreviewKey?
     /// The store changed since the preview was loaded: another note may link to it now (its

@@ -52,6 +52,10 @@ public enum Effect: Equatable, Sendable {
     /// `update` ignores a fired timer it no longer waits for, so there is no cancel.
     case scheduleTimer(TimerID, after: Duration)
     case toggleFavorite(UUID)
+    /// Mark the task on body line `line` done (`[x]`) or open (`[ ]`), an ordinary edit on the
+    /// note's head that syncs and merges. -> `Action.storeChanged([id])`, or
+    /// `Action.effectFailed` when that line is no longer a task in the other state.
+    case setTask(noteID: UUID, line: Int, done: Bool)
     /// Move the note to the trash. -> `Action.storeChanged([id])` (or effectFailed).
     case trash(UUID)
     /// Take the note back out of the trash (the undo of `trash`, and the Trash view's restore).

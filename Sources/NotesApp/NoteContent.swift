@@ -20,12 +20,16 @@ public struct NoteContent: Equatable, Sendable {
     public var notebook: String?
     /// Titles of the notes that link to this one (the preview lists them).
     public var backlinks: [String]
+    /// The body's task-list items (`- [ ]`, `- [x]`), read off the loop with the preview, so
+    /// Space can tick one and `[` `]` move between them (issue 25, tasks across notes).
+    public var tasks: [TaskItem]
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,
         headRevision: String? = nil, syncState: Note.SyncState = .synced, isTrashed: Bool = false,
-        attachments: [Attachment] = [], notebook: String? = nil, backlinks: [String] = []
+        attachments: [Attachment] = [], notebook: String? = nil, backlinks: [String] = [], tasks: [TaskItem] = []
     ) {
+        self.tasks = tasks
         self.notebook = notebook
         self.backlinks = backlinks
         self.id = id

@@ -45,6 +45,10 @@ extension AppState {
             return trashSelected()
         case .character("a"), .character("o"):
             return attachmentKey(open: key == .character("o"))
+        case .character(" "):
+            return toggleTask()
+        case .character("]"), .character("["):
+            return moveTask(by: key == .character("]") ? 1 : -1)
         case .character("T"):
             return openTrash()
         case .character("N"):

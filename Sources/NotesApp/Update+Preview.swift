@@ -34,8 +34,13 @@ extension AppState {
             return
         }
         guard content.id == id, previewRow?.id == id else { return }
-        if preview?.id != id { attachmentIndex = 0 }
+        if preview?.id != id {
+            attachmentIndex = 0
+            taskIndex = content.tasks.firstIndex { !$0.isDone } ?? 0
+            taskCursorMoved = false
+        }
         preview = content
+        taskIndex = min(taskIndex, max(0, content.tasks.count - 1))
         attachmentIndex = min(attachmentIndex, max(0, content.attachments.count - 1))
     }
 

@@ -12,8 +12,9 @@ let helpLines: [(keys: String, action: String)] = [
     ("d u T", "trash / undo / view"),
     // a: the next attachment of the previewed note, o: open it.
     ("e a o", "$EDITOR / attachments"),
-    ("s", "sync now"),
-    ("c h", "conflicts / history"),
+    // Space: tick the previewed note's marked task (or open it again); [ ]: the other tasks.
+    ("Space [ ]", "tick task / move"),
+    ("s c h", "sync/conflict/history"),
     ("q ^Q", "quit (saves first)"),
     ("N # t", "notebooks/tags/today"),
     ("L ^]", "follow a link"),

@@ -5,18 +5,34 @@ import TerminalUI
 /// with its first match further down previews from its top.
 private let previewMatchScanLines = 5000
 
+/// The task the preview marks (Space ticks it): its body line (from 1), and whether the
+/// preview scrolls to show it (the cursor was moved on this note).
+struct PreviewTaskMark {
+    var line: Int
+    var follows: Bool
+}
+
 /// The preview's body: lines soft-wrapped to `rect`, made safe, matches of `terms` (folded)
-/// in the highlight style, starting at the first line with a match when there is one.
-func drawPreviewBody(_ body: String, terms: [String], theme: Theme, in rect: Rect, on buffer: inout Buffer) {
+/// in the highlight style, starting at the first line with a match when there is one, or so
+/// that the marked task shows when it `follows`; the marked task's box in the cursor style.
+func drawPreviewBody(
+    _ body: String, terms: [String], task: PreviewTaskMark? = nil, theme: Theme, in rect: Rect,
+    on buffer: inout Buffer
+) {
     guard !rect.isEmpty else { return }
     var lines = BodyLines(rest: body[...])
     var pending: [Substring] = []
-    if !terms.isEmpty {
+    // The body line (from 1) of the first line drawn.
+    var number = 1
+    if let task, task.follows {
+        (pending, number) = linesEndingWith(task.line, of: &lines, width: rect.width, rows: rect.height)
+    } else if !terms.isEmpty {
         // Skip to the line of the first match (scanning a bounded number of lines).
         var scanned: [Substring] = []
         while scanned.count < previewMatchScanLines, let line = lines.next() {
             if !SearchHighlighter.ranges(of: terms, in: String(line)).isEmpty {
                 pending = [line]
+                number = scanned.count + 1
                 break
             }
             scanned.append(line)
@@ -28,9 +44,13 @@ func drawPreviewBody(_ body: String, terms: [String], theme: Theme, in rect: Rec
         pending.isEmpty ? lines.next() : pending.removeFirst()
     }
     while y < rect.maxY, let raw = nextLine() {
+        defer { number += 1 }
         // A row holds at most `width` characters: never wrap more of one line than can show.
         let line = TerminalSafeText.sanitize(String(raw.prefix((rect.maxY - y) * rect.width)), mode: .block)
         let matches = SearchHighlighter.ranges(of: terms, in: line)
+        // The marked task's box: the three characters from its line's first "[".
+        let box =
+            task?.line == number ? line.firstIndex(of: "[").map { line.distance(from: line.startIndex, to: $0) } : nil
         for row in WrappedText(line, width: rect.width).lines {
             guard y < rect.maxY else { return }
             var x = rect.x
@@ -39,13 +59,40 @@ func drawPreviewBody(_ body: String, terms: [String], theme: Theme, in rect: Rec
             for character in row.text {
                 while matchIndex < matches.count && matches[matchIndex].upperBound <= offset { matchIndex += 1 }
                 let isMatch = matchIndex < matches.count && matches[matchIndex].contains(offset)
+                let inBox = box.map { offset >= $0 && offset < $0 + 3 } ?? false
                 x = buffer.write(
-                    String(character), at: Point(x: x, y: y), style: isMatch ? theme.highlight : .plain, clipTo: rect)
+                    String(character), at: Point(x: x, y: y),
+                    style: inBox ? theme.cursor : isMatch ? theme.highlight : .plain, clipTo: rect)
                 offset += 1
             }
             y += 1
         }
     }
+}
+
+/// The lines from body line 1 up to `line`, less those at the front that would push `line`
+/// past the last few rows of a pane `rows` high (wrapped at `width`), and the number of the
+/// first one kept: the preview then shows the marked task with some of what follows it.
+private func linesEndingWith(_ line: Int, of lines: inout BodyLines, width: Int, rows: Int)
+    -> (lines: [Substring], first: Int)
+{
+    let room = max(1, rows - min(3, rows / 3))
+    var window: [(text: Substring, rows: Int)] = []
+    var used = 0
+    var first = 1
+    var number = 0
+    while number < line, let text = lines.next() {
+        number += 1
+        let shown = TerminalSafeText.sanitize(String(text.prefix(rows * width)), mode: .block)
+        let height = max(1, WrappedText(shown, width: width).lines.count)
+        window.append((text, height))
+        used += height
+        while used > room, window.count > 1 {
+            used -= window.removeFirst().rows
+            first += 1
+        }
+    }
+    return (window.map(\.text), first)
 }
 
 /// A body's lines one at a time (LF or CRLF ends one), so a long note is never split whole.

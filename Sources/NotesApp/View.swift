@@ -229,7 +229,11 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     let terms =
         state.searchResults == nil ? [] : SearchQuery(parsing: state.searchText).highlightTerms.map(TextFolding.fold)
     let listed = drawAttachments(note.attachments, selected: state.attachmentIndex, theme: theme, in: text, on: &buffer)
+    // The task Space ticks, marked while the list has the keys.
+    let task =
+        state.focus == .list && note.tasks.indices.contains(state.taskIndex)
+        ? PreviewTaskMark(line: note.tasks[state.taskIndex].line, follows: state.taskCursorMoved) : nil
     drawPreviewBody(
-        note.body, terms: terms, theme: theme,
+        note.body, terms: terms, task: task, theme: theme,
         in: Rect(x: text.x, y: text.y, width: text.width, height: text.height - listed), on: &buffer)
 }

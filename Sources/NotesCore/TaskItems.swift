@@ -65,10 +65,18 @@ public struct TaskItem: Sendable, Equatable {
     /// `body` with the open task on `line` ticked (`[ ]` → `[x]`), every other byte unchanged;
     /// nil when that line is not an open task.
     public static func ticking(line: Int, in body: String) -> String? {
-        guard let (_, range) = tasks(in: body).first(where: { $0.item.line == line && !$0.item.isDone }),
-            let box = body.range(of: "[ ]", range: range)
+        setting(line: line, done: true, in: body)
+    }
+
+    /// `body` with the task on `line` marked done (`[ ]` → `[x]`) or open again (`[x]` or `[X]`
+    /// → `[ ]`), every other byte unchanged; nil when that line is not a task in the other state
+    /// (the note changed since it was read: the caller says so rather than guess).
+    public static func setting(line: Int, done: Bool, in body: String) -> String? {
+        guard let (_, range) = tasks(in: body).first(where: { $0.item.line == line && $0.item.isDone != done }),
+            let open = body[range].firstIndex(of: "[")
         else { return nil }
-        return body.replacingCharacters(in: box, with: "[x]")
+        let box = open..<body.index(open, offsetBy: 3)
+        return body.replacingCharacters(in: box, with: done ? "[x]" : "[ ]")
     }
 
     /// Whether the line (without its indentation) is a task: a bullet, one space, a box, then a

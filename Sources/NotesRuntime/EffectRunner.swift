@@ -69,6 +69,7 @@ final class EffectRunner {
             read { store in
                 guard let note = try store.note(id) else { return .previewLoaded(id, nil) }
                 var content = NoteContent(note)
+                content.tasks = TaskItem.all(in: note.body)
                 // Marker lines name devices as people know them (display only; the editor
                 // loads the note as stored).
                 content.body = labels.relabelingMarkers(in: content.body)
@@ -122,6 +123,18 @@ final class EffectRunner {
             write { store in
                 guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
                 _ = try store.setFavorite(id, !note.isFavorite)
+                return .storeChanged([id])
+            }
+        case .setTask(let id, let line, let done):
+            write { store in
+                try store.update(id) { note in
+                    guard let body = TaskItem.setting(line: line, done: done, in: note.body) else {
+                        throw RuntimeError(
+                            "line \(line) is no longer \(done ? "an open" : "a done") task (the note changed); nothing was changed"
+                        )
+                    }
+                    note.body = body
+                }
                 return .storeChanged([id])
             }
         case .trash(let id):

@@ -153,7 +153,8 @@ struct ModelStore {
                     notes.first(where: { $0.id == id }).map { note in
                         NoteContent(
                             id: id, title: note.title, body: note.body, isFavorite: note.isFavorite,
-                            modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1")
+                            modifiedAt: Date(timeIntervalSince1970: Double(note.modifiedAt) / 1000), headRevision: "r1",
+                            tasks: TaskItem.all(in: note.body))
                     })
             ]
         case .createNote:
@@ -186,6 +187,17 @@ struct ModelStore {
             ]
         case .toggleFavorite(let id):
             change(id) { $0.isFavorite.toggle() }
+            return [.storeChanged([id])]
+        case .setTask(let id, let line, let done):
+            guard let note = notes.first(where: { $0.id == id }),
+                let body = TaskItem.setting(line: line, done: done, in: note.body)
+            else { return [.effectFailed("line \(line) is no longer a task in the other state")] }
+            clock += 1
+            let now = clock
+            change(id) {
+                $0.body = body
+                $0.modifiedAt = now
+            }
             return [.storeChanged([id])]
         case .trash(let id):
             trash(id)

@@ -46,4 +46,18 @@ struct TaskItemTests {
         #expect(TaskItem.ticking(line: 0, in: Self.body) == nil)
         #expect(TaskItem.ticking(line: 99, in: Self.body) == nil)
     }
+
+    @Test("setting a done task open again changes its box only, whatever the case of its x")
+    func openingAgain() throws {
+        let body = "- [X] upper\r\n* [x] lower\r\n- [ ] open"
+        let opened = try #require(TaskItem.setting(line: 1, done: false, in: body))
+        #expect(opened == "- [ ] upper\r\n* [x] lower\r\n- [ ] open")
+        let both = try #require(TaskItem.setting(line: 2, done: false, in: opened))
+        #expect(TaskItem.open(in: both).map(\.line) == [1, 2, 3])
+        #expect(TaskItem.setting(line: 3, done: false, in: body) == nil, "already open")
+        #expect(TaskItem.setting(line: 1, done: true, in: body) == nil, "already done")
+        // Round trip: ticking then opening gives back every byte.
+        let ticked = try #require(TaskItem.setting(line: 3, done: true, in: body))
+        #expect(TaskItem.setting(line: 3, done: false, in: ticked) == body)
+    }
 }
