@@ -53,6 +53,8 @@ public enum Action: Equatable, Sendable {
     case storeChanged([UUID])
     /// Settings changed while the app runs (synced from another device, or set by the CLI).
     case settingsChanged(LiveSettings)
+    /// The answer to `Effect.countViewChanges`: each view marked to notify, with its count.
+    case viewChangesCounted([ViewNotice])
     /// Answer to `Effect.loadNotebooks` and `Effect.loadTags`: the picker opens with them.
     case pickerLoaded(PickerState.Kind, [PickerItem])
     /// Answer to `Effect.openToday` and `Effect.followLink`: select the note and open it.

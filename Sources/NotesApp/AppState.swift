@@ -67,6 +67,8 @@ public struct AppState: Equatable, Sendable {
     public var preview: NoteContent?
     /// Which of the preview's attachments `o` opens (`a` moves it).
     public var attachmentIndex = 0
+    /// The saved searches marked to notify, with their changes since last shown (status bar).
+    public var viewNotices: [ViewNotice] = []
     /// Which of the preview's tasks Space ticks (`[` and `]` move it).
     public var taskIndex = 0
     /// The preview follows the task cursor: `[`, `]` or Space was pressed on this note.

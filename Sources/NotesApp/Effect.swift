@@ -52,6 +52,10 @@ public enum Effect: Equatable, Sendable {
     /// `update` ignores a fired timer it no longer waits for, so there is no cancel.
     case scheduleTimer(TimerID, after: Duration)
     case toggleFavorite(UUID)
+    /// Count, for each saved search marked to notify, the notes that started or stopped
+    /// matching it or changed since it was last shown; the one whose query is `shownQuery` is
+    /// shown now and starts again at 0. -> `Action.viewChangesCounted`.
+    case countViewChanges(shownQuery: String?)
     /// Mark the task on body line `line` done (`[x]`) or open (`[ ]`), an ordinary edit on the
     /// note's head that syncs and merges. -> `Action.storeChanged([id])`, or
     /// `Action.effectFailed` when that line is no longer a task in the other state.

@@ -194,7 +194,7 @@ extension AppState {
             selectedID = row(at: selection)?.id
         }
         keepSelectionVisible()
-        return loadWindowIfNeeded(force: false)
+        return loadWindowIfNeeded(force: false) + viewShown(query)
     }
 
     /// `Action.noteCreated`: the new note is selected (a search is cleared so it is listed)

@@ -55,7 +55,9 @@ public func update(_ state: inout AppState, _ action: Action) -> [Effect] {
     case .storeChanged(let ids):
         return state.storeChanged(ids)
     case .settingsChanged(let settings):
-        return state.settingsChanged(settings)
+        return state.settingsChanged(settings) + state.recountViews(always: true)
+    case .viewChangesCounted(let notices):
+        return state.viewChangesCounted(notices)
     case .terminate:
         // A signal cannot wait for an answer: the save runs before the quit, in order.
         state.quitting = .afterSave
@@ -230,7 +232,7 @@ extension AppState {
     mutating func storeChanged(_ ids: [UUID]) -> [Effect] {
         // A link added to another note changes this one's backlinks, not its version.
         previewStale = true
-        var effects = reloadList()
+        var effects = reloadList() + recountViews()
         if case .trash(let view) = focus { effects.append(.loadTrash(limit: view.limit)) }
         guard case .loaded(let open) = editor, ids.isEmpty || ids.contains(open.noteID) else { return effects }
         if open.savingText != nil {

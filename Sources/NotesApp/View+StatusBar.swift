@@ -45,6 +45,14 @@ func syncCounts(_ status: SyncStatus) -> [String] {
     return parts
 }
 
+/// The saved searches marked to notify that changed since last shown: "  ● work: 3" each
+/// (the name cut to 16 columns).
+func viewNoticeText(_ notices: [ViewNotice]) -> String {
+    notices.filter { $0.count > 0 }.map {
+        "  ● " + TextWidth.clip(TerminalSafeText.sanitize($0.name), to: 16, ellipsis: true) + ": \($0.count)"
+    }.joined()
+}
+
 /// The bottom row: the sync indicator on the left; the status message, or key hints, on the right.
 func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty else { return }
@@ -56,6 +64,7 @@ func drawStatusBar(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     let status = state.syncStatus
     let counts =
         syncCounts(status).map { "  " + $0 }.joined() + (status.heldCount > 0 ? " · \(status.heldCount) held" : "")
+        + viewNoticeText(state.viewNotices)
     var save = " "
     if state.focus == .editor, case .loaded(let open) = state.editor {
         save += open.savingText != nil ? "· saving " : open.hasUnsavedEdits ? "· edited " : "· saved "

@@ -71,8 +71,16 @@ public enum SettingKeys {
 
     /// Saved searches sync as settings: `view.<name>` holds the query.
     public static let viewPrefix = "view."
+    /// A saved search marked to notify (`view notify NAME`): `notify.<name>` is `true`, and the
+    /// app's status bar counts the changes to it since it was last shown.
+    public static let notifyPrefix = "notify."
+
+    /// Whether `key` belongs to a saved search (its query or its notify mark) rather than the config.
+    public static func isViewKey(_ key: String) -> Bool {
+        key.hasPrefix(viewPrefix) || key.hasPrefix(notifyPrefix)
+    }
     /// Names a saved search may not have: `cloudnotes view` takes them as its own commands.
-    public static let reservedViewNames: Set<String> = ["save", "rm", "run", "watch", "list"]
+    public static let reservedViewNames: Set<String> = ["save", "rm", "run", "watch", "list", "notify"]
 
     /// Why `name` cannot name a saved search; nil when it can.
     public static func viewNameProblem(_ name: String) -> String? {
@@ -164,6 +172,12 @@ public struct SettingsState: Sendable, Equatable, Codable {
         }.sorted { $0.name < $1.name }
     }
 
+    /// The saved searches marked to notify (`notify.<name>` with a view of that name), by name.
+    public var notifyingViews: [(name: String, query: String)] {
+        let values = values
+        return views.filter { values[SettingKeys.notifyPrefix + $0.name] == "true" }
+    }
+
     /// Checks `value` for `key` as a setting that syncs: a known key, a value the config accepts
     /// (by `ConfigLoader.apply`'s rules) and the limits. Throws a sentence.
     public static func validate(key: String, value: String?) throws {
@@ -171,6 +185,13 @@ public struct SettingsState: Sendable, Equatable, Codable {
             let what =
                 key == "theme" ? "set one colour at a time, e.g. theme.accent" : "\(key) belongs to this device alone"
             throw SettingsError(.invalid, "\(what); set it in the config file (`cloudnotes config` shows where)")
+        }
+        if key.hasPrefix(SettingKeys.notifyPrefix) {
+            if let problem = SettingKeys.viewNameProblem(String(key.dropFirst(SettingKeys.notifyPrefix.count))) {
+                throw SettingsError(.invalid, problem)
+            }
+            if let value, value != "true" { throw SettingsError(.invalid, "a view's notify mark is true, or unset") }
+            return
         }
         if key.hasPrefix(SettingKeys.viewPrefix) {
             if let problem = SettingKeys.viewNameProblem(String(key.dropFirst(SettingKeys.viewPrefix.count))) {

@@ -24,6 +24,7 @@ final class EffectRunner {
     private let locateGeneration = Generation()
     private let searchGeneration = Generation()
     private let trashGeneration = Generation()
+    private let viewsGeneration = Generation()
     /// Writes that failed so far; `quit` compares it before and after waiting for writes.
     let failedWrites = Counter()
 
@@ -124,6 +125,13 @@ final class EffectRunner {
                 guard let note = try store.note(id) else { throw RuntimeError("the note was deleted") }
                 _ = try store.setFavorite(id, !note.isFavorite)
                 return .storeChanged([id])
+            }
+        case .countViewChanges(let shownQuery):
+            latest(viewsGeneration, on: .reads) { store in
+                .viewChangesCounted(
+                    try store.viewChangeCounts(shownQuery: shownQuery).map {
+                        ViewNotice(name: $0.name, query: $0.query, count: $0.count)
+                    })
             }
         case .setTask(let id, let line, let done):
             write { store in

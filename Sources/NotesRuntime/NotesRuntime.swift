@@ -102,6 +102,9 @@ public final class NotesRuntime {
     func begin() {
         startWorkers()
         handle(.resize(backend.size))
+        // The saved searches marked to notify: their changes since last shown, once at start
+        // (then after each change of the store or the settings).
+        runner.run(.countViewChanges(shownQuery: nil))
     }
 
     /// Feeds one action through `update` and runs its effects. Internal for tests.

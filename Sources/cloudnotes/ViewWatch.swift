@@ -37,9 +37,7 @@ struct ViewWatch: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        guard let query = try Views.saved(context).first(where: { $0.name == name })?.query else {
-            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
-        }
+        let query = try Views.named(name, context).query
         let store = try context.openStore()
         var engine: SyncEngine?
         if sync {
@@ -97,20 +95,7 @@ final class ViewWatcher: Sendable {
     var count: Int { matches.withLock { $0.count } }
 
     /// Every note the view matches now.
-    func current() throws -> [UUID: ViewMatch] {
-        let page = try store.search(query, limit: Int(Int32.max))
-        var found: [UUID: ViewMatch] = [:]
-        for hit in page.hits {
-            let note = hit.note
-            let signature = [
-                String(note.modifiedAt.millisecondsSince1970), note.title, note.zone,
-                note.tags.joined(separator: "\u{1F}"),
-                note.isFavorite ? "★" : "", String(note.bodyLength), note.preview,
-            ].joined(separator: "\u{1E}")
-            found[note.id] = ViewMatch(id: note.id, title: note.title, signature: signature)
-        }
-        return found
-    }
+    func current() throws -> [UUID: ViewMatch] { try store.viewMatches(query) }
 
     /// Looks again and reports what changed since the last look.
     func look(printing: Bool) throws {

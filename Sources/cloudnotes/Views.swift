@@ -13,13 +13,17 @@ struct Views: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let views = try Self.saved(Context(global))
+        let settings = try Self.settings(Context(global))
+        let views = settings.views
+        let notifying = Set(settings.notifyingViews.map(\.name))
         if json {
             struct View: Encodable {
                 var name: String
                 var query: String
+                var notify: Bool
             }
-            return try Output.json(views.map { View(name: $0.name, query: $0.query) })
+            return try Output.json(
+                views.map { View(name: $0.name, query: $0.query, notify: notifying.contains($0.name)) })
         }
         if views.isEmpty {
             if Output.stdoutIsTerminal { Output.line("No views. Save one: cloudnotes view save NAME QUERY") }
@@ -29,14 +33,22 @@ struct Views: ParsableCommand {
         for view in views {
             Output.line(
                 Output.display(view.name).padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + Output.display(view.query))
+                    + Output.display(view.query) + (notifying.contains(view.name) ? "  (notify)" : ""))
         }
     }
 
-    /// The saved searches in force here, by name.
-    static func saved(_ context: Context) throws -> [(name: String, query: String)] {
+    /// The settings held here (read-only; empty before the first `config set` or sync).
+    static func settings(_ context: Context) throws -> SettingsState {
         let directory = URL(fileURLWithPath: context.dataDirectory, isDirectory: true)
-        return (try NoteStore.storedSettings(directory: directory) ?? SettingsState()).views
+        return try NoteStore.storedSettings(directory: directory) ?? SettingsState()
+    }
+
+    /// The saved search called `name`, or the error that says there is none.
+    static func named(_ name: String, _ context: Context) throws -> (name: String, query: String) {
+        guard let view = try settings(context).views.first(where: { $0.name == name }) else {
+            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
+        }
+        return view
     }
 }
 
@@ -47,9 +59,11 @@ struct ViewCommand: ParsableCommand {
         discussion: """
             Examples: `cloudnotes view save work 'tag:work -has:todo'`, `cloudnotes view work`, \
             `cloudnotes view rm work`. Views sync as settings: saved on one device, they run on every \
-            device of the account after its next sync.
+            device of the account after its next sync. `cloudnotes view notify work` marks one: the app's \
+            status bar then counts its changes since it was last shown (`● work: 3`).
             """,
-        subcommands: [ViewRun.self, ViewSave.self, ViewRemove.self, ViewWatch.self], defaultSubcommand: ViewRun.self)
+        subcommands: [ViewRun.self, ViewSave.self, ViewRemove.self, ViewWatch.self, ViewNotify.self],
+        defaultSubcommand: ViewRun.self)
 }
 
 /// `cloudnotes view [run] NAME`: the notes the saved search matches now, as `search` prints them.
@@ -63,9 +77,7 @@ struct ViewRun: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        guard let query = try Views.saved(context).first(where: { $0.name == name })?.query else {
-            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
-        }
+        let query = try Views.named(name, context).query
         try Search.run(query, store: context.openStore(), limit: max(1, limit), json: json)
     }
 }
@@ -108,10 +120,35 @@ struct ViewRemove: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        guard try Views.saved(context).contains(where: { $0.name == name }) else {
-            throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
+        _ = try Views.named(name, context)
+        let store = try context.openStore()
+        try store.writeSetting(SettingKeys.viewPrefix + name, nil, here: false)
+        if try store.settingsState().values[SettingKeys.notifyPrefix + name] != nil {
+            try store.writeSetting(SettingKeys.notifyPrefix + name, nil, here: false)
         }
-        try context.openStore().writeSetting(SettingKeys.viewPrefix + name, nil, here: false)
         Output.line("removed view \(Output.display(name))")
+    }
+}
+
+/// `cloudnotes view notify NAME [--off]`: marks a saved search to notify, on every device of
+/// the account; the app's status bar counts its changes since it was last shown.
+struct ViewNotify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify",
+        abstract: "Mark a saved search so the app's status bar counts its changes since it was last shown.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The view's name.") var name: String
+    @Flag(help: "Take the mark off.") var off = false
+
+    func run() throws {
+        let context = try Context(global)
+        _ = try Views.named(name, context)
+        try context.openStore().writeSetting(SettingKeys.notifyPrefix + name, off ? nil : "true", here: false)
+        Output.line(
+            off
+                ? "view \(Output.display(name)) no longer notifies"
+                : "view \(Output.display(name)) notifies: the app's status bar counts its changes since it was last shown"
+        )
     }
 }

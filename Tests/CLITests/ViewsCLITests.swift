@@ -32,8 +32,39 @@ struct ViewsCLITests {
         try SyncedSettingsCLITests.ok(runner, b, "sync")
         try SyncedSettingsCLITests.ok(runner, a, "sync")
         let json = try runner.cn(at: a, "views", "--json")
-        let views = try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: String]]
-        #expect(views == [["name": "open work", "query": "tag:work has:todo"]])
+        let views = try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]]
+        #expect(views?.count == 1)
+        #expect(views?.first?["name"] as? String == "open work")
+        #expect(views?.first?["query"] as? String == "tag:work has:todo")
+        #expect(views?.first?["notify"] as? Bool == false)
+    }
+
+    @Test("view notify marks a view on every device; views shows the mark; rm takes it away with the view")
+    func notifyMarkSyncs() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (_, a, b) = try runner.devicesSharingACloudFolder()
+        try SyncedSettingsCLITests.ok(runner, a, "view", "save", "work", "tag:work")
+        try SyncedSettingsCLITests.ok(runner, a, "view", "save", "home", "tag:home")
+        let marked = try SyncedSettingsCLITests.ok(runner, a, "view", "notify", "work")
+        #expect(marked.contains("view work notifies"), "\(marked)")
+        try SyncedSettingsCLITests.ok(runner, a, "sync")
+        try SyncedSettingsCLITests.ok(runner, b, "sync")
+        #expect(try SyncedSettingsCLITests.ok(runner, b, "views") == "home  tag:home\nwork  tag:work  (notify)\n")
+        let json = try runner.cn(at: b, "views", "--json")
+        let views = try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]]
+        #expect(views?.map { $0["notify"] as? Bool } == [false, true])
+        // Off on B, then the view removed on A: no mark is left behind for a view of that name.
+        try SyncedSettingsCLITests.ok(runner, b, "view", "notify", "work", "--off")
+        #expect(try SyncedSettingsCLITests.ok(runner, b, "views") == "home  tag:home\nwork  tag:work\n")
+        try SyncedSettingsCLITests.ok(runner, b, "view", "notify", "work")
+        try SyncedSettingsCLITests.ok(runner, b, "sync")
+        try SyncedSettingsCLITests.ok(runner, a, "sync")
+        try SyncedSettingsCLITests.ok(runner, a, "view", "rm", "work")
+        try SyncedSettingsCLITests.ok(runner, a, "view", "save", "work", "tag:later")
+        #expect(try SyncedSettingsCLITests.ok(runner, a, "views") == "home  tag:home\nwork  tag:later\n")
+        let unknown = try runner.cn(at: a, "view", "notify", "nothing-here")
+        #expect(unknown.status == 1 && unknown.stderr.contains("no view named \"nothing-here\""))
     }
 
     @Test("a view's name that is a command, an unknown view and an empty query are one line, exit 1")

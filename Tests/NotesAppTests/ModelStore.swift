@@ -188,6 +188,9 @@ struct ModelStore {
         case .toggleFavorite(let id):
             change(id) { $0.isFavorite.toggle() }
             return [.storeChanged([id])]
+        case .countViewChanges:
+            // The model has no saved searches: nothing is marked to notify.
+            return [.viewChangesCounted([])]
         case .setTask(let id, let line, let done):
             guard let note = notes.first(where: { $0.id == id }),
                 let body = TaskItem.setting(line: line, done: done, in: note.body)

@@ -38,6 +38,32 @@ import Testing
         app.expectScreen("the newly matching note listed") { $0.contains("Groceries") && $0.contains("Plan") }
     }
 
+    @Test func aViewMarkedToNotifyCountsItsChangesUntilShown() throws {
+        let app = try SteppedRuntime { store in
+            try store.create(title: "Plan", body: "ship it", tags: ["work"])
+            try store.create(title: "Groceries", body: "milk")
+            try store.writeSetting("view.work", "tag:work", here: false)
+            try store.writeSetting("notify.work", "true", here: false)
+        }
+        app.expectScreen("Groceries")
+        #expect(!app.screen.contains("● work"))
+        // Two changes arrive from elsewhere (a sync, the CLI): a new matching note, an edit.
+        let other = try NoteStore(directory: app.directory)
+        try other.create(title: "Review", body: "the draft", tags: ["work"])
+        let plan = try #require(try app.note("Plan"))
+        _ = try other.update(plan.id) { $0.body = "ship it today" }
+        app.advance(by: Duration.seconds(1))
+        app.expectScreen("● work: 2")
+        // Shown from the picker: the count goes.
+        app.press("NG<Enter>")
+        app.expectScreen("the view's notes") { $0.contains("Review") && !$0.contains("Groceries") }
+        #expect(!app.screen.contains("● work"))
+        // A change while it is shown is seen at once: nothing to count.
+        _ = try other.update(plan.id) { $0.body = "shipped" }
+        app.advance(by: Duration.seconds(1))
+        #expect(!app.screen.contains("● work"))
+    }
+
     /// The store the reload reads, set once the runtime made it.
     final class StoreBox: Sendable {
         let store = Mutex<NoteStore?>(nil)
