@@ -173,6 +173,7 @@ struct TUIEndToEndTests {
         // Another device of the account sets the favourite colour and syncs.
         let laptop = tmux.home.appendingPathComponent("laptop")
         try tmux.cli(dataDirectory: laptop, ["config", "set", "theme.favorite", "magenta"])
+        try tmux.cli(dataDirectory: laptop, ["view", "save", "starred", "Pinned"])
         try tmux.cli(dataDirectory: laptop, ["sync"])
         // Picked up by the app's own sync (the folder watcher): no key pressed.
         try await tmux.waitFor("the change said") {
@@ -180,6 +181,11 @@ struct TUIEndToEndTests {
         }
         let after = try tmux.screen(escapes: true)
         #expect(after.contains("\u{1B}[35m"), "no magenta after the setting:\n\(after)")
+        // The view saved on the laptop is in the notebook picker.
+        try tmux.type("N")
+        try await tmux.waitFor("the laptop's view in the picker") { $0.contains("view: starred") }
+        try tmux.keys("Escape")
+        try await tmux.waitFor("the picker closed") { !$0.contains("view: starred") }
         try tmux.type("q")
         try await expectRestored(tmux)
     }
