@@ -39,31 +39,9 @@ struct Export: ParsableCommand {
             if fm.fileExists(atPath: target) && !force {
                 throw CLIError("\(target) exists; use --force to overwrite it")
             }
-            notes = try store.allNotes(includeTrash: includeTrash)
-            let names = try Self.notebookNames(notes, store)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            // Attachments first, into `<stem>-attachments/<note id>/` beside the file, which is
-            // written last: a failure leaves no JSON file naming files that are not there.
-            let folder = Self.jsonAttachmentsFolder(target)
-            let base = URL(fileURLWithPath: target).deletingLastPathComponent().path
-            var json: [NoteJSON] = []
-            for note in notes {
-                var entry = NoteJSON(note, notebookName: names[note.zone])
-                let files = ExportAttachments.files(of: note, store)
-                if !files.isEmpty {
-                    try ExportAttachments.write(note, files, store, beside: base + "/" + folder + "/" + note.idString)
-                    entry.attachments = files.compactMap { file in
-                        note.attachment(named: file.name).map {
-                            AttachmentJSON(
-                                name: $0.name, size: $0.size, sha256: $0.sha256,
-                                file: folder + "/" + note.idString + "/" + file.file)
-                        }
-                    }
-                }
-                json.append(entry)
-            }
-            try Self.write(try encoder.encode(json), to: target, atomically: true)
+            let count = try Self.writeJSON(store, to: target, includeTrash: includeTrash)
+            Output.info("exported \(count) note\(count == 1 ? "" : "s") to \(target)")
+            return
         case .markdown:
             var isDirectory: ObjCBool = false
             var intoExisting = false
@@ -209,17 +187,6 @@ struct Export: ParsableCommand {
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CLIError("cannot create \(path): \(error.localizedDescription)")
-        }
-    }
-
-    /// Writes a file; `atomically` through a temporary file and a rename (the JSON export,
-    /// which may replace a file), else straight (a new file in a Markdown export).
-    static func write(_ data: Data, to path: String, atomically: Bool) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: atomically ? .atomic : [])
-        } catch {
-            throw CLIError(
-                "cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
     }
 }

@@ -19,14 +19,19 @@ struct ExportBenchmark {
         var imports: [Double] = []
         var markdown: [Double] = []
         var json: [Double] = []
+        var jsonPeak: [Double] = []
         for run in 0..<runs {
             let data = "\(base)/data-\(run)"
             imports.append(try timed(["import", corpus, "--data-dir", data], "import"))
             markdown.append(try timed(["export", "\(base)/md-\(run)", "--data-dir", data], "export"))
+            var measured: (status: Int32, peakMB: Double) = (0, 0)
             json.append(
-                try timed(
-                    ["export", "\(base)/notes-\(run).json", "--format", "json", "--data-dir", data],
-                    "export --format json"))
+                try Stats.time {
+                    measured = try Machine.runMeasuringPeak(
+                        cloudnotes, ["export", "\(base)/notes-\(run).json", "--format", "json", "--data-dir", data])
+                })
+            try check(measured.status, "export --format json")
+            jsonPeak.append(measured.peakMB)
             let files = (FileManager.default.enumerator(atPath: "\(base)/md-\(run)")?.allObjects as? [String] ?? [])
                 .filter { $0.hasSuffix(".md") }.count
             guard files == count else { throw BenchError("export wrote \(files) files for \(count) notes") }
@@ -36,7 +41,7 @@ struct ExportBenchmark {
         let i = Stats.median(imports)
         let m = Stats.median(markdown)
         print(
-            "export \(count) notes: import \(Stats.f(i / 1000, 2)) s | export markdown \(Stats.f(m / 1000, 2)) s (\(Stats.f(m / i, 2))× import) | export json \(Stats.f(Stats.median(json) / 1000, 2)) s  (median of \(runs))"
+            "export \(count) notes: import \(Stats.f(i / 1000, 2)) s | export markdown \(Stats.f(m / 1000, 2)) s (\(Stats.f(m / i, 2))× import) | export json \(Stats.f(Stats.median(json) / 1000, 2)) s, peak RSS \(Stats.f(Stats.median(jsonPeak), 0)) MB  (median of \(runs))"
         )
     }
 

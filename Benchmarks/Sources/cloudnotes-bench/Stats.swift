@@ -75,16 +75,36 @@ enum Machine {
         if p.terminationStatus != 0 { throw CocoaError(.executableLoad) }
     }
 
+    /// Runs a command, discarding output; returns the exit status and its peak RSS in MB
+    /// (VmHWM, read every 5 ms while it runs: the last reading before it exits).
+    static func runMeasuringPeak(_ executable: String, _ arguments: [String]) throws -> (status: Int32, peakMB: Double)
+    {
+        let p = try started(executable, arguments)
+        var peak = 0
+        while p.isRunning {
+            peak = max(peak, statusKB("VmHWM:", process: String(p.processIdentifier)))
+            usleep(5_000)
+        }
+        p.waitUntilExit()
+        return (p.terminationStatus, Double(peak) / 1024)
+    }
+
     /// Runs a command, discarding output; returns the exit status.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let p = try started(executable, arguments)
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// A command started with its output discarded.
+    private static func started(_ executable: String, _ arguments: [String]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        return p
     }
 }

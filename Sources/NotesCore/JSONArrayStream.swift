@@ -1,0 +1,52 @@
+import Foundation
+
+/// A JSON array written one element at a time, byte for byte what `JSONEncoder` with
+/// `.prettyPrinted` writes for the whole array (each element's lines indented two spaces), so
+/// the writer holds one element and a megabyte of output, never the whole array.
+public struct JSONArrayStream {
+    private let sink: (Data) throws -> Void
+    private let encoder: JSONEncoder
+    private var count = 0
+    private var buffer = Data()
+
+    /// An array whose bytes go to `sink`, a megabyte or so at a time.
+    public init(sink: @escaping (Data) throws -> Void) {
+        self.sink = sink
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    }
+
+    public mutating func append(_ value: some Encodable) throws {
+        let data = try encoder.encode(value)
+        buffer.append(contentsOf: (count == 0 ? "[\n" : ",\n").utf8)
+        // Strings are escaped, so every LF in the encoding ends a line; empty lines stay empty.
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var start = 0
+            while start <= raw.count {
+                let end =
+                    memchr(base + start, 0x0A, raw.count - start).map { $0 - UnsafeMutableRawPointer(mutating: base) }
+                    ?? raw.count
+                if end > start {
+                    buffer.append(contentsOf: [0x20, 0x20])
+                    buffer.append(base.assumingMemoryBound(to: UInt8.self) + start, count: end - start)
+                }
+                if end < raw.count { buffer.append(0x0A) }
+                start = end + 1
+            }
+        }
+        count += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Closes the array and writes what is left.
+    public mutating func finish() throws {
+        buffer.append(contentsOf: (count == 0 ? "[\n\n]" : "\n]").utf8)
+        try flush()
+    }
+
+    private mutating func flush() throws {
+        try sink(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
