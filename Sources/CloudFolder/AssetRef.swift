@@ -66,6 +66,16 @@ public protocol AssetStore {
     /// Of chunks other devices wait for, those this device wrote or holds the content of that
     /// do not check out in the folder now (a read each), with why (rule 15).
     func damagedChunks(among names: Set<String>) throws -> [DamagedChunk]
+    /// Of `names`, the chunks of `bytes` (a record's canonical fields, which this device holds)
+    /// under any key of the ring that do not check out in the folder now (a read each), with why.
+    func damagedChunks(of bytes: [UInt8], among names: Set<String>) throws -> [DamagedChunk]
+    /// Writes again each chunk of `bytes` (a record's canonical fields) whose name under a key
+    /// of the ring is in `names` and that is missing or does not check out (`sync --repair`,
+    /// rule 15); returns how many it wrote.
+    func repairChunks(of bytes: [UInt8], named names: Set<String>, device: DeviceID) throws -> Int
+    /// Every chunk name the folder's log files and snapshots name; nil when a file's names
+    /// could not be read.
+    func chunkNamesInFolder() throws -> Set<String>?
 }
 
 /// A chunk this device wrote or holds the content of that other devices wait for: missing or
@@ -83,10 +93,10 @@ public struct DamagedChunk: Sendable, Equatable {
         self.repairable = repairable
     }
 
-    /// What a user reads about it, on the writer's side.
+    /// What a user reads about it, on the side of the device that wrote it or holds its content.
     public var message: String {
-        let what =
-            "chunk \(name.prefix(12))… that this device wrote \(reason) in the cloud folder; other devices wait for it"
+        let whose = repairable ? "of content this device holds" : "that this device wrote"
+        let what = "chunk \(name.prefix(12))… \(whose) \(reason) in the cloud folder; other devices wait for it"
         return repairable
             ? what + ": `cloudnotes sync --repair` writes it again"
             : what + ", and this device no longer holds its content"

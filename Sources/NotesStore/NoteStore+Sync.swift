@@ -97,6 +97,27 @@ extension NoteStore {
         try read { db in try Self.fetchRevisions(recordID.lowercasedString, db) }
     }
 
+    /// Calls `body` with the canonical fields bytes of each stored revision whose fields are over
+    /// `bytes` bytes (those that travel as chunks, SYNC-FORMAT rule 15), one revision at a time,
+    /// re-derived as a record's are written; `sync --repair` and the damaged-chunk check read
+    /// them back. One scan of the revision table for the ids, then a read per large revision.
+    public func forEachLargeFields(over bytes: Int, _ body: ([UInt8]) throws -> Void) throws {
+        let ids = try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM revision WHERE fields IS NOT NULL AND length(CAST(fields AS BLOB)) > ?",
+                arguments: [bytes])
+        }
+        for id in ids.sorted() {
+            let text = try read { db in
+                try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT fields FROM revision WHERE id = ?"), arguments: [id])
+            }
+            guard let text else { continue }  // purged meanwhile: nothing to repair from
+            let fields = try RevisionFields(json: JSONValue(parsing: Data(text.utf8)))
+            try body(fields.json.canonicalBytes)
+        }
+    }
+
     /// How many fetched revisions wait in the causal buffer for their parents.
     public func bufferedRevisionCount() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_buffer") ?? 0 }

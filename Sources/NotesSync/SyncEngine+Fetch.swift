@@ -231,11 +231,15 @@ extension SyncEngine {
     }
 
     /// `repair` under the sync lock. Also writes again every chunk of the attachment content
-    /// this device holds that is missing or damaged in the folder (rule 15), so readers waiting
-    /// for it go on.
+    /// and of the large notes' fields this device holds that is missing or damaged in the folder
+    /// (rule 15), so readers waiting for it go on.
     func repairLocked() async throws -> (salvaged: Int, ignored: Int, chunksRewritten: Int) {
         let folder = try prepareAccount()
-        let chunksRewritten = try (folder as? any AssetStore)?.repairAttachmentChunks(device: device) ?? 0
+        var chunksRewritten = 0
+        if let assets = folder as? any AssetStore {
+            chunksRewritten += try assets.repairAttachmentChunks(device: device)
+            chunksRewritten += try repairFieldsChunks(in: folder, assets: assets)
+        }
         // What was damaged is written again: the next sync looks afresh.
         damagedChunks = []
         lastDamageCheck = nil

@@ -203,12 +203,20 @@ extension SyncEngine {
             || fields.body.utf8.count + fields.title.utf8.count > ChangeRecord.inlineFieldsBytes / 2
     }
 
-    /// Why a note waits in a full cloud folder, in a person's words.
+    /// Why a note waits in a full cloud folder, in a person's words. A note in the trash still
+    /// carries its attachments (restoring it brings them back), so its removal waits with them;
+    /// purging it lets the removal go out at once (D-123, docs/decisions/repair.md).
     static func waitsForRoom(_ revision: Revision, _ error: CloudError) -> String {
         let size = (revision.fields?.attachments ?? []).reduce(Int64(0)) { $0 + $1.size }
         let megabytes = String(format: "%.1f MB", Double(size) / 1_048_576)
         let what = size > 0 ? "its attachments (\(megabytes))" : "it"
-        return "note \(revision.recordID.lowercasedString) waits on this device: \(fullCloudFolder) and \(what) "
+        let id = revision.recordID.lowercasedString
+        guard revision.fields?.deletedAt == nil else {
+            return "note \(id), in the trash, waits on this device: \(fullCloudFolder) and \(what) did not fit "
+                + "(\(error.message)); other devices keep the note until there is room, or until it is purged "
+                + "(`cloudnotes purge \(id)`)"
+        }
+        return "note \(id) waits on this device: \(fullCloudFolder) and \(what) "
             + "did not fit (\(error.message)); it goes out once there is room, or once the large file is detached "
             + "or the note purged"
     }

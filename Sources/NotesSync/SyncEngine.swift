@@ -320,7 +320,7 @@ public actor SyncEngine {
     static let fullCloudFolder = "the cloud folder is full"
 
     /// Whether a held note's reason is a full cloud folder (`waitsForRoom`), not the size limit.
-    static func isWaitingForRoom(_ reason: String) -> Bool { reason.contains(fullCloudFolder) }
+    public static func isWaitingForRoom(_ reason: String) -> Bool { reason.contains(fullCloudFolder) }
 
     /// The phase after a pass that ended well: idle, unless notes wait for room in a full cloud
     /// folder, which is then an error a person sees (never "✓ Synced" while something waits).

@@ -66,6 +66,10 @@ public protocol SyncStore: Sendable {
     @discardableResult
     func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int
 
+    /// Calls `body` with the canonical fields bytes of each stored revision whose fields are
+    /// over `bytes` bytes (they travel as chunks, rule 15), one at a time (`NoteStore.forEachLargeFields`).
+    func forEachLargeFields(over bytes: Int, _ body: ([UInt8]) throws -> Void) throws
+
     /// Notebook display names set on this device and not yet published (SYNC-FORMAT rule 16).
     func pendingNotebookNames() throws -> [NotebookName]
     /// The name was published as `name` (its device the engine's id).
@@ -99,6 +103,11 @@ extension SyncStore {
     public func pendingZoneDeletions() throws -> [String] { [] }
     public func markZoneDeletionPublished(_ zone: String) throws {}
     public func requeueNotebookNames() throws {}
+}
+
+/// Stores without a history to read back (test doubles) hold no large fields.
+extension SyncStore {
+    public func forEachLargeFields(over bytes: Int, _ body: ([UInt8]) throws -> Void) throws {}
 }
 
 /// Stores without settings (test doubles) hold none and keep none.

@@ -46,7 +46,15 @@ struct SyncFullCloudCLITests {
             let detached = try runner.cn(at: a, "detach", bigID, "photo.bin")
             #expect(detached.status == 0, "\(detached.stderr)")
         case .purge:
-            #expect(try runner.cn(at: a, "rm", bigID).status == 0)
+            // In the trash the note keeps its attachment, so it still waits: said at rm and sync.
+            let removed = try runner.cn(at: a, "rm", bigID)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(removed.stderr.contains("`cloudnotes purge \(bigID)`"), "\(removed.stderr)")
+            #expect(try runner.cn(at: a, "add", "Small after rm", "--body", "fits too").status == 0)
+            let stillWaiting = try runner.cn(at: a, "sync")
+            #expect(stillWaiting.stderr.contains("in the trash, waits on this device"), "\(stillWaiting.stderr)")
+            #expect(try runner.cn(at: b, "sync").status == 0)
+            #expect(try runner.cn(at: b, "show", "Small after rm").stdout == "fits too")
             let purged = try runner.cn(at: a, "purge", bigID)
             #expect(purged.status == 0, "\(purged.stderr)")
         }

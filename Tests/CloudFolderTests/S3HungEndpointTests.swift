@@ -54,4 +54,19 @@ struct S3HungEndpointTests {
         // One timeout (and NIO's overhead), where a timeout per request would be four.
         #expect(elapsed >= timeout && elapsed < 2.5 * timeout, "took \(elapsed) s")
     }
+
+    @Test("the timeout an s3:// place gets is the one the README states")
+    func timeoutIsTheREADMEs() throws {
+        let readme = try DocsDriftTests.text("README.md")
+        let stated = try #require(
+            readme.firstMatch(of: /sends nothing for the endpoint's timeout \((\d+) s\)/).map { Double($0.1) } ?? nil,
+            "the README no longer states the S3 timeout where it did")
+        let endpoint = try S3Endpoint.resolve(
+            bucket: "notes",
+            environment: [
+                "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "HOME": "/nonexistent",
+            ],
+            readFile: { _ in nil })
+        #expect(endpoint.timeout == stated)
+    }
 }

@@ -152,6 +152,51 @@ struct FullCloudTests {
         await engine.stop()
     }
 
+    @Test(
+        "a note removed while it waits for room waits alone, in the trash, and says so; the notes after it go out, purge lets it go"
+    )
+    func removedWhileWaiting() async throws {
+        let (_, io, a, b) = try await TestFolder.memoryPair()
+        let note = try a.store.create(title: "photo", body: "see attached\n")
+        await a.sync()
+        await b.sync()
+        _ = try AttachmentSyncTests.attach(a, note.id, name: "a.bin", bytes: 300_000, seed: 71)
+        Self.fillAssets(io)
+        #expect(await a.engine.syncNow().sent.failed.map(\.recordID) == [note.id])
+        _ = try a.store.trash(note.id)
+        let after = try a.store.create(title: "after", body: "written after the rm\n")
+        a.clock.advance(by: 2_000)
+        let summary = await a.engine.syncNow()
+        #expect(summary.error == nil, "\(String(describing: summary.error))")
+        #expect(summary.sent.failed.map(\.recordID) == [note.id])
+        let id = note.id.lowercasedString
+        let reason = try #require(summary.sent.failed.first?.error.message)
+        #expect(reason.contains("note \(id), in the trash, waits on this device"), "\(reason)")
+        #expect(reason.contains("the cloud folder is full"), "\(reason)")
+        #expect(reason.contains("`cloudnotes purge \(id)`"), "\(reason)")
+        #expect(await a.engine.status.heldCount == 1)
+        guard case .error(let message) = await a.engine.status.phase else {
+            Issue.record("a removed note waits for room, yet the phase is \(await a.engine.status.phase)")
+            return
+        }
+        #expect(message.contains("the cloud folder is full"), "\(message)")
+        // Nothing else waits behind it; the other device keeps the note, as the reason says.
+        await b.sync()
+        #expect(try b.store.note(after.id)?.body == "written after the rm\n")
+        #expect(try b.store.note(note.id)?.isTrashed == false)
+
+        try a.store.purge(note.id)
+        let released = await a.sync()
+        #expect(released.sent.failed.isEmpty && released.pending == 0, "\(released.sent.failed)")
+        #expect(await a.engine.status.heldCount == 0)
+        guard case .idle = await a.engine.status.phase else {
+            Issue.record("nothing waits, yet the phase is \(await a.engine.status.phase)")
+            return
+        }
+        await b.sync()
+        #expect(try b.store.note(note.id) == nil)
+    }
+
     @Test("when not even a small change fits, the sync fails with the full folder's reason, and recovers")
     func nothingFits() async throws {
         let (_, io, a, b) = try await TestFolder.memoryPair()

@@ -42,7 +42,7 @@ final class TestDevice: @unchecked Sendable {
 
     /// A second device made by copying this one's data directory (a copied data directory or a
     /// restored backup: same device id, same engine state), with a clock of its own.
-    func copied(as name: String, folder: any CloudFolder) throws -> TestDevice {
+    func copied(as name: String, folder: any CloudFolder, maxRecordBytes: Int = 1_048_576) throws -> TestDevice {
         try store.makeDurable()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
@@ -51,7 +51,9 @@ final class TestDevice: @unchecked Sendable {
         try FileManager.default.copyItem(
             at: directory.appendingPathComponent(NoteStore.databaseFileName),
             to: copy.appendingPathComponent(NoteStore.databaseFileName))
-        return try TestDevice(name, folder: folder, clock: TestClock(clock.date.millisecondsSince1970), directory: copy)
+        return try TestDevice(
+            name, folder: folder, clock: TestClock(clock.date.millisecondsSince1970), directory: copy,
+            maxRecordBytes: maxRecordBytes)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
