@@ -17,7 +17,7 @@ public struct SharedPlace: Sendable {
     /// The place, an absolute path without a trailing slash (a prefix on a bucket).
     public let root: String
     /// The device writing (the temp names of rule 2 carry it).
-    let device: DeviceID
+    public let device: DeviceID
 
     public init(io: any FileIO, root: String, device: DeviceID) {
         self.io = io
