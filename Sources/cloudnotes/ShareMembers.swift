@@ -254,7 +254,8 @@ struct ShareList: ParsableCommand {
             var session = try ShareSession(global, place: text)
             let (place, checkpoint) = (session.place, session.checkpoint)
             let state = try session.attempt { () throws(ShareError) in try place.read(after: checkpoint) }
-            if checkpoint != nil { try session.remember(state) }
+            // What was checked is remembered (rule 18), so a later rollback is refused here too.
+            try session.remember(state)
             let members = state.log.head.members.map { line in
                 Printed.Member(
                     name: line.code.name, fingerprint: line.code.fingerprint, role: line.role.rawValue,
