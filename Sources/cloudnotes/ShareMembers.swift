@@ -250,10 +250,19 @@ struct ShareList: ParsableCommand {
         let store = try context.openStore()
         let places = try place.map { [$0] } ?? ShareBook.read(store).places.map(\.place)
         var printed: [Printed] = []
+        var failed = false
         for text in places {
             var session = try ShareSession(global, place: text)
             let (place, checkpoint) = (session.place, session.checkpoint)
-            let state = try session.attempt { () throws(ShareError) in try place.read(after: checkpoint) }
+            let state: ShareState
+            do {
+                state = try session.attempt { () throws(ShareError) in try place.read(after: checkpoint) }
+            } catch let error as CLIError where self.place == nil {
+                // One place that cannot be read does not hide the others; the exit status says so.
+                Output.error("cloudnotes: \(text): \(error.message)")
+                failed = true
+                continue
+            }
             // What was checked is remembered (rule 18), so a later rollback is refused here too.
             try session.remember(state)
             let members = state.log.head.members.map { line in
@@ -268,15 +277,21 @@ struct ShareList: ParsableCommand {
                     entry: state.log.head.number, epoch: state.log.head.epoch, members: members,
                     problems: state.problems))
         }
-        if json { return try Output.json(printed) }
-        if printed.isEmpty { Output.line("no shared places (create one with `cloudnotes share init PLACE`)") }
-        for share in printed {
-            Output.line("\(share.place): owner \(Output.display(share.owner.name)) (\(share.owner.fingerprint))")
-            for member in share.members {
-                Output.line(
-                    "  \(Output.display(member.name))  \(member.fingerprint)  \(member.role)  \(member.status)")
+        if json {
+            try Output.json(printed)
+        } else {
+            if printed.isEmpty, !failed {
+                Output.line("no shared places (create one with `cloudnotes share init PLACE`)")
             }
-            for problem in share.problems { Output.warn(problem) }
+            for share in printed {
+                Output.line("\(share.place): owner \(Output.display(share.owner.name)) (\(share.owner.fingerprint))")
+                for member in share.members {
+                    Output.line(
+                        "  \(Output.display(member.name))  \(member.fingerprint)  \(member.role)  \(member.status)")
+                }
+                for problem in share.problems { Output.warn(problem) }
+            }
         }
+        if failed { throw CLIError("some shared places could not be read (above)") }
     }
 }
