@@ -157,6 +157,36 @@ struct SharedPlaceTests {
         #expect(try place.epochKey(1, for: bo, state: state) == oldKey)
     }
 
+    @Test("a removal or an invitation cut short anywhere is finished by running it again, with one key")
+    func cutShortAndRunAgain() throws {
+        var state = try threeMembers()
+        // Cut before Cy's box: Ana's box and the entry are there, Cy waits for the key.
+        io.fail(.createExclusive, errno: EIO, pathContains: "epochs/000000000002/.\(cy.memberID)")
+        #expect(throws: ShareError.self) { try place.remove(bo.memberID, by: ana, after: state.log.checkpoint) }
+        state = try place.read(after: state.log.checkpoint)
+        #expect(state.log.head.epoch == 2)
+        #expect(throws: ShareError.self) { try place.epochKey(2, for: cy, state: state) }
+        state = try place.remove(bo.memberID, by: ana, after: state.log.checkpoint)
+        #expect(try place.epochKey(2, for: cy, state: state) == place.epochKey(2, for: ana, state: state))
+        #expect(throws: ShareError.self) { try place.remove(bo.memberID, by: ana, after: state.log.checkpoint) }
+
+        // Cut before the entry of a second removal: Ana's box of epoch 3 is there; run again, its key is kept.
+        io.fail(.createExclusive, errno: EIO, pathContains: "members/.000000000005")
+        #expect(throws: ShareError.self) { try place.remove(cy.memberID, by: ana, after: state.log.checkpoint) }
+        state = try place.remove(cy.memberID, by: ana, after: state.log.checkpoint)
+        #expect(state.log.head.epoch == 3 && state.log.head.number == 5)
+        _ = try place.epochKey(3, for: ana, state: state)
+
+        // Cut before an invitee's box: inviting again writes it, and they can accept.
+        let dee = AccountIdentity.generate(name: "Dee")
+        io.fail(.createExclusive, errno: EIO, pathContains: ".\(dee.memberID)")
+        #expect(throws: ShareError.self) { try place.invite(dee.code, role: .readOnly, by: ana, after: nil) }
+        #expect(throws: ShareError.self) { try place.answer(.accepted, by: dee, after: nil) }
+        state = try place.invite(dee.code, role: .readOnly, by: ana, after: nil)
+        #expect(try place.answer(.accepted, by: dee, after: nil).key == place.epochKey(3, for: ana, state: state))
+        #expect(throws: ShareError.self) { try place.invite(dee.code, role: .readOnly, by: ana, after: nil) }
+    }
+
     @Test("an invitation for someone else cannot be opened or accepted")
     func invitationForSomeoneElse() throws {
         let state = try threeMembers()

@@ -14,11 +14,19 @@ extension SharedPlace {
         try requireOwner(identity, state)
         guard role != .owner else { throw ShareError(.invalid, "a share has one owner; invite as admin instead") }
         let head = state.log.head
+        let key = try epochKey(head.epoch, for: identity, state: state)
         if let line = head.member(code.memberID), line.status != .removed {
+            // An invitation cut short after its entry: its box is written now.
+            if try read(Self.boxPath(epoch: head.epoch, member: code.memberID)) == nil,
+                let since = state.invitedAt(code.memberID), let entry = state.log.entry(since),
+                entry.epoch == head.epoch
+            {
+                try writeBox(key, for: line.code, entry: entry, by: identity, share: state.share)
+                return try read(after: state.log.checkpoint)
+            }
             throw ShareError(
                 .invalid, "\(line.code.name) (\(code.fingerprint)) is already a member, \(line.status.rawValue)")
         }
-        let key = try epochKey(head.epoch, for: identity, state: state)
         var members = head.members.filter { $0.id != code.memberID }
         members.append(ShareMember(code: code, role: role, status: .invited))
         let entry = MembershipEntry(
@@ -41,11 +49,25 @@ extension SharedPlace {
         let state = try read(after: checkpoint)
         try requireOwner(identity, state)
         let head = state.log.head
-        guard let line = head.member(member), line.status != .removed else {
-            throw ShareError(.invalid, "no member \(member) to remove")
+        guard let line = head.member(member) else { throw ShareError(.invalid, "no member \(member) to remove") }
+        if line.status == .removed {
+            // A removal cut short after its entry: the boxes of those who remain are written now.
+            let key = try epochKey(head.epoch, for: identity, state: state)
+            var wrote = false
+            for other in head.members where other.status != .removed && other.id != identity.memberID {
+                guard try read(Self.boxPath(epoch: head.epoch, member: other.id)) == nil else { continue }
+                try writeBox(key, for: other.code, entry: head, by: identity, share: state.share)
+                wrote = true
+            }
+            guard wrote else { throw ShareError(.invalid, "\(line.code.name) is already removed from this share") }
+            return try read(after: state.log.checkpoint)
         }
         guard line.role != .owner else { throw ShareError(.invalid, "the owner cannot be removed from their share") }
-        let key = SymmetricKey(size: .bits256)
+        // A removal cut short left this owner's box of the new epoch, and maybe nothing else: its
+        // key is the one to go on with (another would not fit the box already there).
+        let key =
+            try ownPendingKey(epoch: head.epoch + 1, entry: head.number + 1, identity, state)
+            ?? SymmetricKey(size: .bits256)
         let members = head.members.map { other in
             other.id == member
                 ? ShareMember(code: other.code, role: other.role, status: .removed, cutoff: cutoff) : other
@@ -53,12 +75,14 @@ extension SharedPlace {
         let entry = MembershipEntry(
             number: head.number + 1, epoch: head.epoch + 1, epochKeyID: MembershipEntry.keyID(of: key),
             members: members, previous: state.log.checkpoint.sha256)
+        // The owner's own box before the entry: a removal cut anywhere keeps the new key.
+        try writeBox(key, for: identity.code, entry: entry, by: identity, share: state.share)
         try publish(
             SignedFile(kind: .member, share: state.share, body: entry.body, signedBy: identity).bytes,
             at: Self.entryPath(entry.number))
-        // The owner's own box first: without it the new key would be lost with this process.
-        let remaining = entry.members.filter { $0.status != .removed }.sorted { a, _ in a.role == .owner }
-        for other in remaining { try writeBox(key, for: other.code, entry: entry, by: identity, share: state.share) }
+        for other in entry.members where other.status != .removed && other.id != identity.memberID {
+            try writeBox(key, for: other.code, entry: entry, by: identity, share: state.share)
+        }
         return try read(after: state.log.checkpoint)
     }
 
@@ -117,13 +141,38 @@ extension SharedPlace {
         return key
     }
 
+    /// Writes `key`'s box for `code` under `entry`. A box this identity already wrote there for
+    /// the same entry (a retry: HPKE's seal is randomized, so its bytes differ) counts as written.
     func writeBox(
         _ key: SymmetricKey, for code: IdentityCode, entry: MembershipEntry, by identity: AccountIdentity, share: String
     ) throws(ShareError) {
+        let relative = Self.boxPath(epoch: entry.epoch, member: code.memberID)
+        // `try?`: a file that does not parse is not ours; `publish` below refuses to replace it.
+        if let existing = try read(relative),
+            let file = try? SignedFile(parsing: existing, kind: .epochKey, share: share, path: relative),
+            file.isSigned(by: identity.code), (try? EpochKeyBox(body: file.body))?.entry == entry.number
+        {
+            return
+        }
         let box = try EpochKeyBox.seal(key, to: code, share: share, epoch: entry.epoch, entry: entry.number)
-        try publish(
-            SignedFile(kind: .epochKey, share: share, body: box.body, signedBy: identity).bytes,
-            at: Self.boxPath(epoch: entry.epoch, member: code.memberID))
+        try publish(SignedFile(kind: .epochKey, share: share, body: box.body, signedBy: identity).bytes, at: relative)
+    }
+
+    /// The key of this owner's own box of `epoch`, written for `entry` by a removal cut short;
+    /// nil when there is none. Only a box this identity signed for that entry counts: one
+    /// planted by another writer of the place could hold a key they know.
+    func ownPendingKey(epoch: Int64, entry: Int64, _ identity: AccountIdentity, _ state: ShareState) throws(ShareError)
+        -> SymmetricKey?
+    {
+        let relative = Self.boxPath(epoch: epoch, member: identity.memberID)
+        guard let bytes = try read(relative) else { return nil }
+        let file = try SignedFile(parsing: bytes, kind: .epochKey, share: state.share, path: path(relative))
+        let box = try EpochKeyBox(body: file.body)
+        guard file.isSigned(by: identity.code), box.entry == entry else {
+            throw ShareError(
+                .placeTaken, "\(path(relative)) holds a key box this removal did not write; it is never overwritten")
+        }
+        return try box.open(with: identity, share: state.share, epoch: epoch)
     }
 
     func requireOwner(_ identity: AccountIdentity, _ state: ShareState) throws(ShareError) {
