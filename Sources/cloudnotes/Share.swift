@@ -5,11 +5,22 @@ import NotesCore
 import NotesStore
 
 /// `cloudnotes share`: sharing a notebook with another person (issue 24). Built so far: the
-/// account's identity (`share id`).
+/// account's identity (`share id`) and a shared place's membership (`ShareMembers.swift`);
+/// notes do not sync through a shared place yet.
 struct Share: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Share notebooks with other people (so far: this account's identity).",
-        subcommands: [ShareID.self],
+        abstract: "Share with other people (so far: identities and a shared place's members; notes do not sync "
+            + "through it yet).",
+        discussion: """
+            Built so far: this account's identity (share id), and the membership of a shared \
+            place (share init, invite, accept, list, remove, leave): signed, end-to-end \
+            encrypted keys per member, roles checked by signatures. Moving a notebook into a \
+            shared place and syncing its notes there is not built yet.
+            """,
+        subcommands: [
+            ShareID.self, ShareInit.self, ShareInvite.self, ShareAccept.self, ShareList.self, ShareRemove.self,
+            ShareLeave.self,
+        ],
         defaultSubcommand: ShareID.self)
 }
 
@@ -43,6 +54,25 @@ struct ShareID: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
+        let (identity, inCloud) = try Self.identity(context, store, name: name)
+        let code = identity.code
+        let printed = Printed(
+            code: code.text, fingerprint: code.fingerprint, name: identity.name, kept: inCloud ? "cloud" : "device")
+        if json { return try Output.json(printed) }
+        Output.line("identity code: \(printed.code)")
+        Output.line("fingerprint:   \(printed.fingerprint)")
+        Output.line("name:          \(printed.name)")
+        Output.line(
+            inCloud
+                ? "kept:          in the encrypted cloud folder, so every device of this account has the same identity"
+                : "kept:          in this data directory only (the cloud folder is not encrypted, or none is set): "
+                    + "encrypt it (`cloudnotes sync encrypt`) for your other devices to take the same identity")
+    }
+
+    /// This account's identity, created on first use (in the encrypted cloud folder when there
+    /// is one, else in this data directory), under `name` when given; and whether the cloud
+    /// folder keeps it.
+    static func identity(_ context: Context, _ store: NoteStore, name: String?) throws -> (AccountIdentity, Bool) {
         if let name, !IdentityCode.isAcceptableName(name) {
             throw CLIError("a display name is 1 to 64 bytes of printable text; \(name.debugDescription) is not")
         }
@@ -81,18 +111,7 @@ struct ShareID: ParsableCommand {
         if local.map({ !$0.sameKeys(as: identity) || $0.name != identity.name }) ?? true {
             try LocalIdentity.write(identity, store)
         }
-        let code = identity.code
-        let printed = Printed(
-            code: code.text, fingerprint: code.fingerprint, name: identity.name, kept: inCloud ? "cloud" : "device")
-        if json { return try Output.json(printed) }
-        Output.line("identity code: \(printed.code)")
-        Output.line("fingerprint:   \(printed.fingerprint)")
-        Output.line("name:          \(printed.name)")
-        Output.line(
-            inCloud
-                ? "kept:          in the encrypted cloud folder, so every device of this account has the same identity"
-                : "kept:          in this data directory only (the cloud folder is not encrypted, or none is set): "
-                    + "encrypt it (`cloudnotes sync encrypt`) for your other devices to take the same identity")
+        return (identity, inCloud)
     }
 
     /// The encrypted cloud folder this data directory syncs with, unlocked; nil when none is

@@ -65,14 +65,16 @@ import Testing
     }
 
     /// SYNC-FORMAT's "## Envelope" lists one `- format N:` line per format; a build reads formats
-    /// 1...4 everywhere and recognises 5 (a folder encrypted in place) and 6 (a keys file of
-    /// more than one key).
+    /// 1...4 everywhere and recognises 5 (a folder encrypted in place), 6 (a keys file of
+    /// more than one key) and 7 (a shared place's `container.json`).
     @Test func theEnvelopeFormatsDocumentedAreTheFormatsTheCodeKnows() throws {
         let documented = Self.section("## Envelope", of: try Self.text("docs/SYNC-FORMAT.md")).compactMap { line in
             line.firstMatch(of: /^- format (\d+):/).flatMap { Int64($0.1) }
         }
         let known =
-            Array(Envelope.supportedFormats) + [DirectoryCloudFolder.encryptedInPlaceFormat, Envelope.keyringFormat]
+            Array(Envelope.supportedFormats) + [
+                DirectoryCloudFolder.encryptedInPlaceFormat, Envelope.keyringFormat, SharedPlace.containerFormat,
+            ]
         #expect(documented == known)
     }
 }
