@@ -205,7 +205,7 @@ extension SyncEngine {
 
     /// Why a note waits in a full cloud folder, in a person's words. A note in the trash still
     /// carries its attachments (restoring it brings them back), so its removal waits with them;
-    /// purging it lets the removal go out at once (D-123, docs/decisions/repair.md).
+    /// purging it lets the removal go out at once (D-123, D-143).
     static func waitsForRoom(_ revision: Revision, _ error: CloudError) -> String {
         let size = (revision.fields?.attachments ?? []).reduce(Int64(0)) { $0 + $1.size }
         let megabytes = String(format: "%.1f MB", Double(size) / 1_048_576)

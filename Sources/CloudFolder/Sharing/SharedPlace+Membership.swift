@@ -6,7 +6,7 @@ import NotesCore
 extension SharedPlace {
     /// Invites `code` with `role`: entry n+1 lists them `invited`, then the current epoch's key
     /// is boxed for them. Only the owner writes entries in this build (a folder has no
-    /// compare-and-swap to order two admins; docs/decisions/share.md).
+    /// compare-and-swap to order two admins; D-147).
     public func invite(
         _ code: IdentityCode, role: ShareRole, by identity: AccountIdentity, after checkpoint: ShareCheckpoint?
     ) throws(ShareError) -> ShareState {
