@@ -48,6 +48,12 @@ public struct MembershipEntry: Sendable, Equatable {
     /// Reads an entry's body, checking what one entry can say on its own: the member lines,
     /// their order, and one owner. The chain is `MembershipLog`'s.
     init(body: JSONValue) throws(ShareError) {
+        var checked: [String: IdentityCode] = [:]
+        try self.init(body: body, checked: &checked)
+    }
+
+    /// An entry read with the codes a log has already verified (`ShareMember(json:checked:)`).
+    init(body: JSONValue, checked: inout [String: IdentityCode]) throws(ShareError) {
         func malformed(_ why: String) -> ShareError { ShareError(.malformed, "a membership entry \(why)") }
         guard case .object(let fields) = body, fields.count == 5, let number = body["entry"]?.intValue,
             let epoch = body["epoch"]?.intValue, let keyID = body["epochKey"]?.stringValue,
@@ -64,7 +70,7 @@ public struct MembershipEntry: Sendable, Equatable {
             throw malformed("lists \(lines.count) members (1 to \(Self.maxMembers))")
         }
         var members: [ShareMember] = []
-        for line in lines { members.append(try ShareMember(json: line)) }
+        for line in lines { members.append(try ShareMember(json: line, checked: &checked)) }
         guard zip(members, members.dropFirst()).allSatisfy({ $0.id < $1.id }) else {
             throw malformed("lists members out of order or twice")
         }

@@ -13,6 +13,8 @@ public struct MembershipLog: Sendable {
     public private(set) var hashes: [String] = []
     /// The first entry that did not check out (the later ones are not read), and why.
     public private(set) var refused: (entry: Int64, reason: String)?
+    /// The identity codes verified so far, by their text: each is verified once per log.
+    private var checkedCodes: [String: IdentityCode] = [:]
 
     /// The newest entry checked (entry 1 always is: a log without it is not a share).
     public var head: MembershipEntry {
@@ -84,7 +86,7 @@ public struct MembershipLog: Sendable {
     private mutating func append(_ bytes: [UInt8], number: Int64) throws(ShareError) {
         let path = SharedPlace.entryPath(number)
         let file = try SignedFile(parsing: bytes, kind: .member, share: share, path: path)
-        let entry = try MembershipEntry(body: file.body)
+        let entry = try MembershipEntry(body: file.body, checked: &checkedCodes)
         func refuse(_ why: String) -> ShareError { ShareError(.notAllowed, "\(path) \(why)") }
         guard entry.number == number else { throw refuse("says it is entry \(entry.number)") }
         guard let owner = entry.owner, owner.code.memberID == self.owner.memberID else {

@@ -56,7 +56,10 @@ public struct ShareMember: Sendable, Equatable {
         return .object(object)
     }
 
-    init(json: JSONValue) throws(ShareError) {
+    /// A member line; `checked` holds the identity codes already verified while reading one log
+    /// (each entry lists every member again: each code's signature is verified once, not once per
+    /// entry).
+    init(json: JSONValue, checked: inout [String: IdentityCode]) throws(ShareError) {
         func malformed(_ why: String) -> ShareError { ShareError(.malformed, "a member line \(why)") }
         guard case .object(let fields) = json, let codeText = json["code"]?.stringValue,
             let id = json["id"]?.stringValue, let role = json["role"]?.stringValue.flatMap(ShareRole.init),
@@ -66,10 +69,15 @@ public struct ShareMember: Sendable, Equatable {
             throw malformed("has extra fields, or a cutoff where none belongs or none where one does")
         }
         let code: IdentityCode
-        do {
-            code = try IdentityCode(text: codeText)
-        } catch {
-            throw malformed("holds an identity code that does not check out (\(error))")
+        if let known = checked[codeText] {
+            code = known
+        } else {
+            do {
+                code = try IdentityCode(text: codeText)
+            } catch {
+                throw malformed("holds an identity code that does not check out (\(error))")
+            }
+            checked[codeText] = code
         }
         guard code.text == codeText, code.memberID == id else { throw malformed("has an id that is not its code's") }
         var cutoff: [String: Int64]?
