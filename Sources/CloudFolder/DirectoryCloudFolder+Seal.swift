@@ -12,26 +12,42 @@ extension DirectoryCloudFolder {
         path.hasPrefix(layout.root + "/") ? String(path.dropFirst(layout.root.count + 1)) : path
     }
 
-    /// The bytes written at `path`: sealed when the folder seals it.
+    /// Whether the file at `path` carries its writer's signature inside its seal: every sealed
+    /// file of a shared place but a chunk (SYNC-FORMAT rule 20).
+    func isSigned(_ path: String) -> Bool {
+        sharing != nil && isSealed(path) && !path.hasPrefix(layout.privateDirectory + "/assets/")
+    }
+
+    /// The bytes written at `path`: sealed when the folder seals it, signed first in a shared place.
     func sealed(_ bytes: [UInt8], at path: String) -> [UInt8] {
         guard let seal, isSealed(path) else { return bytes }
-        return seal.seal(bytes, name: sealName(path))
+        let name = sealName(path)
+        guard let sharing, isSigned(path) else { return seal.seal(bytes, name: name) }
+        return seal.seal(sharing.signed(bytes, name: name), name: name)
     }
 
     /// The plaintext of bytes read at `path`, sealed as `name` (a renamed copy is sealed under
     /// its original's path); the reason when the seal does not open.
     func opened(_ bytes: [UInt8], at path: String, sealedAs name: String? = nil) -> Result<[UInt8], SealError> {
         guard let seal, isSealed(path) else { return .success(bytes) }
+        let plain: [UInt8]
         do {
-            return .success(try seal.open(bytes, name: sealName(name ?? path)))
+            plain = try seal.open(bytes, name: sealName(name ?? path))
         } catch {
             return .failure(error)
+        }
+        guard let sharing, isSigned(path) else { return .success(plain) }
+        do {
+            return .success(try sharing.verified(plain, name: sealName(name ?? path)))
+        } catch {
+            return .failure(.refused(error.message))
         }
     }
 
     /// The read cap for a file of at most `plaintext` bytes at `path`.
     func readCap(_ plaintext: Int, at path: String) -> Int {
-        isSealed(path) ? FolderSeal.sealedSize(forAtMost: plaintext) : plaintext
+        isSealed(path)
+            ? FolderSeal.sealedSize(forAtMost: plaintext + (isSigned(path) ? SharedAccess.lineBytes : 0)) : plaintext
     }
 
     /// Reads a file and opens its seal: nil when missing; a file whose seal does not open reads
@@ -51,7 +67,14 @@ extension DirectoryCloudFolder {
     /// nothing more with its old key, which others may no longer trust, until it is given the
     /// passphrase (rule 14).
     func keyChanged(_ number: Int, held: Int) -> CloudError {
-        CloudError(
+        if sharing != nil {
+            return CloudError(
+                .notAuthenticated,
+                "this share's notes are now sealed with the key of epoch \(number), which has not reached you (you "
+                    + "were removed, or the owner's new key is still on its way); what you had stays here",
+                path: layout.root)
+        }
+        return CloudError(
             .notAuthenticated,
             "the key of the encrypted cloud folder was changed on another device (key \(number); this device holds "
                 + "\(held)); nothing more is written with the old one: run `cloudnotes sync` with the passphrase to take "

@@ -19,11 +19,24 @@ public struct DirectoryCloudFolder: CloudFolder {
     public var attachments: (any AttachmentContent)?
     /// Set on a bucket's folder scoped to one sync pass: what it has seen there (`PassSightings`).
     var sightings: PassSightings?
+    /// Set on the folder of a shared place (SYNC-FORMAT rule 20): the membership its files are
+    /// signed and checked against; `seal` is then its epoch keys'.
+    public let sharing: SharedAccess?
 
     public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
         self.layout = CloudLayout(root: root, zoneNames: seal)
         self.io = io
         self.seal = seal
+        self.sharing = nil
+    }
+
+    /// The folder of a shared place: sealed with its epoch keys (key n is epoch n's), every file
+    /// signed, zone folders named by their ids (which say nothing: `s-<share>`).
+    public init(sharedPlace root: String, io: any FileIO, seal: FolderSeal, sharing: SharedAccess) {
+        self.layout = CloudLayout(root: root, zoneNames: nil)
+        self.io = io
+        self.seal = seal
+        self.sharing = sharing
     }
 
     // MARK: Container (rule 12)
@@ -92,7 +105,7 @@ public struct DirectoryCloudFolder: CloudFolder {
         // A key started on another device (`sync passphrase --new-key`, rule 14): nothing more
         // is written with the old one, which whoever kept it could read. One listing of `keys/`
         // per pass (its one file read).
-        if let seal, info.encrypted, let inForce = try readKeysFiles().files.map(\.keyCount).max(),
+        if let seal, info.encrypted, sharing == nil, let inForce = try readKeysFiles().files.map(\.keyCount).max(),
             inForce > seal.keyNumber
         {
             throw keyChanged(inForce, held: seal.keyNumber)
@@ -113,6 +126,7 @@ public struct DirectoryCloudFolder: CloudFolder {
 
     /// `container.json` as it is, whether or not this folder can open an encrypted container.
     public func readContainer(boundTo: String?) throws -> ContainerInfo {
+        if let sharing { return try readSharedContainer(sharing) }
         let bytes: [UInt8]?
         do {
             bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Notebook ids made from folder paths, for imports of a folder tree (a notes vault): a
 /// notebook id is a zone id, `[a-z0-9-]{1,64}` (SYNC-FORMAT, Layout), so `Work/Projects 2025`
 /// becomes `work-projects-2025`. The store has no place for a display name: the slug is all
@@ -18,9 +20,26 @@ public enum NotebookSlug {
         }
         while out.last == "-" { out.removeLast() }
         if out.isEmpty { return "folder-" + hash(path) }
+        // A shared notebook's zone id is never made from a name (SYNC-FORMAT "Notes in a shared place").
+        if isSharedZone(out) { return "notebook-" + out }
         if out.count > 64 { return withSuffix(out, hash(path)) }
         return out
     }
+
+    /// The zone id of a shared place's notebook: `s-` and the share id, a lowercase UUID.
+    public static func sharedZone(share: String) -> String { "s-" + share }
+
+    /// Whether `zone` is a shared place's notebook (`sharedZone(share:)`): it syncs through its
+    /// place, never through the private cloud folder.
+    public static func isSharedZone(_ zone: String) -> Bool {
+        guard zone.hasPrefix("s-"), zone.utf8.count == 38 else { return false }
+        let id = String(zone.dropFirst(2))
+        return UUID(uuidString: id).map { $0.uuidString.lowercased() == id } ?? false
+    }
+
+    /// A GLOB that matches every shared zone id (and, in SQL, a few that are not: harmless, since
+    /// no notebook name makes one, see `slug`).
+    public static let sharedZoneGlob = "s-????????-????-????-????-????????????"
 
     /// `slug` with `-suffix`, cut so that the whole is at most 64 characters.
     public static func withSuffix(_ slug: String, _ suffix: String) -> String {

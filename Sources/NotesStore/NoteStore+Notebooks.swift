@@ -171,12 +171,20 @@ extension NoteStore {
 
 /// Notebook names and deletions as the sync engine sees them (SYNC-FORMAT rules 12 and 16).
 extension NoteStore {
-    /// Names set here and not yet published.
+    /// Names set here and not yet published, but shared notebooks' (they go to their places).
     public func pendingNotebookNames() throws -> [NotebookName] {
+        try pendingNotebookNames(inZone: nil)
+    }
+
+    /// The pending name of one zone, or with `zone` nil those of every zone but the shared ones.
+    public func pendingNotebookNames(inZone zone: String?) throws -> [NotebookName] {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT zone, displayName, nameHLC, nameDevice FROM notebook WHERE namePending = 1 ORDER BY zone"
+                sql: """
+                    SELECT zone, displayName, nameHLC, nameDevice FROM notebook
+                    WHERE namePending = 1 AND \(zone == nil ? "zone NOT GLOB ?" : "zone = ?") ORDER BY zone
+                    """, arguments: [zone ?? NotebookSlug.sharedZoneGlob]
             ).map(Self.notebookName(from:))
         }
     }
@@ -232,7 +240,9 @@ extension NoteStore {
     /// Zones of notebooks deleted here whose deletion marker waits to be written.
     public func pendingZoneDeletions() throws -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT zone FROM notebook WHERE deletionPending = 1 ORDER BY zone")
+            try String.fetchAll(
+                db, sql: "SELECT zone FROM notebook WHERE deletionPending = 1 AND zone NOT GLOB ? ORDER BY zone",
+                arguments: [NotebookSlug.sharedZoneGlob])
         }
     }
 

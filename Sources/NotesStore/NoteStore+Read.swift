@@ -278,8 +278,13 @@ extension NoteStore {
         }
     }
 
+    /// Those of shared notebooks are counted by their places' engines (`pendingCount(inZone:)`).
     public func pendingCount() throws -> Int {
-        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM outbox")) ?? 0 }
+        try read { db in
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM outbox WHERE zone NOT GLOB ?"),
+                arguments: [NotebookSlug.sharedZoneGlob]) ?? 0
+        }
     }
 }
 

@@ -11,13 +11,23 @@ import NotesCore
 /// (`applyFetchedRevisions`, in NoteStore+SyncApply.swift).
 extension NoteStore {
     /// The `sync_state` key of the engine's state serialization.
-    static let engineStateKey = "engine"
+    public static let engineStateKey = "engine"
     /// The `sync_state` key of the cloud folder path `sync init` bound this store to.
     static let cloudFolderKey = "cloudFolder"
 
     /// Pending record zone changes after outbox seq `after`, oldest first, with their revisions
     /// (the outbox joined with the revision table).
+    /// Shared notebooks' changes are not among them: they go through their places
+    /// (`pendingRecordZoneChanges(after:limit:inZone:)`).
     public func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
+        outboxSeq: Int64, zone: String, revision: Revision
+    )] {
+        try pendingRecordZoneChanges(after: outboxSeq, limit: limit, inZone: nil)
+    }
+
+    /// The pending changes of one zone (a shared place's notebook), or with `zone` nil those of
+    /// every zone that is not a shared notebook's.
+    public func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int, inZone zone: String?) throws -> [(
         outboxSeq: Int64, zone: String, revision: Revision
     )] {
         try read { db in
@@ -25,16 +35,33 @@ extension NoteStore {
                 db.cachedStatement(
                     sql: """
                         SELECT o.seq AS outboxSeq, o.zone AS outboxZone, r.* FROM outbox o
-                        JOIN revision r ON r.id = o.revID WHERE o.seq > ? ORDER BY o.seq LIMIT ?
+                        JOIN revision r ON r.id = o.revID WHERE o.seq > ? AND \(Self.outboxZoneCondition(zone))
+                        ORDER BY o.seq LIMIT ?
                         """),
-                arguments: [outboxSeq, limit]
+                arguments: [outboxSeq, zone ?? NotebookSlug.sharedZoneGlob, limit]
             ).map { row in (row["outboxSeq"], row["outboxZone"], try Self.revision(from: row)) }
         }
     }
 
+    /// How many changes of one zone (a shared place's notebook) wait to be sent.
+    public func pendingCount(inZone zone: String) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM outbox WHERE zone = ?"), arguments: [zone])
+                ?? 0
+        }
+    }
+
+    /// The outbox rows of one zone (`?` its id), or of every zone but the shared ones (`?` their GLOB).
+    static func outboxZoneCondition(_ zone: String?) -> String { zone == nil ? "o.zone NOT GLOB ?" : "o.zone = ?" }
+
     /// Removes sent outbox rows, marks notes with nothing left to send as synced, and saves the
     /// engine state, in one transaction (SYNC-FORMAT rule 2).
     public func markSent(outboxSeqs: [Int64], engineState: String) throws {
+        try markSent(outboxSeqs: outboxSeqs, engineState: engineState, stateKey: Self.engineStateKey)
+    }
+
+    /// `markSent` for the engine whose state is under `stateKey`.
+    public func markSent(outboxSeqs: [Int64], engineState: String, stateKey: String) throws {
         try write { db in
             var records = Set<String>()
             for seq in outboxSeqs {
@@ -52,19 +79,28 @@ extension NoteStore {
                     AND NOT EXISTS (SELECT 1 FROM outbox WHERE recordID = ?)
                     """, [record, record])
             }
-            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+            try Self.setSyncValue(stateKey, engineState, db)
         }
     }
 
-    /// The engine's state serialization, or nil before the first sync.
-    public func engineState() throws -> String? {
-        try read { db in try Self.syncValue(Self.engineStateKey, db) }
+    /// The engine's state serialization, or nil before the first sync. `stateKey`: another
+    /// engine's (a shared place's, `sharedEngineStateKey`).
+    public func engineState() throws -> String? { try engineState(stateKey: Self.engineStateKey) }
+
+    public func engineState(stateKey: String) throws -> String? {
+        try read { db in try Self.syncValue(stateKey, db) }
     }
 
     /// Saves the engine's state serialization on its own (account changes, in-flight batches).
-    public func saveEngineState(_ state: String) throws {
-        try write { db in try Self.setSyncValue(Self.engineStateKey, state, db) }
+    public func saveEngineState(_ state: String) throws { try saveEngineState(state, stateKey: Self.engineStateKey) }
+
+    public func saveEngineState(_ state: String, stateKey: String) throws {
+        try write { db in try Self.setSyncValue(stateKey, state, db) }
     }
+
+    /// The `sync_state` key of the engine state of the shared place of `share` (SYNC-FORMAT
+    /// "Shared containers"): one engine per place, each with its own change tokens.
+    public static func sharedEngineStateKey(_ share: String) -> String { "engine.share.\(share)" }
 
     /// The cloud folder `sync init` bound this data directory to, if any.
     public func boundCloudFolder() throws -> String? {
@@ -233,5 +269,23 @@ extension NoteStore {
                 [clock().millisecondsSince1970, zone])
         }
         return ids.count
+    }
+}
+
+extension NoteStore {
+    /// Of `records`, the notes this device keeps in a notebook other than `zone` (a shared
+    /// place may name them; it must not reach them).
+    public func notesOutsideZone(_ zone: String, among records: Set<UUID>) throws -> Set<UUID> {
+        guard !records.isEmpty else { return [] }
+        return try read { db in
+            var outside = Set<UUID>()
+            let statement = try db.cachedStatement(sql: "SELECT zone FROM note WHERE id = ?")
+            for record in records {
+                if let found = try String.fetchOne(statement, arguments: [record.lowercasedString]), found != zone {
+                    outside.insert(record)
+                }
+            }
+            return outside
+        }
     }
 }

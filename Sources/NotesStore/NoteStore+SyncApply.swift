@@ -27,6 +27,13 @@ extension NoteStore {
     public func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String, resolve: HeadsResolver
     ) throws -> FetchApplication {
+        try applyFetchedRevisions(revisions, engineState: engineState, stateKey: Self.engineStateKey, resolve: resolve)
+    }
+
+    /// `applyFetchedRevisions` for the engine whose state is under `stateKey`.
+    public func applyFetchedRevisions(
+        _ revisions: [Revision], engineState: String, stateKey: String, resolve: HeadsResolver
+    ) throws -> FetchApplication {
         // A group of an initial sync is tens of thousands of revisions: checkpointed after.
         try bulkWrite(revisions.count >= 1000) { db in
             var touched: [String: UUID] = [:]
@@ -73,7 +80,7 @@ extension NoteStore {
                 }
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
             }
-            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+            try Self.setSyncValue(stateKey, engineState, db)
             let buffered = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_buffer") ?? 0
             return (changed, buffered, merged, skew)
         }

@@ -45,6 +45,12 @@ extension NoteStore {
     /// copies others hold harmless), and the engine state. Returns how many were queued.
     @discardableResult
     public func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int {
+        try rotateDeviceID(from: old, to: new, engineState: engineState, stateKey: Self.engineStateKey)
+    }
+
+    /// `rotateDeviceID` for the engine whose state is under `stateKey`.
+    @discardableResult
+    public func rotateDeviceID(from old: String, to new: String, engineState: String, stateKey: String) throws -> Int {
         try write { db in
             try Self.setSyncValue("deviceID", new, db)
             let revisions = try Row.fetchAll(
@@ -72,7 +78,7 @@ extension NoteStore {
             for record in records {
                 try db.run("UPDATE note SET syncState = 'pending' WHERE id = ? AND syncState = 'synced'", [record])
             }
-            try Self.setSyncValue(Self.engineStateKey, engineState, db)
+            try Self.setSyncValue(stateKey, engineState, db)
             return revisions.count
         }
     }

@@ -116,6 +116,7 @@ extension NoteStore {
     }
 
     private func purge(_ note: Note, _ db: Database) throws {
+        try Self.requireWritable(note.zone, db)
         let tombstone = Revision(
             recordID: note.id, parents: note.headRev.map { [$0] } ?? [], fields: nil,
             hlc: try nextHLC(db), device: deviceID)
@@ -153,6 +154,8 @@ extension NoteStore {
     func save(
         _ note: Note, previous: Note?, stamp: HLC? = nil, prepared: PreparedNote? = nil, _ db: Database
     ) throws -> Note {
+        try Self.requireWritable(note.zone, db)
+        if let previous, previous.zone != note.zone { try Self.requireWritable(previous.zone, db) }
         let prepared = try prepared ?? PreparedNote(note)
         var note = note
         let revision = prepared.revision(

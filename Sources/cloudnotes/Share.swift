@@ -18,7 +18,8 @@ struct Share: ParsableCommand {
             shared place and syncing its notes there is not built yet.
             """,
         subcommands: [
-            ShareID.self, ShareInit.self, ShareInvite.self, ShareAccept.self, ShareList.self, ShareRemove.self,
+            ShareID.self, ShareCreate.self, ShareInit.self, ShareInvite.self, ShareAccept.self, ShareList.self,
+            ShareRemove.self,
             ShareLeave.self,
         ],
         defaultSubcommand: ShareID.self)

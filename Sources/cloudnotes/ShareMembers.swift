@@ -3,6 +3,7 @@ import CloudFolder
 import Foundation
 import NotesCore
 import NotesStore
+import NotesSync
 
 /// What every membership command shares: this account's identity, the place, and the
 /// checkpoint remembered for it (SYNC-FORMAT rules 17 and 18).
@@ -121,7 +122,8 @@ struct ShareAccept: ParsableCommand {
         abstract: "Accept an invitation: check the owner's signature and fingerprint, open your key, answer.",
         discussion: """
             Shows the owner's name and fingerprint; compare it with the owner out of band. Without \
-            --fingerprint it asks on a terminal. Notes do not sync through a shared place yet.
+            --fingerprint it asks on a terminal. Then its notebook syncs (here and with every \
+            `cloudnotes sync`), marked read-only when that is your role.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -152,7 +154,9 @@ struct ShareAccept: ParsableCommand {
         try session.remember(accepted.state)
         let role = accepted.state.log.head.member(identity.memberID)?.role.rawValue ?? "?"
         Output.line("joined \(owner)'s share at \(session.location.name) as \(role); its key has arrived")
-        Output.line("notes do not sync through a shared place yet (issue 24)")
+        guard try ShareSync.runAll(Context(global), session.store) else {
+            throw CLIError("joined, but its notes did not sync yet: run `cloudnotes sync` again")
+        }
     }
 }
 
@@ -182,8 +186,16 @@ struct ShareRemove: ParsableCommand {
                     ? "no member \(member.debugDescription) in this share (see `cloudnotes share list`)"
                     : "\(member.debugDescription) names \(candidates.count) members; give their fingerprint")
         }
+        // What this device has applied of the share's notes stays valid from the removed member
+        // (rule 20's cutoff); anything they write later is refused.
+        let engineState = try session.store.engineState(stateKey: NoteStore.sharedEngineStateKey(before.share))
+            .map(SyncEngineState.init(serialized:))
+        let zone = ZoneID(NotebookSlug.sharedZone(share: before.share))
+        let cutoff = zone.flatMap { engineState?.zones[$0]?.token.seqByDevice } ?? [:]
         let state = try session.attempt { () throws(ShareError) in
-            try place.remove(target.id, by: identity, after: checkpoint)
+            try place.remove(
+                target.id, by: identity,
+                cutoff: Dictionary(uniqueKeysWithValues: cutoff.map { ($0.key.rawValue, $0.value) }), after: checkpoint)
         }
         try session.remember(state)
         let remaining = state.log.head.members.filter { $0.status != .removed }.count

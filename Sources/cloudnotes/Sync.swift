@@ -43,6 +43,11 @@ struct SyncRun: ParsableCommand {
             let (engine, place) = try SyncSetup.engine(
                 context, store, automatic: watch, debounce: debounce, progress: progress)
         else {
+            // Shared notebooks sync through their places with or without a cloud folder of one's own.
+            if !watch, !(try ShareBook.read(store).places.isEmpty) {
+                guard try ShareSync.runAll(context, store) else { throw CLIError("some shared notebooks did not sync") }
+                return
+            }
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
         }
         if watch { return try SyncWatch.run(engine, store: store) }
@@ -55,6 +60,7 @@ struct SyncRun: ParsableCommand {
         let summary = Blocking.value { await engine.syncNow() }
         progress?.finish()
         try Self.print(summary, engine, place: place)
+        guard try ShareSync.runAll(context, store) else { throw CLIError("some shared notebooks did not sync") }
         if compact {
             let compacted = try Blocking.run { try await engine.compact() }
             Self.print(compacted)

@@ -222,9 +222,12 @@ public enum SealError: Error, Equatable, CustomStringConvertible {
     /// Sealed with key `number` of the ring, which this device does not hold yet: the key was
     /// changed on another device (`sync passphrase --new-key`).
     case newerKey(Int, held: Int)
+    /// Opened, but its signature is not one the shared place allows (SYNC-FORMAT rule 20).
+    case refused(String)
 
     public var description: String {
         switch self {
+        case .refused(let reason): "refused: \(reason)"
         case .newerKey(let number, let held):
             "sealed with key \(number) of the folder, newer than the \(held) this device holds (the key was changed "
                 + "on another device)"

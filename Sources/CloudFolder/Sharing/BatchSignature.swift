@@ -49,6 +49,24 @@ public struct BatchSignature: Sendable, Equatable {
         self.signature = signature
     }
 
+    /// Checks that `bytes` (a device file) are signed by a member of the entry named who is not
+    /// removed there nor since: any role keeps a device file, read-only members too.
+    public func checkMember(_ bytes: [UInt8], log: MembershipLog, device: String) throws(ShareError) {
+        guard Envelope.sha256(bytes) == sha256 else {
+            throw ShareError(.notAllowed, "a file's signature is for other bytes")
+        }
+        guard let entry = log.entry(entry) else {
+            throw ShareError(.missing, "a file relies on membership entry \(self.entry), not checked here yet")
+        }
+        guard let member = entry.member(signer), member.status != .removed,
+            log.head.member(signer)?.status != .removed
+        else { throw ShareError(.notAllowed, "a device file is signed by someone who is not a member") }
+        guard
+            member.code.signingKey.isValidSignature(
+                signature, for: Self.signed(share: log.share, entry: self.entry, sha256: sha256, signer: signer))
+        else { throw ShareError(.notAllowed, "a device file's signature by \(member.code.name) does not verify") }
+    }
+
     /// Checks that `bytes`, written by `device` at `seq`, may be applied (rule 20): the entry is
     /// one `log` has checked, the signer may write there, the signature verifies, and a signer
     /// removed since is held to their removal's cutoff.

@@ -1,0 +1,56 @@
+import Crypto
+import NotesCore
+
+/// The folder of a shared place (SYNC-FORMAT "Notes in a shared place"): its container is the
+/// place's `container.json` (format 7), checked against the share the membership names.
+extension DirectoryCloudFolder {
+    func readSharedContainer(_ sharing: SharedAccess) throws -> ContainerInfo {
+        let bytes: [UInt8]?
+        do {
+            bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
+        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
+            throw CloudError(.badContainer, "container.json is not a file of ours: \(error.message)", path: error.path)
+        }
+        guard let bytes else {
+            throw CloudError(
+                .accountTemporarilyUnavailable,
+                "the shared place's container.json is missing (folder unmounted, or not synced yet); nothing was written",
+                path: layout.containerFile)
+        }
+        guard SharedPlace.sharedContainerID(bytes) == sharing.share else {
+            throw CloudError(
+                .badContainer, "the place holds another share than the one joined here; nothing was written",
+                path: layout.containerFile)
+        }
+        return ContainerInfo(containerID: sharing.share, version: SharedPlace.containerFormat, encrypted: true)
+    }
+}
+
+extension SharedPlace {
+    /// The zone of the notebook a shared place holds: `s-` and the share id.
+    public static func zone(ofShare share: String) -> String { "s-" + share }
+
+    /// The folder that syncs this place's notes for `identity` (rule 20): sealed with every
+    /// epoch key of the log, the current one sealing (a key of an epoch before the member
+    /// joined, which they never received, stands as a random key that opens nothing).
+    /// Throws `missing` until the current epoch's key has arrived for them.
+    public func notesFolder(_ state: ShareState, identity: AccountIdentity) throws(ShareError) -> DirectoryCloudFolder {
+        let head = state.log.head.epoch
+        guard head <= Int64(Keyring.maximumCount) else {
+            throw ShareError(
+                .invalid, "this share has had \(head) keys; this build reads at most \(Keyring.maximumCount)")
+        }
+        var keys: [SymmetricKey] = []
+        for epoch in 1...head {
+            do {
+                keys.append(try epochKey(epoch, for: identity, state: state))
+            } catch  where epoch < head && error.code == .missing {
+                keys.append(SymmetricKey(size: .bits256))
+            }
+        }
+        guard let ring = Keyring(keys) else { throw ShareError(.invalid, "this share's keys do not make a key ring") }
+        return DirectoryCloudFolder(
+            sharedPlace: root, io: io, seal: FolderSeal(keyring: ring, containerID: state.share),
+            sharing: SharedAccess(log: state.log, identity: identity))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import NotesCore
+
+/// Shared notebooks in the store (SYNC-FORMAT "Notes in a shared place"): moving a notebook
+/// into its place's zone, and the notebooks this account may only read.
+extension NoteStore {
+    /// The `sync_state` key that marks a shared notebook read-only here; its value names the
+    /// owner, for the refusal.
+    static func readOnlyKey(_ zone: String) -> String { "readOnly.\(zone)" }
+
+    /// Marks the shared notebook `zone` read-only for this account (`owner` names who shares it),
+    /// or writable again with nil (the role the membership gives, refreshed by each sync).
+    public func setReadOnly(_ zone: String, owner: String?) throws {
+        try write { db in
+            if let owner {
+                try Self.setSyncValue(Self.readOnlyKey(zone), owner, db)
+            } else {
+                try db.run("DELETE FROM sync_state WHERE key = ?", [Self.readOnlyKey(zone)])
+            }
+        }
+    }
+
+    /// Who shares the read-only notebook `zone`, or nil when this account may write in it.
+    public func readOnlyOwner(_ zone: String) throws -> String? {
+        try read { db in try Self.readOnlyOwner(zone, db) }
+    }
+
+    static func readOnlyOwner(_ zone: String, _ db: Database) throws -> String? {
+        guard NotebookSlug.isSharedZone(zone) else { return nil }
+        return try syncValue(readOnlyKey(zone), db)
+    }
+
+    /// Refuses a change to a note of a notebook this account may only read, naming its owner.
+    static func requireWritable(_ zone: String, _ db: Database) throws {
+        if let owner = try readOnlyOwner(zone, db) {
+            throw StoreError(
+                .invalidInput,
+                "this notebook is shared with you read-only by \(owner); nothing was changed (ask them for read-write)")
+        }
+    }
+
+    /// Moves every note of notebook `zone` (in the trash too) into the shared notebook `shared`
+    /// in one transaction: a move edit of each, then every revision of those notes queued for
+    /// the place, oldest first, so that its members receive their whole history. The shared
+    /// notebook takes the name; the old one is marked deleted here without a marker (the
+    /// account's other devices keep it until they move its notes themselves). Returns how many
+    /// notes moved.
+    @discardableResult
+    public func moveNotebook(_ zone: String, intoShared shared: String) throws -> Int {
+        guard NotebookSlug.isSharedZone(shared), !NotebookSlug.isSharedZone(zone) else {
+            throw StoreError(.invalidInput, "only a notebook of your own moves into a shared place")
+        }
+        return try write { db in
+            let name =
+                try String.fetchOne(
+                    db, sql: "SELECT displayName FROM notebook WHERE zone = ? AND deletedAt IS NULL", arguments: [zone])
+                ?? zone
+            let notes = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE zone = ?", arguments: [zone])
+                .map { try Self.note(from: $0) }
+            for current in notes {
+                var next = current
+                next.zone = shared
+                _ = try save(next, previous: current, db)
+            }
+            let revisions = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
+                    WHERE n.zone = ? ORDER BY r.hlc, r.id
+                    """, arguments: [shared]
+            ).map(Self.revision(from:))
+            // The move edits are queued already; their history goes before them.
+            let queued = try Set(
+                String.fetchAll(db, sql: "SELECT revID FROM outbox WHERE zone = ?", arguments: [shared]))
+            for revision in revisions where !queued.contains(revision.id) {
+                try enqueue(revision, zone: shared, kind: revision.isTombstone ? "delete" : "save", db)
+            }
+            try setName(name, zone: shared, db)
+            if zone != Note.defaultZone {
+                try db.run(
+                    "UPDATE notebook SET deletedAt = ?, namePending = 0 WHERE zone = ?",
+                    [clock().millisecondsSince1970, zone])
+            }
+            return notes.count
+        }
+    }
+}

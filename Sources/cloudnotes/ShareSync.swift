@@ -1,0 +1,78 @@
+import CloudFolder
+import Foundation
+import NotesCore
+import NotesStore
+import NotesSync
+
+/// Syncs the notes of every shared place this data directory has joined (SYNC-FORMAT "Notes in
+/// a shared place"): one engine per place, over `SharedZoneStore`, signed and sealed with the
+/// place's epoch keys, after the membership is read again (a new member, a removal, a new key).
+enum ShareSync {
+    /// One engine for the place `entry` names, after reading its membership (remembered in the
+    /// book) and this member's role (a read-only mark in the store); nil when this account is no
+    /// longer a member (said through `notify`).
+    static func engine(
+        _ entry: ShareBook.Place, _ context: Context, _ store: NoteStore, identity: AccountIdentity,
+        book: inout ShareBook, notify: (String) -> Void
+    ) throws -> SyncEngine? {
+        let location = try CloudLocation.resolve(entry.place, environment: context.environment, s3: context.config.s3)
+        guard let device = DeviceID(store.deviceID) else {
+            throw CLIError("this data directory has no valid device id")
+        }
+        let place = SharedPlace(io: location.io, root: location.root, device: device)
+        let zone = NotebookSlug.sharedZone(share: entry.share)
+        do {
+            let state = try place.read(after: entry.checkpoint)
+            guard state.share == entry.share else {
+                throw ShareError(.placeTaken, "\(entry.place) now holds another share than the one joined here")
+            }
+            book.remember(state, at: entry.place)
+            for problem in state.problems { notify("\(entry.place): \(problem)") }
+            let owner = ShareSession.describe(state.owner)
+            guard let line = state.log.head.member(identity.memberID), line.status != .removed else {
+                try store.setReadOnly(zone, owner: "\(owner), who removed you")
+                notify(
+                    "\(entry.place): you are no longer a member of \(owner)'s share; the notes you had stay here, "
+                        + "read-only")
+                return nil
+            }
+            try store.setReadOnly(zone, owner: line.role == .readOnly ? owner : nil)
+            var configuration = SyncEngine.Configuration(
+                folder: try place.notesFolder(state, identity: identity), deviceName: context.config.deviceName,
+                conflictStrategy: context.config.conflictStrategy, createsContainer: false)
+            configuration.maxRecordBytes = context.config.maxNoteBytes
+            configuration.passLock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
+            configuration.logger.logLevel = .critical
+            return try SyncEngine(store: SharedZoneStore(store, share: entry.share), configuration: configuration)
+        } catch let error as ShareError {
+            throw CLIError("\(entry.place): \(error.message)")
+        }
+    }
+
+    /// Syncs every joined place once and prints what each did; a place that cannot be synced is
+    /// said and does not stop the others. Returns whether every place synced.
+    @discardableResult
+    static func runAll(_ context: Context, _ store: NoteStore) throws -> Bool {
+        var book = try ShareBook.read(store)
+        guard !book.places.isEmpty else { return true }
+        let (identity, _) = try ShareID.identity(context, store, name: nil)
+        var allSynced = true
+        for entry in book.places {
+            let name = try store.notebookName(zone: NotebookSlug.sharedZone(share: entry.share))?.displayName
+            let label = "shared notebook \(name.map { "\"\(Output.display($0))\"" } ?? "(none yet)") at \(entry.place)"
+            do {
+                guard
+                    let engine = try engine(entry, context, store, identity: identity, book: &book, notify: Output.warn)
+                else { continue }
+                let summary = Blocking.value { await engine.syncNow() }
+                Output.line("\(label):")
+                try SyncRun.print(summary, engine)
+            } catch let error as CLIError {
+                Output.error("cloudnotes: \(label): \(error.message)")
+                allSynced = false
+            }
+        }
+        try book.write(store)
+        return allSynced
+    }
+}

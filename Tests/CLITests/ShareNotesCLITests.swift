@@ -1,0 +1,87 @@
+import Foundation
+import NotesTestSupport
+import Testing
+
+/// A notebook shared with other people (issue 24): `share create` moves it into a place, members
+/// who accept receive it, a read-write member's edits reach the owner, a read-only member is
+/// refused, and a removed member reads nothing written after the removal.
+@Suite("share: a notebook's notes through a shared place")
+struct ShareNotesCLITests {
+    typealias Person = ShareMembersCLITests.Person
+
+    static func show(_ runner: CLIRunner, _ person: Person, _ title: String) throws -> String {
+        let result = try runner.cn(at: person.directory, "show", title)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    static func sync(_ runner: CLIRunner, _ person: Person) throws -> CLIRunner.Result {
+        let result = try runner.cn(at: person.directory, "sync")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
+    }
+
+    @Test("create, accept, edit both ways, read-only refused, removal locks out what comes after")
+    func shareANotebook() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (ana, bo, cy) = (
+            try ShareMembersCLITests.person(runner, "Ana"), try ShareMembersCLITests.person(runner, "Bo"),
+            try ShareMembersCLITests.person(runner, "Cy")
+        )
+        #expect(try runner.cn(at: ana.directory, "notebook", "create", "Trip").status == 0)
+        for (title, body) in [("Packing", "socks"), ("Plan", "day 1: the coast")] {
+            #expect(try runner.cn(at: ana.directory, "add", title, "--body", body, "--notebook", "Trip").status == 0)
+        }
+        #expect(try runner.cn(at: ana.directory, "add", "Diary", "--body", "private thoughts").status == 0)
+        let place = runner.home.appendingPathComponent("shared-trip").path
+        let created = try runner.cn(at: ana.directory, "share", "create", "Trip", place)
+        #expect(created.status == 0 && created.stdout.contains("2 note(s)"), "\(created.stdout)\(created.stderr)")
+        // The notebook keeps its name and notes on the owner's device.
+        let notebooks = try runner.cn(at: ana.directory, "notebooks").stdout
+        #expect(notebooks.contains("Trip") && notebooks.contains("2"), "\(notebooks)")
+
+        for (person, role) in [(bo, "read-write"), (cy, "read-only")] {
+            #expect(try runner.cn(at: ana.directory, "share", "invite", place, person.code, "--role", role).status == 0)
+            let accepted = try runner.cn(
+                at: person.directory, "share", "accept", place, "--fingerprint", ana.fingerprint)
+            #expect(
+                accepted.status == 0 && accepted.stdout.contains("received 4"), "\(accepted.stdout)\(accepted.stderr)")
+            #expect(try Self.show(runner, person, "Plan").contains("day 1: the coast"))
+            #expect(try runner.cn(at: person.directory, "notebooks").stdout.contains("Trip"))
+            // Nothing outside the notebook went to the place.
+            #expect(try runner.cn(at: person.directory, "show", "Diary").status == 1)
+        }
+        // No plaintext in the place.
+        let files = FileManager.default.enumerator(atPath: place)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".json") {
+            let text = (try? String(contentsOfFile: place + "/" + file, encoding: .isoLatin1)) ?? ""
+            #expect(!text.contains("socks") && !text.contains("coast"), "\(file) holds plaintext")
+        }
+
+        // Bo edits; Ana receives it.
+        #expect(try runner.cn(at: bo.directory, "edit", "Packing", "--body", "socks, hat").status == 0)
+        _ = try Self.sync(runner, bo)
+        _ = try Self.sync(runner, ana)
+        #expect(try Self.show(runner, ana, "Packing").contains("socks, hat"))
+
+        // Cy may only read: one line naming the owner, exit 1, nothing changed.
+        let refused = try runner.cn(at: cy.directory, "edit", "Packing", "--body", "gone")
+        #expect(refused.status == 1 && refused.stderr.contains("read-only by Ana"), "\(refused.stderr)")
+        let added = try runner.cn(at: cy.directory, "add", "Mine", "--body", "x", "--notebook", "Trip")
+        #expect(added.status == 1 && added.stderr.contains("read-only"), "\(added.stderr)")
+        #expect(try Self.show(runner, cy, "Packing").contains("socks") == true)
+
+        // Ana removes Bo, then writes; Cy reads it, Bo does not, and Bo is told.
+        let removed = try runner.cn(at: ana.directory, "share", "remove", place, "Bo")
+        #expect(removed.status == 0 && removed.stdout.contains("stays with them"), "\(removed.stderr)")
+        #expect(try runner.cn(at: ana.directory, "edit", "Plan", "--body", "day 2: after Bo left").status == 0)
+        _ = try Self.sync(runner, ana)
+        _ = try Self.sync(runner, cy)
+        #expect(try Self.show(runner, cy, "Plan").contains("day 2: after Bo left"))
+        let boSync = try runner.cn(at: bo.directory, "sync")
+        #expect(boSync.stderr.contains("no longer a member"), "\(boSync.stderr)")
+        #expect(try Self.show(runner, bo, "Plan").contains("day 1: the coast"))
+        #expect(try runner.cn(at: bo.directory, "edit", "Plan", "--body", "x").status == 1)
+    }
+}

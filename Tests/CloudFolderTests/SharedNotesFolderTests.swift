@@ -1,0 +1,136 @@
+import Crypto
+import Foundation
+import NotesCore
+import NotesTestSupport
+import Testing
+
+@testable import CloudFolder
+
+/// Notes in a shared place (SYNC-FORMAT rule 20): every file sealed with the epoch key and
+/// signed by its writer's account; a reader applies only what the membership allows.
+@Suite("Sharing: notes in a shared place, sealed and signed")
+struct SharedNotesFolderTests {
+    static let anaDevice = DeviceID("aaaaaaaaaaaaaaaa")!
+    static let boDevice = DeviceID("bbbbbbbbbbbbbbbb")!
+    static let cyDevice = DeviceID("cccccccccccccccc")!
+    let ana = AccountIdentity.generate(name: "Ana")
+    let bo = AccountIdentity.generate(name: "Bo")
+    let cy = AccountIdentity.generate(name: "Cy")
+    let io = InMemoryFileIO()
+
+    func place(_ device: DeviceID = anaDevice) -> SharedPlace { SharedPlace(io: io, root: "/share", device: device) }
+
+    /// Ana's share with Bo (read-write) and Cy (read-only), both accepted.
+    func threeMembers() throws -> ShareState {
+        var state = try SharedPlace.create(
+            io: io, root: "/share", device: Self.anaDevice, owner: ana, hlc: HLC(millis: 1))
+        state = try place().invite(bo.code, role: .readWrite, by: ana, after: state.log.checkpoint)
+        state = try place().invite(cy.code, role: .readOnly, by: ana, after: state.log.checkpoint)
+        try place(Self.boDevice).answer(.accepted, by: bo, after: nil)
+        try place(Self.cyDevice).answer(.accepted, by: cy, after: nil)
+        state = try place().read(after: state.log.checkpoint)
+        let zone = try #require(ZoneID(NotebookSlug.sharedZone(share: state.share)))
+        _ = try folder(ana, Self.anaDevice).createZone(
+            ZoneInfo(zone: zone, displayName: "Trip", createdBy: Self.anaDevice), hlc: Fixtures.hlc)
+        return state
+    }
+
+    func folder(_ identity: AccountIdentity, _ device: DeviceID) throws -> DirectoryCloudFolder {
+        let place = place(device)
+        let folder = try place.notesFolder(try place.read(), identity: identity)
+        _ = try folder.openContainer(boundTo: nil)
+        return folder
+    }
+
+    var zone: ZoneID { ZoneID(NotebookSlug.sharedZone(share: (try? place().read().share) ?? ""))! }
+
+    func publish(_ n: Int, by folder: DirectoryCloudFolder, _ device: DeviceID, seq: Int64) throws {
+        let revision = Fixtures.revision(n, device: device)
+        _ = try folder.publish(
+            ChangeBatch(records: [ChangeRecord(revision)]), zone: zone, device: device, seq: seq, hlc: revision.hlc)
+    }
+
+    @Test("a read-write member's batch reaches every member; the place holds no plaintext")
+    func writerReachesMembers() throws {
+        _ = try threeMembers()
+        try publish(1, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
+        for (identity, device) in [(ana, Self.anaDevice), (cy, Self.cyDevice)] {
+            let fetched = try folder(identity, device).fetchChanges(zone: zone, since: .empty)
+            #expect(
+                fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(1).recordID])
+            #expect(fetched.notArrived.isEmpty)
+        }
+        for path in io.allPaths() where path.contains("/log/") {
+            guard let bytes = io.contents(path) else { continue }
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("note 1"))
+        }
+    }
+
+    @Test("a read-only member's batch, written with the epoch key they hold, is refused and named")
+    func readOnlyForgeryRefused() throws {
+        _ = try threeMembers()
+        try publish(2, by: try folder(cy, Self.cyDevice), Self.cyDevice, seq: 1)
+        let fetched = try folder(ana, Self.anaDevice).fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.batches.isEmpty)
+        #expect(fetched.notArrived.map(\.reason).contains { $0.contains("refused") && $0.contains("read-only") })
+    }
+
+    @Test("a file sealed with the epoch key but unsigned, or signed by someone not a member, is refused")
+    func unsignedRefused() throws {
+        let state = try threeMembers()
+        // Cy seals a batch under Bo's device with the epoch key, with no signature line at all.
+        let key = try place().epochKey(1, for: cy, state: state)
+        let seal = FolderSeal(keyring: Keyring(key), containerID: state.share)
+        let path = try folder(ana, Self.anaDevice).layout.logFile(zone, device: Self.boDevice, seq: 1)
+        let revision = Fixtures.revision(3, device: Self.boDevice)
+        let envelope = Envelope(
+            kind: .changes, zone: zone.rawValue, device: Self.boDevice.rawValue, seq: 1, hlc: revision.hlc,
+            body: try ChangeBatch(records: [ChangeRecord(revision)]).body())
+        var directory = ""
+        for name in path.split(separator: "/").dropLast() {
+            directory += "/" + name
+            io.plantDirectory(directory)
+        }
+        io.plantFile(path, seal.seal(envelope.encoded, name: String(path.dropFirst("/share/".count))))
+        // And a stranger signs one under their own device.
+        let stranger = AccountIdentity.generate(name: "Eve")
+        let forged = DirectoryCloudFolder(
+            sharedPlace: "/share", io: io, seal: seal,
+            sharing: SharedAccess(log: state.log, identity: stranger))
+        try publish(4, by: forged, Self.cyDevice, seq: 1)
+        let fetched = try folder(ana, Self.anaDevice).fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.batches.isEmpty)
+        let reasons = fetched.notArrived.map(\.reason)
+        #expect(reasons.contains { $0.contains("no signature") }, "\(reasons)")
+        #expect(reasons.contains { $0.contains("not a member") })
+    }
+
+    @Test(
+        "after a removal: what the cutoff covers stays; the removed member's later writes are refused and the new key is not theirs"
+    )
+    func removal() throws {
+        var state = try threeMembers()
+        try publish(5, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
+        state = try place().remove(bo.memberID, by: ana, cutoff: [Self.boDevice.rawValue: 1], after: nil)
+        // Bo, still on the old membership, writes again with the key he holds.
+        let stale = DirectoryCloudFolder(
+            sharedPlace: "/share", io: io,
+            seal: FolderSeal(
+                keyring: Keyring(try place().epochKey(1, for: ana, state: state)), containerID: state.share),
+            sharing: SharedAccess(
+                log: try MembershipLog(share: state.share, owner: ana.code, files: entries(2)), identity: bo))
+        try publish(6, by: stale, Self.boDevice, seq: 2)
+        let fetched = try folder(ana, Self.anaDevice).fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(5).recordID])
+        #expect(fetched.notArrived.map(\.reason).contains { $0.contains("after their removal") })
+        // Ana's next batch is sealed with the new key, which Bo cannot open.
+        try publish(7, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
+        #expect(throws: ShareError.self) { try place(Self.boDevice).notesFolder(state, identity: bo) }
+        #expect(throws: CloudError.self) { try stale.fetchChanges(zone: zone, since: ChangeToken([Self.boDevice: 2])) }
+    }
+
+    /// The membership files 1…n as they are in the place.
+    func entries(_ count: Int64) throws -> [[UInt8]] {
+        try (1...count).map { try #require(io.contents("/share/" + SharedPlace.entryPath($0))) }
+    }
+}
