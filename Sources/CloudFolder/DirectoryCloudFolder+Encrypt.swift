@@ -57,7 +57,12 @@ extension DirectoryCloudFolder {
         let bytes = Self.pointerBytes(containerID: containerID)
         let path = layout.root + "/" + Self.encryptedFileName
         if try io.readIfPresent(path, maxBytes: Self.maxMovedBytes) != nil { return }
-        try io.writeAtomically(bytes, to: path, device: device)
+        do {
+            try io.writeAtomically(bytes, to: path, device: device)
+        } catch let error as CloudError {
+            // Another device encrypting at the same moment wrote it first: the same pointer is done.
+            guard try io.readIfPresent(path, maxBytes: Self.maxMovedBytes) == bytes else { throw error }
+        }
     }
 
     static func pointerBytes(containerID: String) -> [UInt8] {

@@ -4,18 +4,19 @@ import Foundation
 import NotesCore
 import NotesStore
 
-/// `cloudnotes share`: sharing a notebook with another person (issue 24). Built so far: the
-/// account's identity (`share id`) and a shared place's membership (`ShareMembers.swift`);
-/// notes do not sync through a shared place yet.
+/// `cloudnotes share`: sharing a notebook with other people (issue 24): the account's identity
+/// (`share id`), a shared place's membership (`ShareMembers.swift`), and its notebook's notes
+/// (`ShareCreate.swift`, synced by `ShareSync.swift`).
 struct Share: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Share with other people (so far: identities and a shared place's members; notes do not sync "
-            + "through it yet).",
+        abstract: "Share a notebook with other people, end-to-end encrypted, roles checked by signatures.",
         discussion: """
-            Built so far: this account's identity (share id), and the membership of a shared \
-            place (share init, invite, accept, list, remove, leave): signed, end-to-end \
-            encrypted keys per member, roles checked by signatures. Moving a notebook into a \
-            shared place and syncing its notes there is not built yet.
+            share create moves a notebook into a shared place (a folder a replicator shares, or \
+            s3://bucket/prefix); invite people by their identity code (share id), who accept with \
+            your fingerprint. Its notes then sync there with every `cloudnotes sync` (and \
+            `sync --watch`), sealed with the place's key and signed; a read-only member cannot \
+            change them, and a removed member receives nothing written afterwards. Not yet: the \
+            app's display of shared notebooks, and your other devices following a shared notebook.
             """,
         subcommands: [
             ShareID.self, ShareCreate.self, ShareInit.self, ShareInvite.self, ShareAccept.self, ShareList.self,

@@ -52,7 +52,7 @@ struct ShareInit: ParsableCommand {
         abstract: "Create a shared place (an empty folder or s3://bucket/prefix) owned by this account.",
         discussion: """
             Writes the place's owner, its first membership entry and the first epoch key, boxed \
-            for you. Moving a notebook into it is not built yet: the place holds its members only.
+            for you. `share create NOTEBOOK PLACE` does this and moves a notebook in.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -13,7 +13,7 @@ enum ShareSync {
     /// longer a member (said through `notify`).
     static func engine(
         _ entry: ShareBook.Place, _ context: Context, _ store: NoteStore, identity: AccountIdentity,
-        book: inout ShareBook, notify: (String) -> Void
+        book: inout ShareBook, automatic: Bool = false, notify: (String) -> Void
     ) throws -> SyncEngine? {
         let location = try CloudLocation.resolve(entry.place, environment: context.environment, s3: context.config.s3)
         guard let device = DeviceID(store.deviceID) else {
@@ -37,9 +37,16 @@ enum ShareSync {
                 return nil
             }
             try store.setReadOnly(zone, owner: line.role == .readOnly ? owner : nil)
+            let poll = context.config.pollIntervalSeconds
             var configuration = SyncEngine.Configuration(
                 folder: try place.notesFolder(state, identity: identity), deviceName: context.config.deviceName,
-                conflictStrategy: context.config.conflictStrategy, createsContainer: false)
+                conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
+                debounceSeconds: context.config.syncDebounceSeconds, createsContainer: false,
+                makeWatcher: { onChange in
+                    location.isRemote
+                        ? try FolderWatcher.pollingOnly(pollInterval: poll, onChange: onChange)
+                        : try FolderWatcher(root: location.root, pollInterval: poll, onChange: onChange)
+                })
             configuration.maxRecordBytes = context.config.maxNoteBytes
             configuration.passLock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
             configuration.logger.logLevel = .critical
@@ -47,6 +54,31 @@ enum ShareSync {
         } catch let error as ShareError {
             throw CLIError("\(entry.place): \(error.message)")
         }
+    }
+
+    /// An automatic engine for every joined place that can be synced now, each with its
+    /// notebook's name (`sync --watch`); a place that cannot is said through `notify`.
+    static func automaticEngines(_ context: Context, _ store: NoteStore, notify: (String) -> Void) throws -> [(
+        name: String, engine: SyncEngine
+    )] {
+        var book = try ShareBook.read(store)
+        guard !book.places.isEmpty else { return [] }
+        let (identity, _) = try ShareID.identity(context, store, name: nil)
+        var engines: [(name: String, engine: SyncEngine)] = []
+        for entry in book.places {
+            do {
+                guard
+                    let engine = try engine(
+                        entry, context, store, identity: identity, book: &book, automatic: true, notify: notify)
+                else { continue }
+                let name = try store.notebookName(zone: NotebookSlug.sharedZone(share: entry.share))?.displayName
+                engines.append((name.map { Output.display($0) } ?? entry.place, engine))
+            } catch let error as CLIError {
+                notify(error.message)
+            }
+        }
+        try book.write(store)
+        return engines
     }
 
     /// Syncs every joined place once and prints what each did; a place that cannot be synced is
@@ -58,17 +90,21 @@ enum ShareSync {
         let (identity, _) = try ShareID.identity(context, store, name: nil)
         var allSynced = true
         for entry in book.places {
-            let name = try store.notebookName(zone: NotebookSlug.sharedZone(share: entry.share))?.displayName
-            let label = "shared notebook \(name.map { "\"\(Output.display($0))\"" } ?? "(none yet)") at \(entry.place)"
+            let zone = NotebookSlug.sharedZone(share: entry.share)
+            // The name as it is after the sync: a member's first sync brings it.
+            let label = { () throws -> String in
+                let name = try store.notebookName(zone: zone)?.displayName
+                return "shared notebook \(name.map { "\"\(Output.display($0))\"" } ?? "(none yet)") at \(entry.place)"
+            }
             do {
                 guard
                     let engine = try engine(entry, context, store, identity: identity, book: &book, notify: Output.warn)
                 else { continue }
                 let summary = Blocking.value { await engine.syncNow() }
-                Output.line("\(label):")
+                Output.line("\(try label()):")
                 try SyncRun.print(summary, engine)
             } catch let error as CLIError {
-                Output.error("cloudnotes: \(label): \(error.message)")
+                Output.error("cloudnotes: \(try label()): \(error.message)")
                 allSynced = false
             }
         }

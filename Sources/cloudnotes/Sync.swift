@@ -50,7 +50,10 @@ struct SyncRun: ParsableCommand {
             }
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
         }
-        if watch { return try SyncWatch.run(engine, store: store) }
+        if watch {
+            return try SyncWatch.run(
+                engine, store: store, shared: ShareSync.automaticEngines(context, store, notify: { Output.warn($0) }))
+        }
         if repair {
             let found = try Blocking.run { try await engine.repair() }
             Output.line(

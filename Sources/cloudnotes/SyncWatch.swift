@@ -13,20 +13,37 @@ import NotesSync
 /// second watcher on the data directory, where SQLite writes its WAL, and sent after the
 /// debounce.
 enum SyncWatch {
-    static func run(_ engine: SyncEngine, store: NoteStore) throws {
+    /// `shared`: the engines of the shared places joined (`ShareSync.automaticEngines`), run
+    /// beside the cloud folder's; their lines start with the notebook's name.
+    static func run(_ engine: SyncEngine, store: NoteStore, shared: [(name: String, engine: SyncEngine)] = []) throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "cloudnotes.signals")
         let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         for source in sources {
-            source.setEventHandler { Task { await engine.stop() } }
+            source.setEventHandler {
+                Task {
+                    for other in shared { await other.engine.stop() }
+                    await engine.stop()
+                }
+            }
             source.resume()
         }
         let local = try engine.watchLocalWrites(in: store.directory.path)
+        let sharedLocal = try shared.map { try $0.engine.watchLocalWrites(in: store.directory.path) }
         defer {
             local.stop()
+            for watcher in sharedLocal { watcher.stop() }
             for source in sources { source.cancel() }
         }
+        let followers = shared.map { other in
+            Task {
+                let updates = other.engine.statusUpdates
+                await other.engine.start()
+                for await status in updates { Output.line("\(other.name): \(describe(status))") }
+            }
+        }
+        defer { for follower in followers { follower.cancel() } }
         try Blocking.run {
             let updates = engine.statusUpdates
             await engine.start()
