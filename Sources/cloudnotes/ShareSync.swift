@@ -48,7 +48,10 @@ enum ShareSync {
                         : try FolderWatcher(root: location.root, pollInterval: poll, onChange: onChange)
                 })
             configuration.maxRecordBytes = context.config.maxNoteBytes
-            configuration.passLock = SyncPassLock(path: store.directory.appendingPathComponent("sync.lock").path)
+            // One sync of this place at a time per data directory; beside the cloud folder's (its
+            // own lock): the two touch other outbox rows and other engine states.
+            configuration.passLock = SyncPassLock(
+                path: store.directory.appendingPathComponent("sync.share.\(entry.share).lock").path)
             configuration.logger.logLevel = .critical
             return try SyncEngine(store: SharedZoneStore(store, share: entry.share), configuration: configuration)
         } catch let error as ShareError {
