@@ -20,7 +20,7 @@ public enum ISODate {
     /// Parses with or without fractional seconds and with `Z` or a `±hh:mm` offset (a time
     /// without an offset, or a bare date, is taken as UTC); nil if not ISO 8601.
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Whitespace.trimmed(text)
         // Foundation's parser rolls Feb 30 into March, takes six-digit years and drops the time of
         // a fraction past nine digits: the shape and the calendar are checked here first.
         let bytes = Array(trimmed.utf8)
