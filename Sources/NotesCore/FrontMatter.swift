@@ -38,7 +38,9 @@ public enum FrontMatter {
         }
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // UTF-8, as Yams picks for a native string, named so that it does not read the
+            // environment (YAMS_DEFAULT_ENCODING) per file.
+            root = try Yams.compose(yaml: yaml, .default, .default, .utf8)
         } catch let error as YamlError {
             throw describe(error, firstLine: firstLine)
         } catch {
@@ -220,7 +222,7 @@ extension FrontMatter {
     /// space for the `T` (`2024-01-15 10:30`, Joplin's `2024-01-15 10:30:00Z`); a time without
     /// an offset is taken as UTC. Nil for anything else.
     public static func date(_ text: String) -> Date? {
-        var scalars = Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars)
+        var scalars = Array(Whitespace.trimmed(text).unicodeScalars)
         // `YYYY-MM-DD HH:mm…` → `YYYY-MM-DDTHH:mm…`
         if scalars.count > 11, scalars[10] == " " { scalars[10] = "T" }
         // A space before the zone (`10:30:00 Z`, `10:30 +01:00`).

@@ -197,14 +197,14 @@ public enum MarkdownNote {
         _ text: String, fileDate: Date = Date(), notebook defaultNotebook: String? = nil, fileName: String? = nil
     ) throws -> Parsed {
         var lines = Lines(text)
-        guard lines.content(0).trimmingCharacters(in: .whitespaces) == "---" else {
+        guard Whitespace.trimmed(lines.content(0)) == "---" else {
             var note = plainNote(lines, fileDate: fileDate, fileName: fileName)
             note.zone = defaultNotebook ?? Note.defaultZone
             return Parsed(note: withFileNameAlias(note, fileName: fileName), notebookName: nil, attachmentFiles: nil)
         }
         guard
             let close = (1..<lines.items.count).first(where: {
-                lines.content($0).trimmingCharacters(in: .whitespaces) == "---"
+                Whitespace.trimmed(lines.content($0)) == "---"
             })
         else {
             throw FormatError(line: 1, message: "the front matter block has no closing ---")

@@ -71,8 +71,8 @@ public struct Note: Sendable, Equatable, Identifiable {
     /// The title a note without one gets: its first non-empty body line, as most notes apps do.
     public static func derivedTitle(fromBody body: String, maxLength: Int = 80) -> String {
         let firstLine =
-            body.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            body.split(whereSeparator: \.isNewline).lazy
+            .map { Whitespace.trimmed(String($0)) }
             .first { !$0.isEmpty } ?? ""
         var title = firstLine
         while let first = title.first, "#*->".contains(first) || first == " " { title.removeFirst() }

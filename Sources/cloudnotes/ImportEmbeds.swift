@@ -53,8 +53,7 @@ struct ImportEmbeds {
         while lineStart < bytes.count {
             var lineEnd = lineStart
             while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = Whitespace.trimmed(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
                 inFence.toggle()
             } else if !inFence {

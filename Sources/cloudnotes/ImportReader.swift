@@ -50,7 +50,11 @@ enum ImportReader {
                     "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
                 )
             }
-            try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
+            if Input.containsNUL(note.title) || Input.containsNUL(note.body)
+                || note.tags.contains(where: Input.containsNUL)
+            {
+                try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
+            }
         }
         return read
     }
@@ -68,15 +72,7 @@ enum ImportReader {
         let now = modified
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }
-            var notes: [(note: Note, notebookName: String?, attachments: ImportAttachments.Listed?)] = []
-            for (index, line) in text.split(separator: "\n").enumerated() {
-                do {
-                    notes.append(try decodeNote(Data(line.utf8), notebook: notebook, now: now, ids: &ids))
-                } catch let error as CLIError {
-                    throw CLIError("line \(index + 1): \(error.message)")
-                }
-            }
-            return Read(notes)
+            return Read(try jsonLines(text, notebook: notebook, now: now, ids: &ids))
         }
         if lower.hasSuffix(".json") {
             if let from, from.isMarkdown { throw refuse(".json") }

@@ -107,6 +107,39 @@ import Testing
         #expect(try cli.ids() == ["11111111-0000-4000-8000-000000000001"])
     }
 
+    /// A JSON Lines file is decoded on all cores: a large one written on Windows (CRLF, blank
+    /// lines) imports whole, with its ids made in line order, and a bad line far into it is
+    /// reported by its number and skips the file.
+    @Test func aLargeJSONLinesFileWithCRLFImportsAndABadLineIsNamedByNumber() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let count = 3000
+        func line(_ index: Int) -> String {
+            #"{"title":"Note \#(index)","body":"body \#(index)","createdAt":"2025-01-01T00:00:00Z"}"#
+        }
+        let good = cli.home.appendingPathComponent("windows.jsonl")
+        try ((1...count).map(line).joined(separator: "\r\n\r\n") + "\r\n").write(
+            to: good, atomically: true, encoding: .utf8)
+        let result = try cli.cn("import", good.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("imported \(count) notes (\(count) new"), "\(result.stderr)")
+        let again = try cli.cn("import", good.path)
+        #expect(again.stderr.contains("(0 new, 0 updated, \(count) unchanged)"), "\(again.stderr)")
+
+        var lines = (1...count).map(line)
+        lines[2499] = #"{"title":"Broken","body":"b","createdAt":"not a date"}"#
+        let bad = cli.home.appendingPathComponent("bad.jsonl")
+        try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try cli.cn("import", bad.path)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderrLines.contains {
+                $0.contains("bad.jsonl") && $0.contains("line 2500: \"createdAt\" is not a date")
+            },
+            "\(refused.stderr)")
+        #expect(try cli.ids().count == count, "nothing of the bad file is imported")
+    }
+
     @Test func badJSONAndInvalidUTF8AreReportedByFile() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

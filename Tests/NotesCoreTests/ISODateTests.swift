@@ -25,6 +25,31 @@ import Testing
         }
     }
 
+    /// The counted path for `YYYY-MM-DDTHH:MM:SSZ` gives the very date Foundation's parser
+    /// gives, over random seconds from 1900 to 9999 and the days calendars get wrong.
+    @Test func wholeSecondsAreCountedAsFoundationParsesThem() throws {
+        let seed = SeededRandom.seed(default: 1900)
+        var rng = SeededRandom(seed: seed)
+        let foundation = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: false)
+        var texts = [
+            "1900-01-01T00:00:00Z", "1900-02-28T23:59:59Z", "1900-03-01T00:00:00Z", "2000-02-29T12:00:00Z",
+            "2100-03-01T00:00:00Z", "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+        ]
+        for _ in 0..<3000 {
+            let seconds = Int64.random(in: -2_208_988_800...253_402_300_799, using: &rng)
+            texts.append(String(ISODate.string(Date(millisecondsSince1970: seconds * 1000)).prefix(19)) + "Z")
+        }
+        for text in texts {
+            let counted = try #require(ISODate.wholeSecondsUTC(Array(text.utf8)), "seed \(seed): \(text)")
+            #expect(counted == (try Date(text, strategy: foundation)), "seed \(seed): \(text)")
+            #expect(ISODate.parse(text) == counted, "seed \(seed): \(text)")
+        }
+        // Other forms go to Foundation's parser.
+        #expect(ISODate.wholeSecondsUTC(Array("1899-12-31T23:59:59Z".utf8)) == nil)
+        #expect(ISODate.wholeSecondsUTC(Array("2023-05-01T10:00:00.5Z".utf8)) == nil)
+        #expect(ISODate.wholeSecondsUTC(Array("2023-05-01T10:00:00+02:00".utf8)) == nil)
+    }
+
     @Test func offsetsAreHonouredAndMissingOnesMeanUTC() {
         #expect(ISODate.parse("2023-05-01T10:00:00+02:00")?.millisecondsSince1970 == 1_682_928_000_000)
         #expect(ISODate.parse("2023-05-01T10:00:00.250-01:30")?.millisecondsSince1970 == 1_682_940_600_250)
