@@ -1,6 +1,15 @@
 /// The site's fixed files: its style sheet and its search script (plain JavaScript, no
 /// library, nothing loaded from elsewhere).
 enum SiteAssets {
+    /// A 16×16 square in the site's colour (a PNG), so browsers find an icon and ask for no
+    /// `/favicon.ico` the site does not have.
+    static let icon: [UInt8] = [
+        137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 16, 0, 0, 0, 16, 8, 6, 0, 0, 0, 31, 243,
+        255, 97, 0, 0, 0, 25, 73, 68, 65, 84, 120, 218, 99, 208, 74, 91, 245, 159, 18, 204, 48, 106, 192, 168, 1, 163,
+        6,
+        12, 23, 3, 0, 174, 46, 57, 31, 110, 171, 128, 146, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+    ]
+
     static let styleSheet = """
         body { font-family: system-ui, sans-serif; line-height: 1.5; margin: 0 auto; max-width: 46em; padding: 1em; color: #222; }
         header { display: flex; gap: 1em; align-items: center; justify-content: space-between; border-bottom: 1px solid #ddd; }

@@ -20,6 +20,7 @@ extension SiteBuilder {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(HTMLText.escape(title))</title>
             <link rel="stylesheet" href="\(root)style.css">
+            <link rel="icon" href="\(root)icon.png">
 
             """
         for script in scripts { html += "<script src=\"\(root)\(script)\" defer></script>\n" }

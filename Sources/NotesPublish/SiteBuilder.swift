@@ -4,7 +4,7 @@ import NotesCore
 /// Builds the static web site `cloudnotes publish` writes from note values (a pure function:
 /// no store, no disk). The site: `index.html` (every note by notebook, and the search box),
 /// `notes/<title>-<id prefix>.html` per note, its attachments in `notes/<title>-<id prefix>/`,
-/// `style.css`, `search.js` and `search-index.js`. Links between published notes are
+/// `style.css`, `icon.png`, `search.js` and `search-index.js`. Links between published notes are
 /// hyperlinks; a link to any other note is its text only.
 public enum SiteBuilder {
     /// The folder of the note pages.
@@ -25,6 +25,7 @@ public enum SiteBuilder {
         let byID = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var files: [PublishedSite.File] = [
             .init(path: "style.css", content: .bytes(Array(SiteAssets.styleSheet.utf8))),
+            .init(path: "icon.png", content: .bytes(SiteAssets.icon)),
             .init(path: "search.js", content: .bytes(Array(SiteAssets.searchScript.utf8))),
             .init(path: "search-index.js", content: .bytes(Array(searchIndex(notes, pages, notebookNames).utf8))),
             .init(path: "index.html", content: .bytes(Array(indexPage(notes, pages, notebookNames, title).utf8))),
