@@ -30,7 +30,8 @@ struct SiteBuilderTests {
     @Test func theSiteHasAnIndexAPagePerNoteAStyleSheetAndASearchIndex() {
         #expect(
             Self.site().files.map(\.path) == [
-                "icon.png", "index.html", "notes/alpha-aaaaaaaa.html", "notes/beta-bbbbbbbb.html", "search-index.js", "search.js",
+                "icon.png", "index.html", "notes/alpha-aaaaaaaa.html", "notes/beta-bbbbbbbb.html", "search-index.js",
+                "search.js",
                 "style.css",
             ])
         let index = Self.site().text("index.html") ?? ""
