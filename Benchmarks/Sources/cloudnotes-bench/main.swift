@@ -15,6 +15,7 @@ import NotesTestSupport
 //        cloudnotes-bench --large-note-propagation --cloudnotes PATH [--megabytes N] [--runs N]  (LargeNoteBenchmark+WatchedPropagation.swift)
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
+//        cloudnotes-bench --publish --cloudnotes PATH [--count N]...     (PublishBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 //        cloudnotes-bench --lifecycle-soak --cloudnotes PATH [--seconds N] [--seed S] [--steps N]  (LifecycleSoak.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
@@ -55,6 +56,7 @@ while let arg = args.popFirst() {
     case "--attachment": phase = "attachment"
     case "--megabytes": megabytes = Int(args.popFirst() ?? "").map { max(1, $0) }
     case "--export": phase = "export"
+    case "--publish": phase = "publish"
     case "--organise": phase = "organise"
     case "--lifecycle-soak": phase = "lifecycle-soak"
     case "--seconds": soakSeconds = max(1, Double(args.popFirst() ?? "") ?? 600)
@@ -151,6 +153,17 @@ if phase == "export" {
         try ExportBenchmark(
             count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns
         ).run()
+    }
+    exit(0)
+}
+if phase == "publish" {
+    // Publishing a site beside export and rsync, through the binary (PublishBenchmark.swift).
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--publish needs --cloudnotes PATH\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try PublishBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
     }
     exit(0)
 }
