@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import Synchronization
 
 /// Builds the static web site `cloudnotes publish` writes from note values (a pure function:
 /// no store, no disk). The site: `index.html` (every note by notebook, and the search box),
@@ -30,28 +31,50 @@ public enum SiteBuilder {
             .init(path: "search-index.js", content: .bytes(Array(searchIndex(notes, pages, notebookNames).utf8))),
             .init(path: "index.html", content: .bytes(Array(indexPage(notes, pages, notebookNames, title).utf8))),
         ]
-        for note in notes {
-            guard let page = pages[note.id] else { continue }
-            let folder = String(page.dropLast(5))
-            let attachmentFiles = attachmentFileNames(note.attachments)
-            var attachmentPaths: [String: String] = [:]
-            for (attachment, file) in zip(note.attachments, attachmentFiles) {
-                attachmentPaths[attachment.name] = folder + "/" + file
-                files.append(
-                    .init(
-                        path: pagesFolder + "/" + folder + "/" + file,
-                        content: .attachment(sha256: attachment.sha256, size: attachment.size)))
+        // Each note's files depend on that note alone (and the shared maps): made on every core,
+        // each into its own slot, so the site is the same whatever the order they finish in.
+        let perNote = Mutex([[PublishedSite.File]](repeating: [], count: notes.count))
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: notes.count, by: workers) {
+                let note = notes[index]
+                guard let page = pages[note.id] else { continue }
+                let made = noteFiles(
+                    note, page: page, renderer: renderer, linkTargets: linkTargets[note.id] ?? [],
+                    backlinks: (backlinks[note.id] ?? []).compactMap { byID[$0] }.map {
+                        ($0.title, pages[$0.id] ?? "")
+                    },
+                    notebook: notebookNames[note.zone] ?? note.zone, siteTitle: title)
+                perNote.withLock { $0[index] = made }
             }
-            let body = renderer.html(
-                of: note, linkTargets: linkTargets[note.id] ?? [], attachments: attachmentPaths)
-            let linking = (backlinks[note.id] ?? []).compactMap { byID[$0] }
-            let html = notePage(
-                note, body: body, notebook: notebookNames[note.zone] ?? note.zone,
-                attachments: zip(note.attachments, attachmentFiles).map { ($0.name, folder + "/" + $1) },
-                backlinks: linking.map { ($0.title, pages[$0.id] ?? "") }, siteTitle: title)
-            files.append(.init(path: pagesFolder + "/" + page, content: .bytes(Array(html.utf8))))
         }
+        files += perNote.withLock { $0.flatMap { $0 } }
         return PublishedSite(files: files)
+    }
+
+    /// A note's page and its attachments.
+    static func noteFiles(
+        _ note: Note, page: String, renderer: NoteRenderer, linkTargets: [UUID?],
+        backlinks: [(title: String, page: String)], notebook: String, siteTitle: String
+    ) -> [PublishedSite.File] {
+        let folder = String(page.dropLast(5))
+        let attachmentFiles = attachmentFileNames(note.attachments)
+        var files: [PublishedSite.File] = []
+        var attachmentPaths: [String: String] = [:]
+        for (attachment, file) in zip(note.attachments, attachmentFiles) {
+            attachmentPaths[attachment.name] = folder + "/" + file
+            files.append(
+                .init(
+                    path: pagesFolder + "/" + folder + "/" + file,
+                    content: .attachment(sha256: attachment.sha256, size: attachment.size)))
+        }
+        let body = renderer.html(of: note, linkTargets: linkTargets, attachments: attachmentPaths)
+        let html = notePage(
+            note, body: body, notebook: notebook,
+            attachments: zip(note.attachments, attachmentFiles).map { ($0.name, folder + "/" + $1) },
+            backlinks: backlinks, siteTitle: siteTitle)
+        files.append(.init(path: pagesFolder + "/" + page, content: .bytes(Array(html.utf8))))
+        return files
     }
 
     /// Each note's page file name: its title as lowercase ASCII words joined by `-` (at most 48

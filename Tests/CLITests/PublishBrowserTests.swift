@@ -152,7 +152,7 @@ import Testing
 
 /// `python3 -m http.server` on 127.0.0.1 (a port the system picks) serving one folder, and the
 /// requests it logged. Loopback only: the browser is pointed at nothing else.
-final class LoopbackServer: @unchecked Sendable {
+final class LoopbackServer {
     struct Request: Equatable {
         var path: String
         var status: Int
