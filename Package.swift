@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         .target(
@@ -55,6 +56,8 @@ let package = Package(
             name: "NotesSync",
             dependencies: ["NotesCore", "CloudFolder", .product(name: "Logging", package: "swift-log")]
         ),
+        // `publish`'s site as values: notes to HTML pages (Ink), search index, manifest; no I/O.
+        .target(name: "NotesPublish", dependencies: ["NotesCore", .product(name: "Ink", package: "Ink")]),
         .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "TerminalNcurses", dependencies: ["CNCurses", "TerminalUI"]),
         .target(
@@ -71,6 +74,7 @@ let package = Package(
                 "NotesApp",
                 "NotesSync",
                 "CloudFolder",
+                "NotesPublish",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -118,6 +122,7 @@ let package = Package(
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes", "NotesTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NotesTestSupport"]),
+        .testTarget(name: "NotesPublishTests", dependencies: ["NotesPublish", "NotesCore"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,7 @@ import NotesTestSupport
 //        cloudnotes-bench --attachment [--megabytes N]                 (AttachmentBenchmark.swift)
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 //        cloudnotes-bench --import --cloudnotes PATH [--count N]...      (ImportBenchmark.swift)
+//        cloudnotes-bench --publish --cloudnotes PATH [--count N]...     (PublishBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 //        cloudnotes-bench --lifecycle-soak --cloudnotes PATH [--seconds N] [--seed S] [--steps N]  (LifecycleSoak.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
@@ -57,6 +58,7 @@ while let arg = args.popFirst() {
     case "--megabytes": megabytes = Int(args.popFirst() ?? "").map { max(1, $0) }
     case "--export": phase = "export"
     case "--import": phase = "import-cli"
+    case "--publish": phase = "publish"
     case "--organise": phase = "organise"
     case "--lifecycle-soak": phase = "lifecycle-soak"
     case "--seconds": soakSeconds = max(1, Double(args.popFirst() ?? "") ?? 600)
@@ -165,6 +167,17 @@ if phase == "import-cli" {
     }
     for count in counts {
         try ImportBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+    }
+    exit(0)
+}
+if phase == "publish" {
+    // Publishing a site beside export and rsync, through the binary (PublishBenchmark.swift).
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--publish needs --cloudnotes PATH\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try PublishBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
     }
     exit(0)
 }

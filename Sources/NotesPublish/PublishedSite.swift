@@ -1,0 +1,40 @@
+import Foundation
+
+/// A static web site as values: every file `publish` writes, by its path under the site's
+/// folder. Pure data, so tests compare it without touching a disk.
+public struct PublishedSite: Sendable, Equatable {
+    /// One file of the site.
+    public struct File: Sendable, Equatable {
+        /// Where the bytes come from: made here (a page, the style sheet, the search index), or an
+        /// attachment's content, which the writer streams from the store by its SHA-256.
+        public enum Content: Sendable, Equatable {
+            case bytes([UInt8])
+            case attachment(sha256: String, size: Int64)
+        }
+
+        /// The path under the site's folder, `/`-separated (`notes/groceries-1a2b3c4d.html`).
+        public var path: String
+        public var content: Content
+
+        public init(path: String, content: Content) {
+            self.path = path
+            self.content = content
+        }
+    }
+
+    /// In path order.
+    public var files: [File]
+
+    public init(files: [File]) {
+        self.files = files.sorted { $0.path < $1.path }
+    }
+
+    /// The file at `path`, or nil.
+    public func file(_ path: String) -> File? { files.first { $0.path == path } }
+
+    /// The text of the file at `path` (nil for an attachment or no such file).
+    public func text(_ path: String) -> String? {
+        guard case .bytes(let bytes)? = file(path)?.content else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import NotesCore
+import NotesPublish
+import NotesStore
+
+/// `publish NOTEBOOK|VIEW|NOTE… DIR`: the chosen notes as a static web site (issue 26,
+/// "Published notes"). The site is built as values by `SiteBuilder` (NotesPublish) and written
+/// here by `PublishWriter`.
+struct Publish: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Publish notes as a static web site: an index, a page per note, links, backlinks and an offline search.",
+        discussion: """
+            Each SOURCE is a notebook (name or id), a saved view, or a note (id, id prefix or exact title), \
+            tried in that order; `notebook:NAME`, `view:NAME` and `note:NOTE` say which. Links to notes that are \
+            not published show as their text only. Publishing again into the same folder rewrites only the files \
+            whose bytes changed and removes the files of notes no longer published; the folder's \
+            .cloudnotes-publish.json lists the files publish wrote, and no other file in the folder is ever \
+            changed or removed. A folder that holds other files and no such list is refused.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Notebooks, views or notes to publish, then the folder to write the site into.")
+    var arguments: [String] = []
+    @Option(help: "The site's title.") var title = "Notes"
+
+    func validate() throws {
+        if arguments.count < 2 { throw ValidationError("give what to publish and a folder") }
+    }
+
+    func run() throws {
+        let context = try Context(global)
+        let store = try context.openStore()
+        let target = arguments[arguments.count - 1]
+        let notes = try Self.selectedNotes(Array(arguments.dropLast()), store, context)
+        let linkTargets = try Self.linkTargets(notes, store)
+        var names: [String: String] = [:]
+        for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
+        let site = SiteBuilder.site(notes, linkTargets: linkTargets, notebookNames: names, title: title)
+        let result = try PublishWriter(folder: target, store: store).write(site)
+        Output.info(
+            "published \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target): \(result.written) file(s) written, "
+                + "\(result.unchanged) unchanged, \(result.removed) removed")
+    }
+
+    /// The notes `sources` name (outside the trash), each once, with the attachments whose
+    /// content is on this device (the others are named in a warning).
+    static func selectedNotes(_ sources: [String], _ store: NoteStore, _ context: Context) throws -> [Note] {
+        var ids: Set<UUID> = []
+        var zones: Set<String> = []
+        let views = try Views.settings(context).views
+        let notebooks = try store.notebooks()
+        for source in sources {
+            let (kind, name) = split(source)
+            if kind == nil || kind == "notebook",
+                let notebook = notebooks.first(where: { $0.name == name || $0.zone == name })
+            {
+                zones.insert(notebook.zone)
+            } else if kind == nil || kind == "view", let view = views.first(where: { $0.name == name }) {
+                var cursor: SearchCursor?
+                repeat {
+                    let page = try store.search(view.query, limit: 1_000, after: cursor)
+                    ids.formUnion(page.hits.map(\.note.id))
+                    cursor = page.next
+                } while cursor != nil
+            } else if kind == "notebook" {
+                throw CLIError("no notebook named \"\(name)\"; `cloudnotes notebooks` lists them")
+            } else if kind == "view" {
+                throw CLIError("no view named \"\(name)\"; `cloudnotes views` lists them")
+            } else {
+                ids.insert(try store.resolve(name).id)
+            }
+        }
+        return try store.allNotes(includeTrash: false).filter { ids.contains($0.id) || zones.contains($0.zone) }.map {
+            note in
+            var note = note
+            note.attachments = ExportAttachments.files(of: note, store).compactMap { note.attachment(named: $0.name) }
+            return note
+        }
+    }
+
+    /// `notebook:Work` → ("notebook", "Work"); `Work` → (nil, "Work").
+    static func split(_ source: String) -> (kind: String?, name: String) {
+        for kind in ["notebook", "view", "note"] where source.hasPrefix(kind + ":") {
+            return (kind, String(source.dropFirst(kind.count + 1)))
+        }
+        return (nil, source)
+    }
+
+    /// Where each note's links lead (in `LinkParser` order), as `links` resolves them.
+    static func linkTargets(_ notes: [Note], _ store: NoteStore) throws -> [UUID: [UUID?]] {
+        var result: [UUID: [UUID?]] = [:]
+        for note in notes {
+            let parsed = LinkParser.links(in: note.body)
+            guard !parsed.isEmpty else { continue }
+            let resolved = try store.links(of: note.id)
+            if resolved.count == parsed.count {
+                result[note.id] = resolved.map { $0.note?.id }
+            } else {
+                // The index was written by another build's parser: resolve each link here.
+                result[note.id] = try parsed.map { try store.resolveLink($0.target, folder: $0.folder, from: note.id) }
+            }
+        }
+        return result
+    }
+}
