@@ -250,6 +250,8 @@ struct ShareList: ParsableCommand {
 
         var place: String
         var share: String
+        /// The shared notebook's name here; nil before its notes first synced.
+        var notebook: String?
         var owner: Member
         var entry: Int64
         var epoch: Int64
@@ -285,6 +287,7 @@ struct ShareList: ParsableCommand {
             printed.append(
                 Printed(
                     place: session.location.name, share: state.share,
+                    notebook: try store.notebookName(zone: NotebookSlug.sharedZone(share: state.share))?.displayName,
                     owner: members.first { $0.role == ShareRole.owner.rawValue } ?? members[0],
                     entry: state.log.head.number, epoch: state.log.head.epoch, members: members,
                     problems: state.problems))
@@ -296,7 +299,9 @@ struct ShareList: ParsableCommand {
                 Output.line("no shared places (create one with `cloudnotes share init PLACE`)")
             }
             for share in printed {
-                Output.line("\(share.place): owner \(Output.display(share.owner.name)) (\(share.owner.fingerprint))")
+                let notebook = share.notebook.map { " (notebook \"\(Output.display($0))\")" } ?? ""
+                Output.line(
+                    "\(share.place)\(notebook): owner \(Output.display(share.owner.name)) (\(share.owner.fingerprint))")
                 for member in share.members {
                     Output.line(
                         "  \(Output.display(member.name))  \(member.fingerprint)  \(member.role)  \(member.status)")

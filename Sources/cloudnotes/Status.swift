@@ -49,6 +49,8 @@ struct Status: ParsableCommand {
         var waiting: [Waiting] = []
         /// Chunks this device wrote that other devices wait for, missing or damaged.
         var damagedChunks: [Damaged] = []
+        /// The shared places joined (issue 24), beside the cloud folder.
+        var shares: [ShareStatus] = []
     }
     struct Waiting: Encodable {
         var note: String
@@ -76,7 +78,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
-        let status: StatusJSON
+        var status: StatusJSON
         let notices = NoticeList()
         if let (engine, folder) = try SyncSetup.engine(
             context, store, createsContainer: false, asksPassphrase: false, notices: { notices.append($0) })
@@ -129,6 +131,7 @@ struct Status: ParsableCommand {
                 conflicts: try store.conflictCount(), devices: [], zones: [:], warnings: notices.items, lastError: nil,
                 held: [])
         }
+        status.shares = try ShareStatus.all(context, store)
         if json { return try Output.json(status) }
         let account =
             status.accountStatus == "signInFailed"
@@ -167,6 +170,7 @@ struct Status: ParsableCommand {
         for damaged in status.damagedChunks { Output.line("damaged    \(damaged.message)") }
         for warning in status.warnings { Output.line("warning    \(TerminalSafeText.sanitize(warning))") }
         if status.cloudOnThisDisk { Output.line("note       \(SyncSetup.onThisDiskHint)") }
+        for share in status.shares { for line in share.lines { Output.line(line) } }
     }
 }
 

@@ -83,5 +83,16 @@ struct ShareNotesCLITests {
         #expect(boSync.stderr.contains("no longer a member"), "\(boSync.stderr)")
         #expect(try Self.show(runner, bo, "Plan").contains("day 1: the coast"))
         #expect(try runner.cn(at: bo.directory, "edit", "Plan", "--body", "x").status == 1)
+
+        // `status` shows each share beside the cloud folder: the notebook, the role, its state.
+        for (person, role, state) in [(cy, "read-only", "synced"), (bo, "none", "removed")] {
+            let status = try runner.cn(at: person.directory, "status", "--json")
+            #expect(status.status == 0, "\(status.stderr)")
+            let json = (try JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any]) ?? [:]
+            let share = (json["shares"] as? [[String: Any]])?.first ?? [:]
+            #expect(share["notebook"] as? String == "Trip" && share["role"] as? String == role, "\(share)")
+            #expect((share["state"] as? String)?.hasPrefix(state) == true, "\(share)")
+        }
+        #expect(try runner.cn(at: cy.directory, "status").stdout.contains("shared     \"Trip\""))
     }
 }
