@@ -120,17 +120,7 @@ extension DirectoryCloudFolder {
                 let name =
                     index < known.count && candidates.contains(known[index]) ? known[index] : chunkName(piece)
                 names.append(name)
-                do {
-                    _ = try readChunk(name)
-                } catch is AssetUnavailable {
-                    let path = assetFile(name)
-                    try io.ensureDirectory(layout.privateDirectory + "/assets")
-                    try io.ensureDirectory(CloudPath.parent(of: path))
-                    if try publishChunk(Array(piece), name: name, device: device) == .published {
-                        try attachments.rememberOwnChunks([name], folder: attachmentFolderIdentity)
-                    }
-                    written += 1
-                }
+                if try rewriteChunkIfUnreadable(piece, name: name, device: device) { written += 1 }
             }
             try attachments.rememberCloudChunks(names, sha256: sha256, folder: attachmentFolderIdentity)
         }

@@ -22,21 +22,26 @@ extension DirectoryCloudFolder {
     public func repairChunks(of bytes: [UInt8], named names: Set<String>, device: DeviceID) throws -> Int {
         var written = 0
         try forEachPiece(of: bytes, named: names) { piece, name in
-            do {
-                _ = try readChunk(name)
-            } catch is AssetUnavailable {
-                let path = assetFile(name)
-                try io.ensureDirectory(layout.privateDirectory + "/assets")
-                try io.ensureDirectory(CloudPath.parent(of: path))
-                // The chunk is this device's own once its write created the file (collected when
-                // nothing names it any more, rule 15).
-                if try publishChunk(Array(piece), name: name, device: device) == .published {
-                    try attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
-                }
-                written += 1
-            }
+            if try rewriteChunkIfUnreadable(piece, name: name, device: device) { written += 1 }
         }
         return written
+    }
+
+    /// Writes `piece` again as the chunk `name` when that chunk does not read (missing or not
+    /// matching its hash, rule 15); whether it wrote. The chunk is this device's own once its
+    /// write created the file (collected when nothing names it any more).
+    func rewriteChunkIfUnreadable(_ piece: ArraySlice<UInt8>, name: String, device: DeviceID) throws -> Bool {
+        do {
+            _ = try readChunk(name)
+            return false
+        } catch is AssetUnavailable {
+            try io.ensureDirectory(layout.privateDirectory + "/assets")
+            try io.ensureDirectory(CloudPath.parent(of: assetFile(name)))
+            if try publishChunk(Array(piece), name: name, device: device) == .published {
+                try attachments?.rememberOwnChunks([name], folder: attachmentFolderIdentity)
+            }
+            return true
+        }
     }
 
     /// Calls `body` with each piece of `bytes` as `storeAsset` cuts them and each of its names
