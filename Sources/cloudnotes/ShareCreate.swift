@@ -30,6 +30,11 @@ struct ShareCreate: ParsableCommand {
         } catch let error as StoreError {
             throw CLIError(error.message)
         }
+        guard source.zone != Note.defaultZone else {
+            throw CLIError(
+                "the default notebook is not shared; create one (`cloudnotes notebook create NAME`), move the notes "
+                    + "to share into it (`cloudnotes move`), and share that")
+        }
         guard !NotebookSlug.isSharedZone(source.zone) else {
             throw CLIError("\(Output.display(source.name)) is shared already (see `cloudnotes share list`)")
         }

@@ -35,6 +35,9 @@ struct ShareNotesCLITests {
         }
         #expect(try runner.cn(at: ana.directory, "add", "Diary", "--body", "private thoughts").status == 0)
         let place = runner.home.appendingPathComponent("shared-trip").path
+        let defaultNotebook = try runner.cn(at: ana.directory, "share", "create", "notes", place)
+        #expect(defaultNotebook.status == 1 && defaultNotebook.stderr.contains("default notebook"))
+        #expect(!FileManager.default.fileExists(atPath: place + "/container.json"))
         let created = try runner.cn(at: ana.directory, "share", "create", "Trip", place)
         #expect(created.status == 0 && created.stdout.contains("2 note(s)"), "\(created.stdout)\(created.stderr)")
         // The notebook keeps its name and notes on the owner's device.
