@@ -35,9 +35,18 @@ public struct EditorState: Equatable, Sendable {
     /// The note is no longer in the store (purged elsewhere while open here): the editor keeps
     /// its text, and the next save keeps it as a new note (`SavedNote.keptFrom`).
     public var isGone = false
-    /// The note is larger than the editor edits (`AppState.editableBytes`): it is shown, and
-    /// moving and copying work, but typing is refused with a message pointing at `$EDITOR`.
-    public var isReadOnly = false
+    /// Why the note is shown but not edited here (moving and copying work, typing is refused
+    /// with a message saying why); nil: it is edited.
+    public var readOnly: ReadOnly?
+    public var isReadOnly: Bool { readOnly != nil }
+
+    /// Why a note opens read-only.
+    public enum ReadOnly: Equatable, Sendable {
+        /// Larger than the editor edits (`AppState.editableBytes`): `$EDITOR` (`e`) edits it.
+        case tooLarge(bytes: Int)
+        /// In a notebook shared with this account read-only (issue 24); `owner` names who shares it.
+        case shared(owner: String)
+    }
 
     /// Where the editor stands with the maximum wait for a save: typing that never pauses for
     /// the quiet delay is still saved at least this often (issue 22, item 1).

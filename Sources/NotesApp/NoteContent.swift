@@ -23,6 +23,9 @@ public struct NoteContent: Equatable, Sendable {
     /// The body's task-list items (`- [ ]`, `- [x]`), read off the loop with the preview, so
     /// Space can tick one and `[` `]` move between them (issue 25, tasks across notes).
     public var tasks: [TaskItem]
+    /// Who shares this note's notebook with this account read-only (issue 24): the editor shows
+    /// the note read-only and says so. Nil: this account may edit it.
+    public var readOnlyOwner: String?
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,

@@ -27,11 +27,14 @@ public struct PickerItem: Equatable, Sendable {
     public var count: Int
     /// A saved search's query; nil for a notebook or a tag.
     public var query: String?
+    /// A line beside the label: how a shared notebook is shared ("shared by Ann · read-only").
+    public var detail: String?
 
     /// The most matches a view's count says exactly; past it the picker shows "1000+".
     public static let maxViewCount = 1000
 
-    public init(label: String, value: String, count: Int, query: String? = nil) {
+    public init(label: String, value: String, count: Int, query: String? = nil, detail: String? = nil) {
+        self.detail = detail
         self.label = label
         self.value = value
         self.count = count

@@ -29,7 +29,7 @@ extension AppState {
             let text = content.editorText
             editor = .loaded(EditorState(opening, content: content, text: text, viewport: Layout(size).editorText.size))
             let notice = content.isTrashed ? show(trashedMessage, severity: .warning) : []
-            let readOnly = openReadOnlyIfHuge(text)
+            let readOnly = openReadOnlyIfNeeded(content, text: text)
             return notice + readOnly + replay(opening.pendingInput)
         case .loaded(let open) where open.noteID == content.id:
             return reloaded(content, open: open)
@@ -45,6 +45,14 @@ extension AppState {
         // The store's word on the trash is the latest: the notice follows it.
         let trashedNow = content.isTrashed && !open.isTrashed
         editor.withLoaded { $0.isTrashed = content.isTrashed }
+        // A role changed by a sync (read-only now, or writable again) holds from the next key.
+        editor.withLoaded { open in
+            if let owner = content.readOnlyOwner {
+                open.readOnly = .shared(owner: owner)
+            } else if case .shared = open.readOnly {
+                open.readOnly = nil
+            }
+        }
         let notice = trashedNow ? show(trashedMessage, severity: .warning) : []
         if content.headRevision == open.baseRevision && open.baseRevision != nil { return notice }
         if open.hasUnsavedEdits || open.savingText != nil {

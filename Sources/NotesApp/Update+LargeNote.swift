@@ -34,18 +34,34 @@ extension AppState {
         return effects
     }
 
-    /// Turns read-only on for a note over `editableBytes`, and says so.
-    mutating func openReadOnlyIfHuge(_ text: String) -> [Effect] {
+    /// Turns read-only on for a note of a notebook shared read-only with this account, or for a
+    /// note over `editableBytes`, and says so.
+    mutating func openReadOnlyIfNeeded(_ content: NoteContent, text: String) -> [Effect] {
         let bytes = text.utf8.count
-        guard bytes > Self.editableBytes else { return [] }
-        editor.withLoaded { $0.isReadOnly = true }
-        return show(readOnlyMessage(bytes: bytes), severity: .warning)
+        let reason: EditorState.ReadOnly
+        if let owner = content.readOnlyOwner {
+            reason = .shared(owner: owner)
+        } else if bytes > Self.editableBytes {
+            reason = .tooLarge(bytes: bytes)
+        } else {
+            return []
+        }
+        editor.withLoaded { $0.readOnly = reason }
+        return show(readOnlyMessage(), severity: .warning)
     }
 
-    func readOnlyMessage(bytes: Int? = nil) -> String {
-        let size = bytes.map { "\(($0 + (1 << 20) - 1) >> 20) MB, " } ?? ""
-        return "Read-only: this note is too large to edit here (\(size)over \(Self.editableBytes >> 20) MB):"
-            + " Esc, then e edits it in $EDITOR"
+    /// Why the open note is read-only, and what to do instead.
+    func readOnlyMessage() -> String {
+        switch editor.readLoaded(\.readOnly) {
+        case .shared(let owner):
+            // Who first: the status bar is narrow, and the fingerprint after the name is long.
+            return "Read-only, shared by \(owner): ask them for read-write"
+        case .tooLarge(let bytes):
+            return "Read-only: this note is too large to edit here (\((bytes + (1 << 20) - 1) >> 20) MB, "
+                + "over \(Self.editableBytes >> 20) MB): Esc, then e edits it in $EDITOR"
+        case nil:
+            return "Read-only"
+        }
     }
 
     /// Whether a key only moves, selects or copies (all a read-only note takes).

@@ -1,9 +1,10 @@
 import TerminalUI
 
 /// Draws the notebook or tag picker centred in `area`: one item a line, `name  count`, the
-/// chosen one highlighted; it scrolls to keep the selection in view.
+/// chosen one highlighted; it scrolls to keep the selection in view. A shared notebook's line
+/// says, dimmed after its name, who shares it and the role here (the picker widens for it).
 func drawPicker(_ picker: PickerState, state: AppState, in area: Rect, on buffer: inout Buffer) {
-    let width = min(44, area.width)
+    let width = min(picker.items.contains { $0.detail != nil } ? 72 : 44, area.width)
     let height = min(picker.items.count + 2, area.height)
     guard width >= 6, height >= 3 else { return }
     let box = Rect(
@@ -19,8 +20,17 @@ func drawPicker(_ picker: PickerState, state: AppState, in area: Rect, on buffer
             item.query != nil && item.count > PickerItem.maxViewCount
             ? "\(PickerItem.maxViewCount)+" : String(item.count)
         let label = item.query == nil ? item.label : "view: " + item.label
-        let name = display(label, max(1, inside.width - count.count - 2))
+        let room = max(1, inside.width - count.count - 2)
+        let name = display(label, item.detail == nil ? room : max(1, min(TextWidth.width(of: label), room / 2)))
         buffer.write(name, at: inside.origin, clipTo: inside)
+        if let detail = item.detail {
+            let used = TextWidth.width(of: name) + 2
+            if room > used {
+                buffer.write(
+                    display(detail, room - used), at: Point(x: inside.x + used, y: y), style: state.theme.hint,
+                    clipTo: inside)
+            }
+        }
         buffer.write(
             count, at: Point(x: inside.maxX - TextWidth.width(of: count), y: y), style: state.theme.hint, clipTo: inside
         )

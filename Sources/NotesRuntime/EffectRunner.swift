@@ -63,7 +63,9 @@ final class EffectRunner {
         case .loadNote(let id):
             read { store in
                 guard let note = try store.note(id) else { return .noteGone(id) }
-                return .noteLoaded(NoteContent(note))
+                var content = NoteContent(note)
+                content.readOnlyOwner = try store.readOnlyOwner(note.zone)
+                return .noteLoaded(content)
             }
         case .loadPreview(let id):
             let labels = deviceLabels()
@@ -75,14 +77,15 @@ final class EffectRunner {
                 // loads the note as stored).
                 content.body = labels.relabelingMarkers(in: content.body)
                 // The default notebook goes unnamed: the title line stays the title alone.
-                content.notebook = note.zone == Note.defaultZone ? nil : try store.displayName(ofNotebook: note.zone)
+                content.notebook = note.zone == Note.defaultZone ? nil : try Self.notebookLabel(store, note.zone)
+                content.readOnlyOwner = try store.readOnlyOwner(note.zone)
                 content.backlinks = try store.backlinks(of: id).prefix(50).map(\.title)
                 return .previewLoaded(id, content)
             }
         case .loadNotebooks:
             read { store in
                 let notebooks = try store.notebooks().map {
-                    PickerItem(label: $0.name, value: $0.zone, count: $0.count)
+                    PickerItem(label: $0.name, value: $0.zone, count: $0.count, detail: $0.sharing?.summary)
                 }
                 return .pickerLoaded(.notebook, notebooks + (try Self.savedViews(store)))
             }
@@ -363,10 +366,20 @@ final class EffectRunner {
     }
 
     /// `$EDITOR` on the note: the terminal is handed over while it runs, on this (the loop's) thread.
+    /// A notebook's name for the preview, with how it is shared for a shared one
+    /// ("Trip · shared by Ann (…) · read-only").
+    static func notebookLabel(_ store: NoteStore, _ zone: String) throws -> String {
+        let name = try store.displayName(ofNotebook: zone)
+        guard let sharing = try store.sharing(ofNotebook: zone) else { return name }
+        return name + " · " + sharing.summary
+    }
+
     private func openExternalEditor(_ id: UUID) {
         let note: Note
         do {
             guard let found = try store.note(id) else { throw RuntimeError("the note was deleted") }
+            // A notebook shared read-only: said before the editor opens, not after the typing.
+            try store.requireWritable(found.zone)
             note = found
         } catch {
             inbox.post(.effectFailed(RuntimeError.describe(error)))

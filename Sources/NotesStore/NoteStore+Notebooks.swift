@@ -34,8 +34,11 @@ extension NoteStore {
         }
         var zones = Set(counts.keys).union(names.keys.filter { !deleted.contains($0) })
         zones.insert(Note.defaultZone)
-        return zones.map { NotebookInfo(zone: $0, name: names[$0] ?? $0, count: counts[$0] ?? 0) }
-            .sorted { (TextFolding.fold($0.name), $0.zone) < (TextFolding.fold($1.name), $1.zone) }
+        let sharing = try Self.notebookSharing(db)
+        return zones.map {
+            NotebookInfo(zone: $0, name: names[$0] ?? $0, count: counts[$0] ?? 0, sharing: sharing[$0])
+        }
+        .sorted { (TextFolding.fold($0.name), $0.zone) < (TextFolding.fold($1.name), $1.zone) }
     }
 
     /// A zone's display name (its id when it has none): one primary-key lookup.

@@ -21,6 +21,41 @@ extension NoteStore {
         }
     }
 
+    /// The `sync_state` key of how the shared notebook `zone` is shared with this account.
+    static func sharingKey(_ zone: String) -> String { "sharing.\(zone)" }
+
+    /// Records how the shared notebook `zone` is shared with this account (refreshed by each
+    /// sync of its place), for the picker and `notebooks`.
+    public func setSharing(_ zone: String, _ sharing: NotebookSharing) throws {
+        guard NotebookSlug.isSharedZone(zone) else {
+            throw StoreError(.invalidInput, "only a shared notebook has an owner and a role")
+        }
+        try write { db in try Self.setSyncValue(Self.sharingKey(zone), sharing.stored, db) }
+    }
+
+    /// How the shared notebook `zone` is shared with this account; nil for one of its own (or
+    /// one whose place has not been synced yet).
+    public func sharing(ofNotebook zone: String) throws -> NotebookSharing? {
+        guard NotebookSlug.isSharedZone(zone) else { return nil }
+        return try read { db in
+            try Self.syncValue(Self.sharingKey(zone), db).flatMap(NotebookSharing.init(stored:))
+        }
+    }
+
+    /// How each shared notebook is shared with this account, by zone.
+    static func notebookSharing(_ db: Database) throws -> [String: NotebookSharing] {
+        var sharing: [String: NotebookSharing] = [:]
+        let prefix = sharingKey("")
+        for row in try Row.fetchAll(
+            db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?",
+            arguments: [prefix, prefix + "\u{10FFFF}"])
+        {
+            let key: String = row["key"]
+            sharing[String(key.dropFirst(prefix.count))] = NotebookSharing(stored: row["value"])
+        }
+        return sharing
+    }
+
     /// Who shares the read-only notebook `zone`, or nil when this account may write in it.
     public func readOnlyOwner(_ zone: String) throws -> String? {
         try read { db in try Self.readOnlyOwner(zone, db) }
@@ -29,6 +64,11 @@ extension NoteStore {
     static func readOnlyOwner(_ zone: String, _ db: Database) throws -> String? {
         guard NotebookSlug.isSharedZone(zone) else { return nil }
         return try syncValue(readOnlyKey(zone), db)
+    }
+
+    /// Refuses, naming its owner, when notebook `zone` is one this account may only read.
+    public func requireWritable(_ zone: String) throws {
+        try read { db in try Self.requireWritable(zone, db) }
     }
 
     /// Refuses a change to a note of a notebook this account may only read, naming its owner.

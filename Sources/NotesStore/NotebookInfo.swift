@@ -6,10 +6,13 @@ public struct NotebookInfo: Sendable, Equatable {
     /// The display name (the zone id until one is set).
     public var name: String
     public var count: Int
+    /// How the notebook is shared with this account; nil for a notebook of its own.
+    public var sharing: NotebookSharing?
 
-    public init(zone: String, name: String, count: Int) {
+    public init(zone: String, name: String, count: Int, sharing: NotebookSharing? = nil) {
         self.zone = zone
         self.name = name
         self.count = count
+        self.sharing = sharing
     }
 }

@@ -11,7 +11,9 @@ import Synchronization
 /// closures; this type owns what happens between them, so it is tested with an in-memory folder
 /// and a test clock. An encrypted folder whose key is not remembered waits, locked, for the
 /// app's passphrase dialog; a failure to start shows in the status bar and the app runs on the
-/// local store.
+/// local store. The shared notebooks joined here (issue 24) sync beside it, each with its own
+/// engine, whether or not the cloud folder is locked, off or set up at all; the status bar
+/// shows them combined (`SyncStatus.combined`).
 public final class BackgroundSync: Sendable {
     /// A running engine, as `makeEngine` makes it.
     public struct Started: Sendable {
@@ -25,8 +27,22 @@ public final class BackgroundSync: Sendable {
         }
     }
 
+    /// A shared notebook's engine, as `makeShared` makes it, with the notebook's name.
+    public struct Shared: Sendable {
+        public var name: String
+        public var engine: SyncEngine
+
+        public init(name: String, engine: SyncEngine) {
+            self.name = name
+            self.engine = engine
+        }
+    }
+
     /// Makes the engine, with the seal an unlock gave (nil: none needed); nil: no folder.
     public typealias MakeEngine = @Sendable (_ unlocked: FolderSeal?) throws -> Started?
+    /// Makes the engines of the shared notebooks joined here, and says in a line each why a
+    /// place cannot be synced now (shown in the status bar).
+    public typealias MakeShared = @Sendable () -> (engines: [Shared], problems: [String])
     /// Derives the folder's key from a passphrase; throws when it is wrong.
     public typealias Unlock = @Sendable (_ passphrase: String) throws -> FolderSeal
 
@@ -45,6 +61,13 @@ public final class BackgroundSync: Sendable {
     private struct State {
         var engine: SyncEngine?
         var localWrites: FolderWatcher?
+        /// The shared notebooks' engines and their watchers of the data directory.
+        var shared: [Shared] = []
+        var sharedWrites: [FolderWatcher] = []
+        /// The latest status of each engine, combined for the status bar.
+        var primaryStatus: SyncStatus?
+        var sharedStatus: [Int: SyncStatus] = [:]
+        var sharedProblem: String?
         /// Set while the folder waits for its passphrase.
         var unlock: Unlock?
         var stopped = false
@@ -57,10 +80,12 @@ public final class BackgroundSync: Sendable {
     ///   - locked: how to unlock an encrypted folder whose key is not remembered; nil: it is not.
     ///   - describe: one sentence for an error of `makeEngine` or `locked`.
     ///   - lastSendWait: how long `stop` waits for its last send.
+    ///   - makeShared: the engines of the shared notebooks joined here (none by default).
     public init(
         localWrites: String, locked: Unlock? = nil,
         describe: @escaping @Sendable (any Error) -> String = CloudError.userMessage,
-        lastSendWait: DispatchTimeInterval = .seconds(3), makeEngine: @escaping MakeEngine
+        lastSendWait: DispatchTimeInterval = .seconds(3), makeShared: MakeShared? = nil,
+        makeEngine: @escaping MakeEngine
     ) {
         self.localWrites = localWrites
         self.lastSendWait = lastSendWait
@@ -69,10 +94,12 @@ public final class BackgroundSync: Sendable {
         (status, continuation) = AsyncStream<SyncStatus>.makeStream()
         state = Mutex(State(unlock: locked))
         if locked != nil {
-            continuation.yield(SyncStatus(phase: .error(message: Self.lockedMessage)))
+            publish(primary: SyncStatus(phase: .error(message: Self.lockedMessage)))
         } else {
             start(unlocked: nil)
         }
+        // Reading each place's membership may wait on the network: the app starts meanwhile.
+        if let makeShared { DispatchQueue.global().async { self.startShared(makeShared) } }
     }
 
     /// The app's view of this sync.
@@ -101,17 +128,66 @@ public final class BackgroundSync: Sendable {
                 writes.stop()
                 return
             }
-            let (continuation, onThisDisk) = (continuation, started.cloudOnThisDisk)
+            let onThisDisk = started.cloudOnThisDisk
             Task {
                 for await var status in engine.statusUpdates {
                     status.cloudOnThisDisk = onThisDisk
-                    continuation.yield(status)
+                    self.publish(primary: status)
                 }
             }
             Task { await engine.start() }
         } catch {
-            continuation.yield(SyncStatus(phase: .error(message: "sync is off: \(describe(error))")))
+            publish(primary: SyncStatus(phase: .error(message: "sync is off: \(describe(error))")))
         }
+    }
+
+    /// Starts the shared notebooks' engines, each noticing the store's writes as the cloud
+    /// folder's engine does; a place that cannot be synced is said in the status bar.
+    private func startShared(_ makeShared: MakeShared) {
+        let (engines, problems) = makeShared()
+        var running: [Shared] = []
+        var watchers: [FolderWatcher] = []
+        var problem = problems.first
+        for shared in engines {
+            do {
+                watchers.append(try shared.engine.watchLocalWrites(in: localWrites))
+                running.append(shared)
+            } catch {
+                problem = problem ?? "shared notebook “\(shared.name)”: sync is off: \(describe(error))"
+            }
+        }
+        let stopped = state.withLock { state in
+            if !state.stopped { (state.shared, state.sharedWrites, state.sharedProblem) = (running, watchers, problem) }
+            return state.stopped
+        }
+        guard !stopped else {
+            for watcher in watchers { watcher.stop() }
+            return
+        }
+        if problem != nil { publish() }
+        for (index, shared) in running.enumerated() {
+            Task {
+                for await status in shared.engine.statusUpdates { self.publish(shared: index, status) }
+            }
+            Task { await shared.engine.start() }
+        }
+    }
+
+    /// Takes an engine's new status and yields the combined one.
+    private func publish(primary: SyncStatus? = nil, shared index: Int? = nil, _ status: SyncStatus? = nil) {
+        let combined = state.withLock { state -> SyncStatus in
+            if let primary { state.primaryStatus = primary }
+            if let index, let status { state.sharedStatus[index] = status }
+            let shared = state.shared.indices.compactMap { index in
+                state.sharedStatus[index].map { (name: state.shared[index].name, status: $0) }
+            }
+            var combined = SyncStatus.combined(state.primaryStatus ?? .localOnly, shared: shared)
+            if let problem = state.sharedProblem, case .idle = combined.phase {
+                combined.phase = .error(message: problem)
+            }
+            return combined
+        }
+        continuation.yield(combined)
     }
 
     /// The dialog's passphrase: nil when it unlocked the folder and sync started, else why not.
@@ -127,28 +203,37 @@ public final class BackgroundSync: Sendable {
         }
     }
 
-    /// Starts a sync at once (`s`); nothing while locked or off.
+    /// Starts a sync at once (`s`) of the cloud folder (nothing while locked or off) and of
+    /// every shared notebook.
     public func syncNow() {
-        guard let engine = state.withLock({ $0.engine }) else { return }
-        Task { _ = await engine.syncNow() }
+        let (engine, shared) = state.withLock { ($0.engine, $0.shared) }
+        if let engine { Task { _ = await engine.syncNow() } }
+        for other in shared { Task { _ = await other.engine.syncNow() } }
     }
 
     /// Stops the engine after one last send, waiting for it at most `lastSendWait`, so a note
     /// saved on quit usually reaches the cloud folder now rather than at the next start (it
     /// stays pending otherwise). Blocks the calling thread: call it off the cooperative pool.
     public func stop() {
-        let (engine, watcher) = state.withLock { state in
+        let (engine, watchers, shared) = state.withLock { state in
             state.stopped = true
-            return (state.engine, state.localWrites)
+            return (state.engine, [state.localWrites].compactMap { $0 } + state.sharedWrites, state.shared)
         }
-        watcher?.stop()
+        for watcher in watchers { watcher.stop() }
         continuation.finish()
-        guard let engine else { return }
+        let engines = [engine].compactMap { $0 } + shared.map(\.engine)
+        guard !engines.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
         Task {
-            // A failed last send loses nothing: the changes stay queued for the next sync.
-            _ = try? await engine.sendChanges()
-            await engine.stop()
+            await withTaskGroup(of: Void.self) { group in
+                for engine in engines {
+                    group.addTask {
+                        // A failed last send loses nothing: the changes stay queued for the next sync.
+                        _ = try? await engine.sendChanges()
+                        await engine.stop()
+                    }
+                }
+            }
             done.signal()
         }
         _ = done.wait(timeout: .now() + lastSendWait)

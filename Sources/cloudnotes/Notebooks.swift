@@ -3,7 +3,8 @@ import Foundation
 import NotesCore
 import NotesStore
 
-/// `notebooks [--json]`: every notebook with its display name, zone id and note count.
+/// `notebooks [--json]`: every notebook with its display name, zone id and note count, and for a
+/// shared one its owner and this account's role.
 struct Notebooks: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List notebooks with how many notes each holds.",
@@ -16,14 +17,23 @@ struct Notebooks: ParsableCommand {
         var id: String
         var name: String
         var count: Int
+        /// A shared notebook's owner and this account's role; absent for one's own.
+        var owner: String?
+        var role: String?
     }
 
     func run() throws {
         let notebooks = try Context(global).openStore().notebooks()
-        if json { return try Output.json(notebooks.map { Row(id: $0.zone, name: $0.name, count: $0.count) }) }
+        if json {
+            return try Output.json(
+                notebooks.map {
+                    Row(id: $0.zone, name: $0.name, count: $0.count, owner: $0.sharing?.owner, role: $0.sharing?.role)
+                })
+        }
         for notebook in notebooks {
             let id = notebook.name == notebook.zone ? "" : "  (\(notebook.zone))"
-            Output.line("\(Output.display(notebook.name))\(id)  \(notebook.count)")
+            let shared = notebook.sharing.map { "  " + Output.display($0.summary) } ?? ""
+            Output.line("\(Output.display(notebook.name))\(id)  \(notebook.count)\(shared)")
         }
     }
 }

@@ -29,13 +29,16 @@ enum ShareSync {
             book.remember(state, at: entry.place)
             for problem in state.problems { notify("\(entry.place): \(problem)") }
             let owner = ShareSession.describe(state.owner)
+            let ownerHere = state.owner.memberID == identity.memberID ? "you" : owner
             guard let line = state.log.head.member(identity.memberID), line.status != .removed else {
+                try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: "removed"))
                 try store.setReadOnly(zone, owner: "\(owner), who removed you")
                 notify(
                     "\(entry.place): you are no longer a member of \(owner)'s share; the notes you had stay here, "
                         + "read-only")
                 return nil
             }
+            try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: line.role.rawValue))
             try store.setReadOnly(zone, owner: line.role == .readOnly ? owner : nil)
             let poll = context.config.pollIntervalSeconds
             var configuration = SyncEngine.Configuration(

@@ -40,9 +40,9 @@ struct ShareNotesCLITests {
         #expect(!FileManager.default.fileExists(atPath: place + "/container.json"))
         let created = try runner.cn(at: ana.directory, "share", "create", "Trip", place)
         #expect(created.status == 0 && created.stdout.contains("2 note(s)"), "\(created.stdout)\(created.stderr)")
-        // The notebook keeps its name and notes on the owner's device.
+        // The notebook keeps its name and notes on the owner's device, marked shared.
         let notebooks = try runner.cn(at: ana.directory, "notebooks").stdout
-        #expect(notebooks.contains("Trip") && notebooks.contains("2"), "\(notebooks)")
+        #expect(notebooks.contains("Trip") && notebooks.contains("2  shared by you"), "\(notebooks)")
 
         for (person, role) in [(bo, "read-write"), (cy, "read-only")] {
             #expect(try runner.cn(at: ana.directory, "share", "invite", place, person.code, "--role", role).status == 0)
@@ -51,7 +51,10 @@ struct ShareNotesCLITests {
             #expect(
                 accepted.status == 0 && accepted.stdout.contains("received 4"), "\(accepted.stdout)\(accepted.stderr)")
             #expect(try Self.show(runner, person, "Plan").contains("day 1: the coast"))
-            #expect(try runner.cn(at: person.directory, "notebooks").stdout.contains("Trip"))
+            // The notebook says who shares it and the role here.
+            let listed = try runner.cn(at: person.directory, "notebooks").stdout
+            let trip = listed.split(separator: "\n").first { $0.hasPrefix("Trip") } ?? ""
+            #expect(trip.contains("shared by Ana (\(ana.fingerprint)) · \(role)"), "\(listed)")
             // Nothing outside the notebook went to the place.
             #expect(try runner.cn(at: person.directory, "show", "Diary").status == 1)
         }

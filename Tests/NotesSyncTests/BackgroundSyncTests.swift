@@ -195,4 +195,42 @@ struct BackgroundSyncTests {
         await stop(client)
         #expect(await settles { await log.ended })
     }
+
+    @Test("with no cloud folder, a shared notebook's engine still syncs in the background, and the bar shows it")
+    func sharedNotebookSyncsWithoutACloudFolder() async throws {
+        let (place, _) = TestFolder.memory()
+        let app = try App()
+        let shared = try app.engine(place)
+        let client = BackgroundSync(
+            localWrites: app.directory.path,
+            makeShared: { ([BackgroundSync.Shared(name: "Trip", engine: shared)], []) }, makeEngine: { _ in nil }
+        ).client
+        let log = StatusLog.reading(client.status)
+        #expect(await settles { await log.synced }, "the bar says synced, not local only")
+        let note = try app.store.create(title: "packing", body: "socks\n")
+        #expect(
+            try await settles {
+                if app.clock.sleepers > 0 { app.clock.advance(by: .seconds(2)) }
+                return try app.store.pendingCount() == 0
+            })
+        let member = try TestDevice("member", folder: place)
+        await member.sync()
+        #expect(try member.store.note(note.id)?.body == "socks\n")
+        await stop(client)
+        #expect(await settles { await log.ended })
+    }
+
+    @Test("a shared place that cannot be synced is said in the status bar while the cloud folder syncs")
+    func sharedProblemIsSaid() async throws {
+        let (folder, _) = TestFolder.memory()
+        let app = try App()
+        let problem = "/places/trip: you are no longer a member of Ana's share; the notes you had stay here, read-only"
+        let client = BackgroundSync(
+            localWrites: app.directory.path, makeShared: { ([], [problem]) },
+            makeEngine: { _ in BackgroundSync.Started(engine: try app.engine(folder)) }
+        ).client
+        let log = StatusLog.reading(client.status)
+        #expect(await settles { await log.last?.phase == .error(message: problem) })
+        await stop(client)
+    }
 }
