@@ -10,6 +10,9 @@ extension DirectoryCloudFolder {
 
     public func publishSetting(_ setting: SyncedSetting, device: DeviceID) throws {
         try requireContainer()
+        // A new container's `private/` comes with its first change or identity: the account's
+        // first setting may come before either.
+        try io.ensureDirectory(layout.privateDirectory)
         try io.ensureDirectory(layout.settingsDirectory)
         let envelope = Envelope(
             kind: .setting, device: device.rawValue, hlc: setting.hlc, body: Self.settingBody(setting))

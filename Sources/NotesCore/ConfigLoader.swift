@@ -67,7 +67,7 @@ public enum ConfigLoader {
         var origins: [String: SettingOrigin] = [:]
         for (key, setting) in settings.synced.sorted(by: { $0.key < $1.key }) {
             // Saved searches are settings, not config values (`cloudnotes views`).
-            guard let text = setting.value, settings.here[key] == nil, !SettingKeys.isViewKey(key) else {
+            guard let text = setting.value, settings.here[key] == nil, !SettingKeys.isRecordKey(key) else {
                 continue
             }
             if applySetting(key, text, to: &base, label: "synced setting", warnings: &warnings) {

@@ -75,9 +75,19 @@ public enum SettingKeys {
     /// app's status bar counts the changes to it since it was last shown.
     public static let notifyPrefix = "notify."
 
+    /// A shared place this account joined or created on one of its devices (issue 24), for its
+    /// other devices to follow: `share.<share id>` holds the place, and after a line break the
+    /// zone of the notebook the owner moved into it, when one did.
+    public static let sharePrefix = "share."
+
     /// Whether `key` belongs to a saved search (its query or its notify mark) rather than the config.
     public static func isViewKey(_ key: String) -> Bool {
         key.hasPrefix(viewPrefix) || key.hasPrefix(notifyPrefix)
+    }
+
+    /// Whether `key` holds something other than a config value: a saved search or a shared place.
+    public static func isRecordKey(_ key: String) -> Bool {
+        isViewKey(key) || key.hasPrefix(sharePrefix)
     }
     /// Names a saved search may not have: `cloudnotes view` takes them as its own commands.
     public static let reservedViewNames: Set<String> = ["save", "rm", "run", "watch", "list", "notify"]
@@ -191,6 +201,16 @@ public struct SettingsState: Sendable, Equatable, Codable {
                 throw SettingsError(.invalid, problem)
             }
             if let value, value != "true" { throw SettingsError(.invalid, "a view's notify mark is true, or unset") }
+            return
+        }
+        if key.hasPrefix(SettingKeys.sharePrefix) {
+            let share = key.dropFirst(SettingKeys.sharePrefix.count)
+            guard (1...64).contains(share.utf8.count), share.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw SettingsError(.invalid, "a shared place's setting is named by its share id")
+            }
+            if let value, value.isEmpty || value.utf8.count > 4096 {
+                throw SettingsError(.invalid, "a shared place's setting holds 1 to 4096 bytes")
+            }
             return
         }
         if key.hasPrefix(SettingKeys.viewPrefix) {

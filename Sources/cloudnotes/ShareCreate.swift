@@ -51,6 +51,8 @@ struct ShareCreate: ParsableCommand {
         let moved: Int
         do {
             moved = try store.moveNotebook(source.zone, intoShared: NotebookSlug.sharedZone(share: state.share))
+            // The account's other devices move their copy of the notebook in as they follow.
+            try ShareFollow.record(share: state.share, place: location.name, movedFrom: source.zone, store)
         } catch let error as StoreError {
             throw CLIError(
                 "the shared place was created at \(location.name), but the notebook did not move (\(error.message)); "

@@ -37,9 +37,12 @@ struct ShareSession {
         }
     }
 
+    /// Remembers the place as checked at `state`, here and (as a synced setting) for the
+    /// account's other devices to follow (`ShareFollow`).
     mutating func remember(_ state: ShareState) throws {
         book.remember(state, at: location.name)
         try book.write(store)
+        try ShareFollow.record(share: state.share, place: location.name, store)
     }
 
     static func describe(_ code: IdentityCode) -> String { "\(code.name) (\(code.fingerprint))" }
@@ -224,6 +227,7 @@ struct ShareLeave: ParsableCommand {
         }
         session.book.forget(session.location.name)
         try session.book.write(session.store)
+        try ShareFollow.forget(share: answered.state.share, session.store)
         Output.line(
             "left \(ShareSession.describe(answered.state.owner))'s share at \(session.location.name); the owner "
                 + "removes you to rotate its key")

@@ -67,9 +67,10 @@ enum ShareSync {
     static func automaticEngines(_ context: Context, _ store: NoteStore, notify: (String) -> Void) throws -> [(
         name: String, engine: SyncEngine
     )] {
+        guard try ShareFollow.hasShares(store) else { return [] }
         var book = try ShareBook.read(store)
-        guard !book.places.isEmpty else { return [] }
         let (identity, _) = try ShareID.identity(context, store, name: nil)
+        try ShareFollow.follow(context, store, identity: identity, book: &book, notify: notify)
         var engines: [(name: String, engine: SyncEngine)] = []
         for entry in book.places {
             do {
@@ -91,9 +92,10 @@ enum ShareSync {
     /// said and does not stop the others. Returns whether every place synced.
     @discardableResult
     static func runAll(_ context: Context, _ store: NoteStore) throws -> Bool {
+        guard try ShareFollow.hasShares(store) else { return true }
         var book = try ShareBook.read(store)
-        guard !book.places.isEmpty else { return true }
         let (identity, _) = try ShareID.identity(context, store, name: nil)
+        try ShareFollow.follow(context, store, identity: identity, book: &book, notify: Output.warn)
         var allSynced = true
         for entry in book.places {
             let zone = NotebookSlug.sharedZone(share: entry.share)

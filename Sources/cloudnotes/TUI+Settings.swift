@@ -32,7 +32,7 @@ extension TUI {
                 return nil
             }
             let changed = now.synced.values.filter { setting in
-                before.synced[setting.key] != setting && !SettingKeys.isViewKey(setting.key)
+                before.synced[setting.key] != setting && !SettingKeys.isRecordKey(setting.key)
                     && setting.device != store.deviceID
             }
             var said: String?

@@ -14,7 +14,7 @@ extension TUI {
         do { path = try SyncSetup.folderPath(context, store) } catch { path = "" }
         let shares: Bool
         // A book that cannot be read is said by `makeShared`, in the status bar.
-        do { shares = !(try ShareBook.read(store).places.isEmpty) } catch { shares = true }
+        do { shares = try ShareFollow.hasShares(store) } catch { shares = true }
         guard path != nil || shares else { return .localOnly }
         // An encrypted folder whose key is not remembered: the app asks in its dialog. (A path
         // that cannot be resolved fails in `makeEngine`, which says why.)

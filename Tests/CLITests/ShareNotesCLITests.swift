@@ -101,4 +101,47 @@ struct ShareNotesCLITests {
         }
         #expect(try runner.cn(at: cy.directory, "status").stdout.contains("shared     \"Trip\""))
     }
+
+    @Test("the account's other device follows its share: joins the place and moves its copy of the notebook in")
+    func anotherDeviceFollowsTheShare() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        // Ana's two devices share an encrypted cloud folder, so they are one person (one identity).
+        let (_, a1, a2) = try runner.devicesSharingACloudFolder(encrypted: true)
+        let code1 = try runner.cn(at: a1, "share", "id", "--name", "Ana", "--json")
+        let code2 = try runner.cn(at: a2, "share", "id", "--json")
+        #expect(code1.status == 0 && code1.stdout == code2.stdout, "\(code1.stdout) \(code2.stdout)\(code2.stderr)")
+        #expect(try runner.cn(at: a1, "notebook", "create", "Trip").status == 0)
+        #expect(try runner.cn(at: a1, "add", "Packing", "--body", "socks", "--notebook", "Trip").status == 0)
+        #expect(try runner.cn(at: a1, "sync").status == 0)
+        #expect(try runner.cn(at: a2, "sync").status == 0)
+        #expect(try runner.cn(at: a2, "show", "Packing").stdout.contains("socks"))
+
+        let place = runner.home.appendingPathComponent("shared-trip").path
+        #expect(try runner.cn(at: a1, "share", "create", "Trip", place).status == 0)
+        #expect(try runner.cn(at: a1, "sync").status == 0)
+        // The second device's next sync takes the setting, joins the place, moves its copy in.
+        let followed = try runner.cn(at: a2, "sync")
+        #expect(
+            followed.status == 0 && followed.stdout.contains("shared notebook \"Trip\""),
+            "\(followed.stdout)\(followed.stderr)")
+        let notebooks = try runner.cn(at: a2, "notebooks").stdout
+        #expect(notebooks.split(separator: "\n").filter { $0.hasPrefix("Trip") }.count == 1, "\(notebooks)")
+        #expect(notebooks.contains("Trip") && notebooks.contains("shared by you"), "\(notebooks)")
+        #expect(try runner.cn(at: a2, "share", "list").stdout.contains(place))
+
+        // An edit on the second device goes to the place, and reaches the first and a member.
+        let bo = try ShareMembersCLITests.person(runner, "Bo")
+        let ana = try runner.cn(at: a1, "share", "id", "--json").stdoutData
+        let fingerprint =
+            ((try JSONSerialization.jsonObject(with: ana) as? [String: String]) ?? [:])["fingerprint"] ?? ""
+        #expect(try runner.cn(at: a1, "share", "invite", place, bo.code, "--role", "read-only").status == 0)
+        #expect(try runner.cn(at: bo.directory, "share", "accept", place, "--fingerprint", fingerprint).status == 0)
+        #expect(try runner.cn(at: a2, "edit", "Packing", "--body", "socks, hat").status == 0)
+        #expect(try runner.cn(at: a2, "sync").status == 0)
+        #expect(try runner.cn(at: a1, "sync").status == 0)
+        #expect(try runner.cn(at: a1, "show", "Packing").stdout.contains("socks, hat"))
+        #expect(try runner.cn(at: bo.directory, "sync").status == 0)
+        #expect(try runner.cn(at: bo.directory, "show", "Packing").stdout.contains("socks, hat"))
+    }
 }

@@ -64,6 +64,19 @@ struct SyncedSettingsCLITests {
         #expect(!(try Self.ok(runner, b, "sync")).contains("settings changed"))
     }
 
+    /// Before the fix the first sync failed: `private/` did not exist yet when the setting came.
+    @Test("a setting set before the first sync of the default cloud folder is published by that sync")
+    func settingBeforeTheFirstSync() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let device = runner.device("fresh")
+        try Self.ok(runner, device, "config", "set", "autosaveSeconds", "3")
+        try Self.ok(runner, device, "sync")
+        let other = runner.device("other")
+        try Self.ok(runner, other, "sync")
+        #expect(try Self.number(runner, other, "autosaveSeconds") == 3)
+    }
+
     @Test("--here wins on its device only, over the synced value and the config file; unset --here gives it back")
     func hereWinsOnItsDeviceOnly() throws {
         let runner = try CLIRunner()
