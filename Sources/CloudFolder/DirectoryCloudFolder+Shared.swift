@@ -5,12 +5,7 @@ import NotesCore
 /// place's `container.json` (format 7), checked against the share the membership names.
 extension DirectoryCloudFolder {
     func readSharedContainer(_ sharing: SharedAccess) throws -> ContainerInfo {
-        let bytes: [UInt8]?
-        do {
-            bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
-        } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
-            throw CloudError(.badContainer, "container.json is not a file of ours: \(error.message)", path: error.path)
-        }
+        let bytes = try readContainerBytes()
         guard let bytes else {
             throw CloudError(
                 .accountTemporarilyUnavailable,

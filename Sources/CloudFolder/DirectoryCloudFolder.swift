@@ -124,15 +124,19 @@ public struct DirectoryCloudFolder: CloudFolder {
         return info
     }
 
-    /// `container.json` as it is, whether or not this folder can open an encrypted container.
-    public func readContainer(boundTo: String?) throws -> ContainerInfo {
-        if let sharing { return try readSharedContainer(sharing) }
-        let bytes: [UInt8]?
+    /// `container.json`'s bytes (nil when absent); anything but a small file there is not ours.
+    func readContainerBytes() throws -> [UInt8]? {
         do {
-            bytes = try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
+            return try io.readIfPresent(layout.containerFile, maxBytes: Self.maxSmallFileBytes)
         } catch let error as CloudError where [.invalidArguments, .limitExceeded].contains(error.code) {
             throw CloudError(.badContainer, "container.json is not a file of ours: \(error.message)", path: error.path)
         }
+    }
+
+    /// `container.json` as it is, whether or not this folder can open an encrypted container.
+    public func readContainer(boundTo: String?) throws -> ContainerInfo {
+        if let sharing { return try readSharedContainer(sharing) }
+        let bytes = try readContainerBytes()
         guard let bytes else {
             if boundTo != nil {
                 if isEmptied() {

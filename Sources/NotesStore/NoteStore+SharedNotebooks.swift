@@ -103,19 +103,10 @@ extension NoteStore {
                 next.zone = shared
                 _ = try save(next, previous: current, db)
             }
-            let revisions = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
-                    WHERE n.zone = ? ORDER BY r.hlc, r.id
-                    """, arguments: [shared]
-            ).map(Self.revision(from:))
             // The move edits are queued already; their history goes before them.
             let queued = try Set(
                 String.fetchAll(db, sql: "SELECT revID FROM outbox WHERE zone = ?", arguments: [shared]))
-            for revision in revisions where !queued.contains(revision.id) {
-                try enqueue(revision, zone: shared, kind: revision.isTombstone ? "delete" : "save", db)
-            }
+            try enqueueHistory(zone: shared, skipping: queued, db)
             try setName(name, zone: shared, db)
             if zone != Note.defaultZone {
                 try db.run(

@@ -237,19 +237,29 @@ extension NoteStore {
     @discardableResult
     public func requeueZone(_ zone: String) throws -> Int {
         try write { db in
-            let revisions = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
-                    WHERE n.zone = ? ORDER BY r.hlc, r.id
-                    """, arguments: [zone]
-            ).map(Self.revision(from:))
-            for revision in revisions {
-                try enqueue(revision, zone: zone, kind: revision.isTombstone ? "delete" : "save", db)
-            }
+            let count = try enqueueHistory(zone: zone, skipping: [], db)
             try db.run("UPDATE note SET syncState = 'pending' WHERE zone = ? AND syncState = 'synced'", [zone])
-            return revisions.count
+            return count
         }
+    }
+
+    /// Queues every revision of the notes of `zone` for it, oldest first, but those in
+    /// `skipping` (queued already); returns how many it queued.
+    @discardableResult
+    func enqueueHistory(zone: String, skipping: Set<String>, _ db: Database) throws -> Int {
+        let revisions = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
+                WHERE n.zone = ? ORDER BY r.hlc, r.id
+                """, arguments: [zone]
+        ).map(Self.revision(from:))
+        var count = 0
+        for revision in revisions where !skipping.contains(revision.id) {
+            try enqueue(revision, zone: zone, kind: revision.isTombstone ? "delete" : "save", db)
+            count += 1
+        }
+        return count
     }
 
     /// Moves every note of `zone` that is not in the trash to the trash (a local edit each) and
