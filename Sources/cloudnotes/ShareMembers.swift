@@ -18,12 +18,28 @@ struct ShareSession {
         let context = try Context(global)
         store = try context.openStore()
         (identity, _) = try ShareID.identity(context, store, name: nil)
-        location = try CloudLocation.resolve(text, environment: context.environment, s3: context.config.s3)
+        book = try ShareBook.read(store)
+        let named = try Self.place(ofNotebook: text, store, book)
+        location = try CloudLocation.resolve(named ?? text, environment: context.environment, s3: context.config.s3)
         guard let device = DeviceID(store.deviceID) else {
             throw CLIError("this data directory has no valid device id")
         }
         place = SharedPlace(io: location.io, root: location.root, device: device)
-        book = try ShareBook.read(store)
+    }
+
+    /// The place of the shared notebook named `text` (its name as `notebooks` shows it, case and
+    /// accents aside), when `text` is neither a bucket URL nor a path that exists here.
+    static func place(ofNotebook text: String, _ store: NoteStore, _ book: ShareBook) throws -> String? {
+        guard !text.hasPrefix("s3://"), !FileManager.default.fileExists(atPath: text) else { return nil }
+        let folded = TextFolding.fold(text)
+        let matches = try book.places.filter { entry in
+            let name = try store.notebookName(zone: NotebookSlug.sharedZone(share: entry.share))?.displayName
+            return name.map(TextFolding.fold) == folded
+        }
+        guard matches.count <= 1 else {
+            throw CLIError("\(Output.display(text)) names several shared notebooks; name the place instead")
+        }
+        return matches.first?.place
     }
 
     var checkpoint: ShareCheckpoint? { book.checkpoint(for: location.name) }
@@ -91,7 +107,7 @@ struct ShareInvite: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The shared place.") var place: String
+    @Argument(help: "The shared place, or its notebook's name.") var place: String
     @Argument(help: "Their identity code (cnid1.…).") var code: String
     @Option(help: "read-only, read-write or admin.") var role: String = "read-write"
 
@@ -171,7 +187,7 @@ struct ShareRemove: ParsableCommand {
         discussion: "What the removed member already had stays with them.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The shared place.") var place: String
+    @Argument(help: "The shared place, or its notebook's name.") var place: String
     @Argument(help: "The member: their fingerprint, name or identity code.") var member: String
 
     func run() throws {
@@ -217,7 +233,7 @@ struct ShareLeave: ParsableCommand {
         discussion: "The owner then removes you, which rotates the key.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The shared place.") var place: String
+    @Argument(help: "The shared place, or its notebook's name.") var place: String
 
     func run() throws {
         var session = try ShareSession(global, place: place)
@@ -241,7 +257,8 @@ struct ShareList: ParsableCommand {
         abstract: "Show shared places: owner, members, roles and status (invited, accepted, left, removed).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "One shared place (default: every one this data directory knows).") var place: String?
+    @Argument(help: "One shared place, or its notebook's name (default: every one this data directory knows).")
+    var place: String?
     @Flag(help: "Print JSON.") var json = false
 
     struct Printed: Encodable {

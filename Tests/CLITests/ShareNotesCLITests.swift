@@ -44,8 +44,10 @@ struct ShareNotesCLITests {
         let notebooks = try runner.cn(at: ana.directory, "notebooks").stdout
         #expect(notebooks.contains("Trip") && notebooks.contains("2  shared by you"), "\(notebooks)")
 
-        for (person, role) in [(bo, "read-write"), (cy, "read-only")] {
-            #expect(try runner.cn(at: ana.directory, "share", "invite", place, person.code, "--role", role).status == 0)
+        // The place, or the notebook by its name (case aside), names the share.
+        for (person, role, share) in [(bo, "read-write", place), (cy, "read-only", "trip")] {
+            let invited = try runner.cn(at: ana.directory, "share", "invite", share, person.code, "--role", role)
+            #expect(invited.status == 0 && invited.stdout.contains("share accept \(place)"), "\(invited.stderr)")
             let accepted = try runner.cn(
                 at: person.directory, "share", "accept", place, "--fingerprint", ana.fingerprint)
             #expect(
@@ -79,7 +81,9 @@ struct ShareNotesCLITests {
         #expect(try Self.show(runner, cy, "Packing").contains("socks") == true)
 
         // Ana removes Bo, then writes; Cy reads it, Bo does not, and Bo is told.
-        let removed = try runner.cn(at: ana.directory, "share", "remove", place, "Bo")
+        let unknown = try runner.cn(at: ana.directory, "share", "remove", "Groceries", "Bo")
+        #expect(unknown.status == 1 && unknown.stderr.contains("Groceries"), "\(unknown.stderr)")
+        let removed = try runner.cn(at: ana.directory, "share", "remove", "Trip", "Bo")
         #expect(removed.status == 0 && removed.stdout.contains("stays with them"), "\(removed.stderr)")
         #expect(try runner.cn(at: ana.directory, "edit", "Plan", "--body", "day 2: after Bo left").status == 0)
         _ = try Self.sync(runner, ana)
