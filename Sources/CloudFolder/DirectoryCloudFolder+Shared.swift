@@ -21,6 +21,28 @@ extension DirectoryCloudFolder {
     }
 }
 
+extension DirectoryCloudFolder {
+    /// This shared place's folder with the membership as it stands now, when it has grown since
+    /// `sharing` was read: a running engine (the app, `sync --watch`) takes up a new member, a
+    /// removal and the new epoch's key at its next pass rather than at its next start. Kept as
+    /// it is when the place cannot be read now or the new key has not reached this account: the
+    /// pass then says why, as before.
+    func followingMembership(_ sharing: SharedAccess) -> DirectoryCloudFolder {
+        guard let device = sharing.device else { return self }
+        let place = SharedPlace(io: io, root: layout.root, device: device)
+        do {
+            let state = try place.read(after: sharing.log.checkpoint)
+            guard state.share == sharing.share, state.log.head.number > sharing.log.head.number else { return self }
+            let next = try place.notesFolder(state, identity: sharing.identity)
+            var following = self
+            (following.seal, following.sharing) = (next.seal, next.sharing)
+            return following
+        } catch {
+            return self
+        }
+    }
+}
+
 extension SharedPlace {
     /// The zone of the notebook a shared place holds: `s-` and the share id.
     public static func zone(ofShare share: String) -> String { "s-" + share }
@@ -46,6 +68,6 @@ extension SharedPlace {
         guard let ring = Keyring(keys) else { throw ShareError(.invalid, "this share's keys do not make a key ring") }
         return DirectoryCloudFolder(
             sharedPlace: root, io: io, seal: FolderSeal(keyring: ring, containerID: state.share),
-            sharing: SharedAccess(log: state.log, identity: identity))
+            sharing: SharedAccess(log: state.log, identity: identity, device: device))
     }
 }

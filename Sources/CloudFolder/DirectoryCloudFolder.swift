@@ -14,14 +14,15 @@ public struct DirectoryCloudFolder: CloudFolder {
     public let layout: CloudLayout
     public let io: any FileIO
     /// The seal of an encrypted container (SYNC-FORMAT rule 14); nil for a plain one.
-    public let seal: FolderSeal?
+    public internal(set) var seal: FolderSeal?
     /// Where this device keeps attachment content (rule 15); the engine sets its store's.
     public var attachments: (any AttachmentContent)?
     /// Set on a bucket's folder scoped to one sync pass: what it has seen there (`PassSightings`).
     var sightings: PassSightings?
     /// Set on the folder of a shared place (SYNC-FORMAT rule 20): the membership its files are
-    /// signed and checked against; `seal` is then its epoch keys'.
-    public let sharing: SharedAccess?
+    /// signed and checked against; `seal` is then its epoch keys'. Each pass takes up the
+    /// membership as it stands (`followingMembership`).
+    public internal(set) var sharing: SharedAccess?
 
     public init(root: String, io: any FileIO = PosixFileIO(), seal: FolderSeal? = nil) {
         self.layout = CloudLayout(root: root, zoneNames: seal)
@@ -201,8 +202,8 @@ public struct DirectoryCloudFolder: CloudFolder {
     public var listingsAreRequests: Bool { io is any KeyListingFileIO }
 
     public func scopedToOnePass() -> any CloudFolder {
-        guard io is any KeyListingFileIO else { return self }
-        var scoped = self
+        var scoped = sharing.map(followingMembership) ?? self
+        guard io is any KeyListingFileIO else { return scoped }
         scoped.sightings = PassSightings()
         return scoped
     }

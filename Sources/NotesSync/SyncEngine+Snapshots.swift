@@ -56,7 +56,7 @@ extension SyncEngine {
     {
         let batch: ChangeBatch
         do {
-            batch = try SnapshotContent.revisions(snapshot.state, assets: configuration.folder as? any AssetStore)
+            batch = try SnapshotContent.revisions(snapshot.state, assets: folder as? any AssetStore)
         } catch {
             warn(
                 "snapshot \(snapshot.device)-\(snapshot.seq) of zone \(zone) does not check out (\(CloudError.userMessage(error))); skipped"

@@ -133,4 +133,23 @@ struct SharedNotesFolderTests {
     func entries(_ count: Int64) throws -> [[UInt8]] {
         try (1...count).map { try #require(io.contents("/share/" + SharedPlace.entryPath($0))) }
     }
+
+    @Test("a folder read before a removal takes up the new epoch's key at its next pass, with no restart")
+    func followsARemovalAtTheNextPass() throws {
+        _ = try threeMembers()
+        // Cy's engine started before the removal: its folder holds epoch 1's key only.
+        let running = try folder(cy, Self.cyDevice)
+        _ = try place().remove(bo.memberID, by: ana, cutoff: [:], after: nil)
+        try publish(6, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
+        #expect {
+            try running.fetchChanges(zone: zone, since: .empty)
+        } throws: { error in
+            (error as? CloudError)?.message.contains("epoch 2") == true
+        }
+        // The next pass reads the membership again and opens what Ana wrote after the removal.
+        let pass = try #require(running.scopedToOnePass() as? DirectoryCloudFolder)
+        let fetched = try pass.fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(6).recordID])
+        #expect(fetched.notArrived.isEmpty)
+    }
 }

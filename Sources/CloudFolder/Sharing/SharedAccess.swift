@@ -12,10 +12,13 @@ import NotesCore
 public struct SharedAccess: Sendable {
     public let log: MembershipLog
     public let identity: AccountIdentity
+    /// The device reading the place, for reading its membership again (nil: never read again).
+    public let device: DeviceID?
 
-    public init(log: MembershipLog, identity: AccountIdentity) {
+    public init(log: MembershipLog, identity: AccountIdentity, device: DeviceID? = nil) {
         self.log = log
         self.identity = identity
+        self.device = device
     }
 
     public var share: String { log.share }
