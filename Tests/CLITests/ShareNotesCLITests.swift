@@ -148,4 +148,29 @@ struct ShareNotesCLITests {
         #expect(try runner.cn(at: bo.directory, "sync").status == 0)
         #expect(try runner.cn(at: bo.directory, "show", "Packing").stdout.contains("socks, hat"))
     }
+
+    @Test("a shared notebook in a bucket (SeaweedFS on loopback): create, accept, edits both ways")
+    func shareInABucket() async throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let place = try await runner.useLoopbackBucket()
+        let (ana, bo) = (try ShareMembersCLITests.person(runner, "Ana"), try ShareMembersCLITests.person(runner, "Bo"))
+        #expect(try runner.cn(at: ana.directory, "notebook", "create", "Trip").status == 0)
+        #expect(try runner.cn(at: ana.directory, "add", "Plan", "--body", "day 1", "--notebook", "Trip").status == 0)
+        let created = try runner.cn(at: ana.directory, "share", "create", "Trip", place)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(
+            try runner.cn(at: ana.directory, "share", "invite", "Trip", bo.code, "--role", "read-write").status == 0)
+        let accepted = try runner.cn(at: bo.directory, "share", "accept", place, "--fingerprint", ana.fingerprint)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(try Self.show(runner, bo, "Plan").contains("day 1"))
+        #expect(try runner.cn(at: bo.directory, "edit", "Plan", "--body", "day 1, then day 2").status == 0)
+        _ = try Self.sync(runner, bo)
+        _ = try Self.sync(runner, ana)
+        #expect(try Self.show(runner, ana, "Plan").contains("then day 2"))
+        #expect(try runner.cn(at: ana.directory, "edit", "Plan", "--body", "day 1, 2 and 3").status == 0)
+        _ = try Self.sync(runner, ana)
+        _ = try Self.sync(runner, bo)
+        #expect(try Self.show(runner, bo, "Plan").contains("2 and 3"))
+    }
 }
