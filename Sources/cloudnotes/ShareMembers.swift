@@ -101,9 +101,9 @@ struct ShareInvite: ParsableCommand {
         commandName: "invite",
         abstract: "Invite the person whose identity code this is (they print it with `share id`).",
         discussion: """
-            Writes a membership entry signed by you (the owner) and the current epoch key boxed \
-            for their public key, and prints the line to send them. Compare their fingerprint \
-            with them out of band before you send it.
+            Writes a membership entry signed by you (the owner, or an admin when the place is a \
+            bucket) and the current epoch key boxed for their public key, and prints the line to \
+            send them. Compare their fingerprint with them out of band before you send it.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -183,7 +183,7 @@ struct ShareAccept: ParsableCommand {
 struct ShareRemove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a member (owner only): a new epoch key goes to the members who remain.",
+        abstract: "Remove a member (the owner; an admin in a bucket): a new epoch key goes to the members who remain.",
         discussion: "What the removed member already had stays with them.")
 
     @OptionGroup var global: GlobalOptions

@@ -88,6 +88,26 @@ struct SharedPlaceTests {
         #expect(read.log.head.number == 5 && read.problems.isEmpty)
     }
 
+    @Test("on a folder (no write-once) an admin's invitation is refused in one sentence, and nothing is written")
+    func adminRefusedOnAFolder() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = SharedPlace(io: PosixFileIO(), root: root, device: Self.device)
+        let dee = AccountIdentity.generate(name: "Dee")
+        var state = try SharedPlace.create(
+            io: PosixFileIO(), root: root, device: Self.device, owner: ana, hlc: HLC(millis: 1))
+        state = try folder.invite(dee.code, role: .admin, by: ana, after: state.log.checkpoint)
+        try folder.answer(.accepted, by: dee, after: nil)
+        #expect {
+            try folder.invite(AccountIdentity.generate(name: "Eve").code, role: .readOnly, by: dee, after: nil)
+        } throws: { error in
+            (error as? ShareError)?.message.contains("in a folder only the owner (Ana") == true
+        }
+        #expect(try folder.read().log.head.number == 2)
+        #expect(!FileManager.default.fileExists(atPath: root + "/" + SharedPlace.entryPath(3)))
+    }
+
     @Test(
         "a tampered entry is refused: as a broken log to a new reader, as forked or rolled back to one who checked it")
     func tamperedEntryRefused() throws {

@@ -5,13 +5,13 @@ import NotesCore
 /// member's answer, and opening an epoch's key.
 extension SharedPlace {
     /// Invites `code` with `role`: entry n+1 lists them `invited`, then the current epoch's key
-    /// is boxed for them. Only the owner writes entries in this build (a folder has no
-    /// compare-and-swap to order two admins; D-147).
+    /// is boxed for them. The owner writes entries; an admin too where the storage writes each
+    /// entry once (a bucket's `If-None-Match: *`), so two admins are ordered (D-147).
     public func invite(
         _ code: IdentityCode, role: ShareRole, by identity: AccountIdentity, after checkpoint: ShareCheckpoint?
     ) throws(ShareError) -> ShareState {
         let state = try read(after: checkpoint)
-        try requireOwner(identity, state)
+        try requireMembershipWriter(identity, state)
         guard role != .owner else { throw ShareError(.invalid, "a share has one owner; invite as admin instead") }
         let head = state.log.head
         let key = try epochKey(head.epoch, for: identity, state: state)
@@ -47,7 +47,7 @@ extension SharedPlace {
         after checkpoint: ShareCheckpoint?
     ) throws(ShareError) -> ShareState {
         let state = try read(after: checkpoint)
-        try requireOwner(identity, state)
+        try requireMembershipWriter(identity, state)
         let head = state.log.head
         guard let line = head.member(member) else { throw ShareError(.invalid, "no member \(member) to remove") }
         if line.status == .removed {
@@ -175,11 +175,23 @@ extension SharedPlace {
         return try box.open(with: identity, share: state.share, epoch: epoch)
     }
 
-    func requireOwner(_ identity: AccountIdentity, _ state: ShareState) throws(ShareError) {
-        guard identity.memberID == state.owner.memberID else {
+    /// Refuses unless `identity` may write the next entry: the owner always; an admin who has
+    /// accepted, in a bucket, whose one store refuses a second write of a name from anywhere
+    /// (`If-None-Match: *`), so two admins writing at once are ordered and the later is told to
+    /// try again. A folder refuses it only on one disk, not across its replicas (D-147, D-164).
+    func requireMembershipWriter(_ identity: AccountIdentity, _ state: ShareState) throws(ShareError) {
+        if identity.memberID == state.owner.memberID { return }
+        let owner = "\(state.owner.name), \(state.owner.fingerprint)"
+        guard let line = state.log.head.member(identity.memberID), line.role == .admin, line.status != .removed,
+            state.shownStatus(of: identity.memberID) == "accepted"
+        else {
+            throw ShareError(.notAllowed, "only the owner (\(owner)) or an admin changes the members of this share")
+        }
+        guard io is any KeyListingFileIO else {
             throw ShareError(
                 .notAllowed,
-                "only the owner (\(state.owner.name), \(state.owner.fingerprint)) changes the members of this share")
+                "in a folder only the owner (\(owner)) changes the members: a folder cannot order two admins "
+                    + "writing at once (a bucket can)")
         }
     }
 }
