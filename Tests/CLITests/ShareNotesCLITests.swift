@@ -134,19 +134,35 @@ struct ShareNotesCLITests {
         #expect(notebooks.contains("Trip") && notebooks.contains("shared by you"), "\(notebooks)")
         #expect(try runner.cn(at: a2, "share", "list").stdout.contains(place))
 
-        // An edit on the second device goes to the place, and reaches the first and a member.
-        let bo = try ShareMembersCLITests.person(runner, "Bo")
+        // An edit on the second device goes to the place, and reaches the first and a member,
+        // whose own second device (one encrypted cloud folder: one identity) follows too.
+        let (bo, bo2) = (runner.device("bo"), runner.device("bo2"))
+        let boCloud = runner.home.appendingPathComponent("cloud-bo").path
+        let passphrase = CLIRunner.passphraseEnvironment(CLIRunner.passphrase)
+        for (device, extra) in [(bo, ["--encrypt"]), (bo2, [])] {
+            let bound = try runner.run(
+                ["sync", "init", boCloud, "--data-dir", device.path] + extra, environment: passphrase)
+            #expect(bound.status == 0, "\(bound.stderr)")
+        }
+        let boCode = try runner.cn(at: bo, "share", "id", "--name", "Bo", "--json").stdoutData
+        let code = ((try JSONSerialization.jsonObject(with: boCode) as? [String: String]) ?? [:])["code"] ?? ""
         let ana = try runner.cn(at: a1, "share", "id", "--json").stdoutData
         let fingerprint =
             ((try JSONSerialization.jsonObject(with: ana) as? [String: String]) ?? [:])["fingerprint"] ?? ""
-        #expect(try runner.cn(at: a1, "share", "invite", place, bo.code, "--role", "read-only").status == 0)
-        #expect(try runner.cn(at: bo.directory, "share", "accept", place, "--fingerprint", fingerprint).status == 0)
+        #expect(try runner.cn(at: a1, "share", "invite", place, code, "--role", "read-only").status == 0)
+        #expect(try runner.cn(at: bo, "share", "accept", place, "--fingerprint", fingerprint).status == 0)
+        #expect(try runner.cn(at: bo, "sync").status == 0)
         #expect(try runner.cn(at: a2, "edit", "Packing", "--body", "socks, hat").status == 0)
         #expect(try runner.cn(at: a2, "sync").status == 0)
         #expect(try runner.cn(at: a1, "sync").status == 0)
         #expect(try runner.cn(at: a1, "show", "Packing").stdout.contains("socks, hat"))
-        #expect(try runner.cn(at: bo.directory, "sync").status == 0)
-        #expect(try runner.cn(at: bo.directory, "show", "Packing").stdout.contains("socks, hat"))
+        for device in [bo, bo2] {
+            #expect(try runner.cn(at: device, "sync").status == 0)
+            #expect(try runner.cn(at: device, "show", "Packing").stdout.contains("socks, hat"))
+            #expect(try runner.cn(at: device, "notebooks").stdout.contains("read-only"))
+        }
+        // The member's second device is read-only there too.
+        #expect(try runner.cn(at: bo2, "edit", "Packing", "--body", "x").status == 1)
     }
 
     @Test("a shared notebook in a bucket (SeaweedFS on loopback): create, accept, edits both ways")
