@@ -3,7 +3,7 @@ import TerminalUI
 
 /// How far into a body the preview looks for the first match (lines); a note longer than that
 /// with its first match further down previews from its top.
-private let previewMatchScanLines = 5000
+let previewMatchScanLines = 5000
 
 /// The task the preview marks (Space ticks it): its body line (from 1), and whether the
 /// preview scrolls to show it (the cursor was moved on this note).
@@ -96,7 +96,7 @@ private func linesEndingWith(_ line: Int, of lines: inout BodyLines, width: Int,
 }
 
 /// A body's lines one at a time (LF or CRLF ends one), so a long note is never split whole.
-private struct BodyLines: IteratorProtocol {
+struct BodyLines: IteratorProtocol {
     var rest: Substring?
 
     mutating func next() -> Substring? {
