@@ -48,13 +48,17 @@ struct MarkdownPreview {
     mutating func next() -> PreviewLine? {
         if !queued.isEmpty { return queued.removeFirst() }
         guard let raw = readLine() else { return nil }
-        let line = TerminalSafeText.sanitize(String(raw.prefix(maxCharacters)), mode: .block)
         let rendering = number >= renderFrom
+        // A line before `renderFrom` is read as it is, for its block structure only (a tab is
+        // indentation either way; only its start is looked at, and it is not cut, which would
+        // cost a walk over its characters); one that shows is made safe first, and read from that.
+        let line =
+            rendering ? Substring(TerminalSafeText.sanitize(String(raw.prefix(maxCharacters)), mode: .block)) : raw
         var result = PreviewLine(source: number)
-        let blank = line.allSatisfy { $0 == " " }
+        let blank = line.allSatisfy { $0 == " " || $0 == "\t" }
         defer { previousBlank = blank }
         if let open = fence {
-            let rest = line.drop { $0 == " " }
+            let rest = line.drop { $0 == " " || $0 == "\t" }
             if rest.prefix(while: { $0 == open.character }).count >= open.count,
                 rest.drop(while: { $0 == open.character }).allSatisfy({ $0 == " " })
             {
@@ -67,8 +71,8 @@ struct MarkdownPreview {
             return result
         }
         if blank { return result }
-        let indent = line.prefix { $0 == " " }.count
-        let rest = line.dropFirst(indent)
+        let indent = Self.indentation(line)
+        let rest = line.drop { $0 == " " || $0 == "\t" }
         if indent >= 4 && (inIndentedCode || (previousBlank && !inList)) {
             inIndentedCode = true
             if rendering {
@@ -88,7 +92,7 @@ struct MarkdownPreview {
                 return result
             }
         }
-        if rest.contains("|"), let delimiter = peekLine(), let alignments = Self.alignments(delimiter) {
+        if rest.utf8.contains(0x7C), let delimiter = peekLine(), let alignments = Self.alignments(delimiter) {
             return table(first: rest, alignments: alignments)
         }
         if !rendering {
@@ -160,20 +164,23 @@ struct MarkdownPreview {
     private mutating func table(first: Substring, alignments: [Alignment]) -> PreviewLine {
         let header = number
         _ = readLine()
-        var rows: [[Substring]] = [Self.cells(first)]
-        while rows.count < Self.maxTableRows, let line = peekLine(), line.contains("|"),
-            !line.allSatisfy({ $0 == " " })
+        var texts = [first]
+        while texts.count < Self.maxTableRows, let line = peekLine(), line.utf8.contains(0x7C),
+            !line.allSatisfy({ $0 == " " || $0 == "\t" })
         {
             _ = readLine()
-            rows.append(
-                Self.cells(Substring(TerminalSafeText.sanitize(String(line.prefix(maxCharacters)), mode: .block))))
+            texts.append(line)
         }
         previousBlank = false
         inList = false
         let sourceOf = { (row: Int) in row == 0 ? header : header + row + 1 }
+        // Rendered whole when any of its rows shows (the columns are aligned over all of them).
         guard number >= renderFrom else {
-            queued = (0..<rows.count + 1).map { PreviewLine(source: header + $0) }
+            queued = (0..<texts.count + 1).map { PreviewLine(source: header + $0) }
             return queued.removeFirst()
+        }
+        let rows = texts.map {
+            Self.cells(Substring(TerminalSafeText.sanitize(String($0.prefix(maxCharacters)), mode: .block)))
         }
         let columns = rows.map(\.count).max() ?? 0
         let rendered = rows.enumerated().map { index, row in
@@ -223,6 +230,20 @@ struct MarkdownPreview {
 extension MarkdownPreview {
     /// A table column's alignment, from its delimiter cell (`:--`, `:-:`, `--:`).
     enum Alignment { case left, center, right }
+
+    /// The columns of `line`'s leading spaces and tabs (a tab to the next multiple of 4, as
+    /// `TerminalSafeText` draws it).
+    static func indentation(_ line: Substring) -> Int {
+        var columns = 0
+        for character in line {
+            switch character {
+            case " ": columns += 1
+            case "\t": columns += TerminalSafeText.tabWidth - columns % TerminalSafeText.tabWidth
+            default: return columns
+            }
+        }
+        return columns
+    }
 
     /// `#` to `######` then a space (or nothing): the level.
     static func headingLevel(_ line: Substring) -> Int? {

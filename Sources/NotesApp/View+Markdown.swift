@@ -54,7 +54,8 @@ private func firstMatchLine(_ body: String, terms: [String]) -> Int? {
     var number = 0
     while number < previewMatchScanLines, let line = lines.next() {
         number += 1
-        if !SearchHighlighter.ranges(of: terms, in: TerminalSafeText.sanitize(String(line), mode: .block)).isEmpty {
+        // The raw line: only its number is wanted (the rendered line is matched again, made safe).
+        if !SearchHighlighter.ranges(of: terms, in: String(line)).isEmpty {
             return number
         }
     }

@@ -101,12 +101,16 @@ struct BodyLines: IteratorProtocol {
 
     mutating func next() -> Substring? {
         guard let text = rest else { return nil }
-        guard let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) else {
+        // Found in UTF-8 (a LF always ends a character, but for CR LF's CR): no grapheme breaking
+        // over the text, so reading past a long note's first lines stays cheap.
+        guard let newline = text.utf8.firstIndex(of: 0x0A) else {
             rest = nil
             return text
         }
-        rest = text[text.index(after: newline)...]
-        return text[..<newline]
+        rest = text[text.utf8.index(after: newline)...]
+        var end = newline
+        if end > text.startIndex, text.utf8[text.utf8.index(before: end)] == 0x0D { end = text.utf8.index(before: end) }
+        return text[..<end]
     }
 }
 
