@@ -180,7 +180,9 @@ import Testing
         // The help screen names the key.
         _ = send("?", to: &state)
         #expect(
-            text(view(state, Size(width: 100, height: 40))).lines.contains { $0.contains("L ^] r       link / raw preview") })
+            text(view(state, Size(width: 100, height: 40))).lines.contains {
+                $0.contains("L ^] r       link / raw preview")
+            })
     }
 
     @Test func noColorKeepsTheMeaningInAttributes() throws {
