@@ -12,6 +12,7 @@ import TerminalUI
 ///
 /// Every line is made terminal-safe (`TerminalSafeText`, ARCHITECTURE §7) before it is read.
 struct MarkdownPreview {
+    private let body: String
     private var lines: BodyLines
     /// Lines read ahead (a table's delimiter row is looked for on the next line).
     private var ahead: [Substring] = []
@@ -35,8 +36,25 @@ struct MarkdownPreview {
     /// The most rows of one table that are aligned together; the next rows start another.
     static let maxTableRows = 500
 
-    init(_ body: String, theme: Theme, ascii: Bool, maxCharacters: Int, renderFrom: Int = 1) {
+    /// A reader of `body`, from its top or from `checkpoint` (`MarkdownIndex`) when that fits
+    /// the body (an index made for other text is not used).
+    init(
+        _ body: String, theme: Theme, ascii: Bool, maxCharacters: Int, renderFrom: Int = 1,
+        from checkpoint: Checkpoint? = nil
+    ) {
+        self.body = body
         lines = BodyLines(rest: body[...])
+        if let checkpoint, checkpoint.offset <= body.utf8.count {
+            let start = body.utf8.index(body.utf8.startIndex, offsetBy: checkpoint.offset)
+            if start == body.startIndex || body.utf8[body.utf8.index(before: start)] == 0x0A {
+                lines = BodyLines(rest: body[start...])
+                number = checkpoint.line - 1
+                fence = checkpoint.fence.map { ($0.character, $0.count) }
+                inIndentedCode = checkpoint.inIndentedCode
+                previousBlank = checkpoint.previousBlank
+                inList = checkpoint.inList
+            }
+        }
         inline = MarkdownInline(theme: theme)
         self.theme = theme
         self.ascii = ascii
@@ -213,6 +231,32 @@ struct MarkdownPreview {
         for (index, row) in rendered.enumerated().dropFirst() { lines.append(line(row, source: sourceOf(index))) }
         queued = Array(lines.dropFirst())
         return lines[0]
+    }
+
+    /// Where the reader stands, before line `number + 1`; nil in the middle of a table.
+    var checkpoint: Checkpoint? {
+        guard ahead.isEmpty, queued.isEmpty, let rest = lines.rest else { return nil }
+        return Checkpoint(
+            line: number + 1, offset: body.utf8.distance(from: body.utf8.startIndex, to: rest.startIndex),
+            fence: fence.map { Checkpoint.Fence(character: $0.character, count: $0.count) },
+            inIndentedCode: inIndentedCode, previousBlank: previousBlank, inList: inList)
+    }
+
+    /// The block state before a body line, and where that line starts: enough to read on
+    /// from there instead of from the top.
+    struct Checkpoint: Equatable, Sendable {
+        struct Fence: Equatable, Sendable {
+            var character: Character
+            var count: Int
+        }
+        /// The line (from 1) read next.
+        var line: Int
+        /// Its UTF-8 offset in the body.
+        var offset: Int
+        var fence: Fence?
+        var inIndentedCode: Bool
+        var previousBlank: Bool
+        var inList: Bool
     }
 
     private mutating func readLine() -> Substring? {

@@ -23,6 +23,10 @@ public struct NoteContent: Equatable, Sendable {
     /// The body's task-list items (`- [ ]`, `- [x]`), read off the loop with the preview, so
     /// Space can tick one and `[` `]` move between them (issue 25, tasks across notes).
     public var tasks: [TaskItem]
+    /// Where the preview's Markdown reader can start deep in the body (made with the preview,
+    /// off the loop; nil: the preview reads from the top). Space's tick keeps it true: a box
+    /// keeps its length.
+    public var markdownIndex: MarkdownIndex?
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,

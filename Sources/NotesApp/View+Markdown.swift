@@ -7,8 +7,8 @@ import TerminalUI
 /// `follows`; the marked task's box in the cursor style. Only the lines that can show are
 /// rendered: those before the first one drawn are only read for their block state.
 func drawMarkdownBody(
-    _ body: String, terms: [String], task: PreviewTaskMark? = nil, theme: Theme, ascii: Bool, in rect: Rect,
-    on buffer: inout Buffer
+    _ body: String, index: MarkdownIndex? = nil, terms: [String], task: PreviewTaskMark? = nil, theme: Theme,
+    ascii: Bool, in rect: Rect, on buffer: inout Buffer
 ) {
     guard !rect.isEmpty else { return }
     var first = 1
@@ -19,7 +19,8 @@ func drawMarkdownBody(
         first = match
     }
     var reader = MarkdownPreview(
-        body, theme: theme, ascii: ascii, maxCharacters: rect.height * rect.width, renderFrom: first)
+        body, theme: theme, ascii: ascii, maxCharacters: rect.height * rect.width, renderFrom: first,
+        from: index?.checkpoint(before: first))
     var pending: [PreviewLine] = []
     if let task, task.follows {
         // The lines up to the task, less those at the front that would push it past the last

@@ -238,6 +238,7 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
         drawPreviewBody(note.body, terms: terms, task: task, theme: theme, in: bodyRect, on: &buffer)
     } else {
         drawMarkdownBody(
-            note.body, terms: terms, task: task, theme: theme, ascii: state.asciiOnly, in: bodyRect, on: &buffer)
+            note.body, index: note.markdownIndex, terms: terms, task: task, theme: theme, ascii: state.asciiOnly,
+            in: bodyRect, on: &buffer)
     }
 }

@@ -257,6 +257,30 @@ import Testing
         }
     }
 
+    /// A long random note previewed at its last task (seeded, the seed printed): read from the
+    /// `MarkdownIndex` checkpoint before it, the pane is the same as read from the top.
+    @Test func theIndexShowsWhatReadingFromTheTopShows() throws {
+        let seed = SeededRandom.seed(default: UInt64.random(in: 1...UInt64.max))
+        print("MarkdownPreviewTests.theIndexShowsWhatReadingFromTheTopShows seed: \(seed)")
+        var random = SeededRandom(seed: seed)
+        for round in 0..<6 {
+            let body = (0..<60).map { _ in Self.randomNote(&random) }.joined(separator: "\n") + "\n\n- [ ] the end"
+            var plain = Self.previewing(body)
+            let tasks = try #require(plain.preview?.tasks)
+            plain.taskIndex = max(0, tasks.count - 1)
+            _ = send("]", to: &plain)
+            var indexed = plain
+            indexed.preview?.markdownIndex = MarkdownIndex(body)
+            #expect(indexed.preview?.markdownIndex != MarkdownIndex(""), "seed \(seed), round \(round): no checkpoint")
+            let expected = view(plain, Self.size)
+            let shown = view(indexed, Self.size)
+            #expect(
+                shown == expected,
+                "seed \(seed), round \(round), last task on line \(tasks.last?.line ?? 0):\n\(text(shown))\n---\n\(text(expected))"
+            )
+        }
+    }
+
     static let words = ["milk", "bread", "eggs", "apple", "tea", "cheese", "soup", "rice", "jam", "oat"]
     static let pieces = [
         "**", "*", "_", "__", "~~", "`", "```", "[", "]", "(", ")", "[[", "]]", "<", ">", "|", "#", "- ", "1. ", "\\",

@@ -52,9 +52,15 @@ struct PreviewBenchmark {
                 "\(label) (\(body.split(separator: "\n", omittingEmptySubsequences: false).count) lines): view raw "
                     + "\(Stats.f(raw, 2)) ms, rendered \(Stats.f(rendered, 2)) ms; Ink to HTML \(Stats.f(ink, 2)) ms")
         }
+        let indexing = median(runs: 3) { _ = MarkdownIndex(big) }
+        print("1 MB note: its MarkdownIndex (made once per preview, off the loop) \(Stats.f(indexing, 2)) ms")
         var last = previewing(big)
         last.taskIndex = max(0, (last.preview?.tasks.count ?? 1) - 1)
         _ = update(&last, .input(.char("]")))
+        var unindexed = last
+        unindexed.preview?.markdownIndex = nil
+        let followUnindexed = median(runs: 5) { _ = view(unindexed, size) }
+        print("1 MB note at its last task without the index: view rendered \(Stats.f(followUnindexed, 2)) ms")
         let follow = median(runs: 5) { _ = view(last, size) }
         last.previewShowsRaw = true
         let followRaw = median(runs: 5) { _ = view(last, size) }
@@ -79,7 +85,7 @@ struct PreviewBenchmark {
     }
 
     /// A state with one note selected and previewed.
-    func previewing(_ body: String) -> AppState {
+    func previewing(_ body: String, indexed: Bool = true) -> AppState {
         var state = AppState(now: Date(), size: size)
         let id = UUID()
         let row = NoteRow(id: id, title: "Plan", snippet: "", modifiedAt: Date(), isFavorite: false, syncState: .synced)
@@ -91,6 +97,7 @@ struct PreviewBenchmark {
                 id,
                 NoteContent(
                     id: id, title: "Plan", body: body, modifiedAt: row.modifiedAt, tasks: TaskItem.all(in: body))))
+        if indexed { state.preview?.markdownIndex = MarkdownIndex(body) }
         return state
     }
 }
