@@ -86,6 +86,8 @@ let package = Package(
             name: "cloudnotes-bench",
             dependencies: [
                 "NotesCore", "NotesStore", "NotesSync", "CloudFolder", "TerminalUI", "NotesApp", "NotesTestSupport",
+                // Publish's Markdown parser, timed beside the preview's (PreviewBenchmark).
+                .product(name: "Ink", package: "Ink"),
             ],
             path: "Benchmarks/Sources/cloudnotes-bench"
         ),

@@ -36,6 +36,7 @@ static inline attr_t cn_a_bold(void) { return A_BOLD; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_dim(void) { return A_DIM; }
+static inline attr_t cn_a_italic(void) { return A_ITALIC; }
 
 // Keys (macros). Codes at or above KEY_MAX are terminfo's extended keys; keyname() names them.
 static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }

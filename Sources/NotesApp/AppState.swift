@@ -65,6 +65,8 @@ public struct AppState: Equatable, Sendable {
     var undoMessageGeneration = 0
     /// The selected note as the preview pane shows it (its whole body), when loaded.
     public var preview: NoteContent?
+    /// The preview shows the body as written rather than rendered as Markdown (`r` toggles).
+    public var previewShowsRaw = false
     /// Which of the preview's attachments `o` opens (`a` moves it).
     public var attachmentIndex = 0
     /// The saved searches marked to notify, with their changes since last shown (status bar).

@@ -26,6 +26,10 @@ public struct NoteContent: Equatable, Sendable {
     /// Who shares this note's notebook with this account read-only (issue 24): the editor shows
     /// the note read-only and says so. Nil: this account may edit it.
     public var readOnlyOwner: String?
+    /// Where the preview's Markdown reader can start deep in the body (made with the preview,
+    /// off the loop; nil: the preview reads from the top). Space's tick keeps it true: a box
+    /// keeps its length.
+    public var markdownIndex: MarkdownIndex?
 
     public init(
         id: UUID, title: String, body: String, isFavorite: Bool = false, modifiedAt: Date,

@@ -16,6 +16,8 @@ public struct Theme: Equatable, Sendable {
     public var selection: Style.Color = .default
     /// Key hints, snippets and placeholders; `.default` draws them dim.
     public var muted: Style.Color = .default
+    /// False under NO_COLOR: the preview's Markdown styles use attributes only.
+    public var usesColor = true
 
     /// The built-in colours (the config's defaults).
     public static let standard = Theme()
@@ -23,13 +25,15 @@ public struct Theme: Equatable, Sendable {
     /// No colour at all, for NO_COLOR (https://no-color.org): bold, reverse and dim still mark meaning.
     public static let noColor = Theme(
         accent: .default, favoriteColor: .default, synced: .default, pending: .default, conflict: .default,
-        error: .default, match: .default, selection: .default, muted: .default)
+        error: .default, match: .default, selection: .default, muted: .default, usesColor: false)
 
     init(
         accent: Style.Color = .default, favoriteColor: Style.Color = .yellow, synced: Style.Color = .green,
         pending: Style.Color = .yellow, conflict: Style.Color = .red, error: Style.Color = .red,
-        match: Style.Color = .yellow, selection: Style.Color = .default, muted: Style.Color = .default
+        match: Style.Color = .yellow, selection: Style.Color = .default, muted: Style.Color = .default,
+        usesColor: Bool = true
     ) {
+        self.usesColor = usesColor
         self.accent = accent
         self.favoriteColor = favoriteColor
         self.synced = synced
@@ -83,6 +87,16 @@ public struct Theme: Equatable, Sendable {
     /// A line one side of a conflict has and the other does not (the resolver).
     var changedLine: Style { Style().foreground(conflict).bold() }
     var cursor: Style { Style().reverse() }
+
+    // The preview's Markdown (View+Markdown.swift): attributes carry the meaning, colour adds to it.
+    /// A heading: bold, underlined for levels 1-3, in the accent colour.
+    func heading(_ level: Int) -> Style { level <= 3 ? header.underline() : header }
+    /// Code spans and blocks: cyan, or dim without colour.
+    var code: Style { usesColor ? Style().foreground(.cyan) : Style().dim() }
+    /// A link's text: underlined (blue with colour).
+    var link: Style { usesColor ? Style().underline().foreground(.blue) : Style().underline() }
+    /// Bullets, quote bars, rules, table borders and a link's address.
+    var markup: Style { placeholder }
 
     func mark(_ state: Note.SyncState) -> Style {
         switch state {

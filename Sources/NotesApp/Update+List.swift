@@ -59,6 +59,9 @@ extension AppState {
             return [.openToday]
         case .character("L"):
             return followPreviewLink()
+        case .character("r"):
+            previewShowsRaw.toggle()
+            return show(previewShowsRaw ? "Preview: raw text (r: rendered)" : "Preview: rendered Markdown (r: raw)")
         case .character("u"):
             guard let id = undoableTrashes.popLast() else { return [] }
             guard !undoableTrashes.isEmpty else { return [.undoTrash(id)] + show("Restored from the trash") }

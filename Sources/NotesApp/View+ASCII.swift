@@ -4,6 +4,7 @@ import TerminalUI
 let asciiGlyphs: [String: String] = [
     "★": "*", "✓": "+", "↻": "~", "⚠": "!", "↑": "^", "│": "|", "─": "-", "┌": "+", "┐": "+", "└": "+",
     "┘": "+", "…": ".", "▏": "|", "·": "-", "“": "\"", "”": "\"", "◌": "o", "•": "*", "▸": ">",
+    "┼": "+", "═": "=",
 ]
 
 /// Replaces every non-ASCII cell: the app's glyphs by their stand-ins, anything else (note

@@ -17,7 +17,8 @@ let helpLines: [(keys: String, action: String)] = [
     ("s c h", "sync/conflict/history"),
     ("q ^Q", "quit (saves first)"),
     ("N # t", "notebooks/tags/today"),
-    ("L ^]", "follow a link"),
+    // L, ^] (editor): follow a link; r: the preview as written (raw) or rendered as Markdown.
+    ("L ^] r", "link / raw preview"),
     // The editor's own keys: shown when the terminal has the rows.
     ("M-u M-e", "editor: undo / redo"),
     ("^S", "editor: save now"),

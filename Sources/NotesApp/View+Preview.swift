@@ -3,7 +3,7 @@ import TerminalUI
 
 /// How far into a body the preview looks for the first match (lines); a note longer than that
 /// with its first match further down previews from its top.
-private let previewMatchScanLines = 5000
+let previewMatchScanLines = 5000
 
 /// The task the preview marks (Space ticks it): its body line (from 1), and whether the
 /// preview scrolls to show it (the cursor was moved on this note).
@@ -96,17 +96,21 @@ private func linesEndingWith(_ line: Int, of lines: inout BodyLines, width: Int,
 }
 
 /// A body's lines one at a time (LF or CRLF ends one), so a long note is never split whole.
-private struct BodyLines: IteratorProtocol {
+struct BodyLines: IteratorProtocol {
     var rest: Substring?
 
     mutating func next() -> Substring? {
         guard let text = rest else { return nil }
-        guard let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) else {
+        // Found in UTF-8 (a LF always ends a character, but for CR LF's CR): no grapheme breaking
+        // over the text, so reading past a long note's first lines stays cheap.
+        guard let newline = text.utf8.firstIndex(of: 0x0A) else {
             rest = nil
             return text
         }
-        rest = text[text.index(after: newline)...]
-        return text[..<newline]
+        rest = text[text.utf8.index(after: newline)...]
+        var end = newline
+        if end > text.startIndex, text.utf8[text.utf8.index(before: end)] == 0x0D { end = text.utf8.index(before: end) }
+        return text[..<end]
     }
 }
 

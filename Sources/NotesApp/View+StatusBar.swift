@@ -119,7 +119,8 @@ func hints(for state: AppState) -> [String] {
     case .list where state.syncStatus.cloudOnThisDisk:
         [cloudOnThisDiskHint, "/ search", "n new", "? help", "q quit"]
     case .list where state.taskPreview.map { !$0.tasks.isEmpty } == true:
-        ["[ ] task", "Space tick", "/ search", "n new", "? help", "q quit"]
+        [previewModeHint(state), "[ ] task", "Space tick", "/ search", "n new", "? help", "q quit"]
+    case .list where state.taskPreview != nil: [previewModeHint(state), "/ search", "n new", "? help", "q quit"]
     case .list: ["/ search", "n new", "? help", "q quit"]
     case .search: ["Enter go", "Esc clear"]
     case .editor: ["M-u undo", "^S save", "Esc back"]

@@ -190,7 +190,7 @@ func drawSeparator(_ state: AppState, _ separator: Rect, on buffer: inout Buffer
 }
 
 /// The editor pane while no note is open there: the selected note's title, then its body
-/// wrapped to the pane once `Effect.loadPreview` brought it (the snippet until then). In a
+/// rendered as Markdown (raw after `r`) and wrapped to the pane once `Effect.loadPreview` brought it (the snippet until then). In a
 /// search the body starts at the line of the first match and every match is highlighted.
 func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     guard !rect.isEmpty, let row = state.selectedRow else { return }
@@ -233,7 +233,12 @@ func drawPreview(_ state: AppState, in rect: Rect, on buffer: inout Buffer) {
     let task =
         state.focus == .list && note.tasks.indices.contains(state.taskIndex)
         ? PreviewTaskMark(line: note.tasks[state.taskIndex].line, follows: state.taskCursorMoved) : nil
-    drawPreviewBody(
-        note.body, terms: terms, task: task, theme: theme,
-        in: Rect(x: text.x, y: text.y, width: text.width, height: text.height - listed), on: &buffer)
+    let bodyRect = Rect(x: text.x, y: text.y, width: text.width, height: text.height - listed)
+    if state.previewShowsRaw {
+        drawPreviewBody(note.body, terms: terms, task: task, theme: theme, in: bodyRect, on: &buffer)
+    } else {
+        drawMarkdownBody(
+            note.body, index: note.markdownIndex, terms: terms, task: task, theme: theme, ascii: state.asciiOnly,
+            in: bodyRect, on: &buffer)
+    }
 }

@@ -76,6 +76,7 @@ final class EffectRunner {
                 // Marker lines name devices as people know them (display only; the editor
                 // loads the note as stored).
                 content.body = labels.relabelingMarkers(in: content.body)
+                content.markdownIndex = MarkdownIndex(content.body)
                 // The default notebook goes unnamed: the title line stays the title alone.
                 content.notebook = note.zone == Note.defaultZone ? nil : try Self.notebookLabel(store, note.zone)
                 content.readOnlyOwner = try store.readOnlyOwner(note.zone)

@@ -55,6 +55,8 @@ struct ColorPalette {
         if style.isUnderlined { attributes |= cn_a_underline() }
         if style.isReversed { attributes |= cn_a_reverse() }
         if style.isDim { attributes |= cn_a_dim() }
+        // A terminal without italics (no `sitm` in terminfo) shows underline instead.
+        if style.isItalic { attributes |= (term_attrs() & cn_a_italic()) != 0 ? cn_a_italic() : cn_a_underline() }
         guard enabled, style.foreground != .default || style.background != .default else { return (attributes, 0) }
         let (foreground, brightFallback) = number(style.foreground)
         let (background, _) = number(style.background)

@@ -19,6 +19,8 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
         public static let underline = Attributes(rawValue: 1 << 1)
         public static let reverse = Attributes(rawValue: 1 << 2)
         public static let dim = Attributes(rawValue: 1 << 3)
+        /// Italic where the terminal has it; a backend without it draws underline instead.
+        public static let italic = Attributes(rawValue: 1 << 4)
     }
 
     public var foreground: Color
@@ -38,6 +40,7 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
     public var isUnderlined: Bool { attributes.contains(.underline) }
     public var isReversed: Bool { attributes.contains(.reverse) }
     public var isDim: Bool { attributes.contains(.dim) }
+    public var isItalic: Bool { attributes.contains(.italic) }
 
     public func foreground(_ color: Color) -> Style { with { $0.foreground = color } }
     public func background(_ color: Color) -> Style { with { $0.background = color } }
@@ -45,6 +48,7 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
     public func underline() -> Style { with { $0.attributes.insert(.underline) } }
     public func reverse() -> Style { with { $0.attributes.insert(.reverse) } }
     public func dim() -> Style { with { $0.attributes.insert(.dim) } }
+    public func italic() -> Style { with { $0.attributes.insert(.italic) } }
 
     private func with(_ change: (inout Style) -> Void) -> Style {
         var copy = self
@@ -62,6 +66,7 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
         if isUnderlined { parts.append("underline") }
         if isReversed { parts.append("reverse") }
         if isDim { parts.append("dim") }
+        if isItalic { parts.append("italic") }
         return parts.joined(separator: " ")
     }
 }

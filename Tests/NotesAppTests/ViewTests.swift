@@ -175,7 +175,7 @@ import Testing
                     " milk, eggs│ s c h        sync/conflict/history │           ",
                     " Enter: ope│ q ^Q         quit (saves first)    │           ",
                     "           │ N # t        notebooks/tags/today  │           ",
-                    "           │ L ^]         follow a link         │           ",
+                    "           │ L ^] r       link / raw preview    │           ",
                     " local only└─ ↓ j more ─────────────────────────┘ Esc close ",
                 ]))
         #expect(styles(screen, y: 1, x: 13, count: 7) == Array(repeating: Style().bold(), count: 7))

@@ -16,7 +16,8 @@ import Testing
         // The mark starts on the first open task: milk.
         app.press(" ")
         #expect(try app.note("Groceries")?.body == "- [x] bread\n- [x] milk\n- [ ] eggs")
-        app.expectScreen("- [x] milk")
+        // The preview renders the box (issue 26): ☑ for a done task.
+        app.expectScreen("☑ milk")
         app.press("] ")
         #expect(try app.note("Groceries")?.body == "- [x] bread\n- [x] milk\n- [x] eggs")
         // Again: open again, as a checkbox does.

@@ -9,6 +9,7 @@ import NotesTestSupport
 // Usage: cloudnotes-bench [--count N]... [--work DIR] [--phase all|import|query]
 //        cloudnotes-bench --sync [--count N]... [--cloudnotes PATH]    (SyncBenchmark.swift)
 //        cloudnotes-bench --editor                                     (EditorBenchmark.swift)
+//        cloudnotes-bench --preview                                    (PreviewBenchmark.swift)
 //        cloudnotes-bench --encryption [--count N]...                  (EncryptionBenchmark.swift)
 //        cloudnotes-bench --s3 [--cloudnotes PATH] [--poll S] [--runs N] [--count N]...  (S3Benchmark.swift)
 //        cloudnotes-bench --large-note                                 (LargeNoteBenchmark.swift)
@@ -50,6 +51,7 @@ while let arg = args.popFirst() {
     case "--phase": phase = args.popFirst() ?? phase
     case "--sync": phase = "sync"
     case "--editor": phase = "editor"
+    case "--preview": phase = "preview"
     case "--large-note": phase = "large-note"
     case "--large-note-propagation": phase = "large-note-propagation"
     case "--encryption": phase = "encryption"
@@ -87,6 +89,10 @@ if phase == "lifecycle-soak" {
         binary: cloudnotesBinary, work: work, seconds: soakSeconds, firstSeed: soakSeed, steps: soakSteps
     ).run()
     exit(failed == 0 ? 0 : 1)
+}
+if phase == "preview" {
+    PreviewBenchmark().run()
+    exit(0)
 }
 if phase == "editor" {
     EditorBenchmark().run()
