@@ -61,6 +61,7 @@ while let arg = args.popFirst() {
     case "--export": phase = "export"
     case "--import": phase = "import-cli"
     case "--publish": phase = "publish"
+    case "--share": phase = "share"
     case "--organise": phase = "organise"
     case "--lifecycle-soak": phase = "lifecycle-soak"
     case "--seconds": soakSeconds = max(1, Double(args.popFirst() ?? "") ?? 600)
@@ -184,6 +185,18 @@ if phase == "publish" {
     }
     for count in counts {
         try PublishBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+    }
+    exit(0)
+}
+if phase == "share" {
+    // Sharing a notebook beside syncing it privately, through the binary (ShareBenchmark.swift):
+    // --share --cloudnotes PATH [--count N] [--import-runs N]
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--share needs --cloudnotes PATH\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try ShareBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
     }
     exit(0)
 }
