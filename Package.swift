@@ -128,6 +128,10 @@ let package = Package(
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes", "NotesTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NotesTestSupport"]),
+        .testTarget(
+            name: "NotesFilesTests",
+            dependencies: ["NotesFiles", "NotesStore", "NotesSync", "NotesCore", "NotesTestSupport"]
+        ),
         .testTarget(name: "NotesPublishTests", dependencies: ["NotesPublish", "NotesCore"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],

@@ -163,7 +163,8 @@ import Testing
         // Broken front matter in a note's own file: the note keeps its text, the file its bytes.
         try shell(cli, in: folder, "printf -- '---\\nid: [\\n---\\nlost?\\n' > notes/Kept.md")
         let status = try cli.cn("files", "status")
-        #expect(status.stdout.contains("not read: notes/Broken.md: its front matter does not parse"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("not read: notes/Broken.md: its front matter does not parse"), "\(status.stdout)")
         #expect(status.stdout.contains("not read: notes/Kept.md"), "\(status.stdout)")
         let pass = try cli.cn("files", "sync")
         #expect(pass.status == 0, "\(pass.stderr)")
