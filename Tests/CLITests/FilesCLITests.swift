@@ -188,3 +188,47 @@ import Testing
         #expect(files(folder).isEmpty)
     }
 }
+
+/// `files --watch`, the real binary: changes cross within a second or so, each way.
+@Suite struct FilesWatchCLITests {
+    @Test func watchCarriesStoreChangesToFilesAndFileEditsToTheStore() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let folder = cli.home.appendingPathComponent("notes").path
+        let id = try cli.add("Live", body: "start")
+        #expect(try cli.cn("files", "on", folder).status == 0)
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["files", "--watch", "--data-dir", cli.dataDirectory.path]
+        process.environment = ["HOME": cli.home.path, "XDG_CONFIG_HOME": cli.home.appendingPathComponent("cfg").path]
+        let log = cli.home.appendingPathComponent("watch.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let file = folder + "/notes/Live.md"
+        func text(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+
+        var started = ContinuousClock.now
+        #expect(try cli.cn("edit", id, "--body", "from the store").status == 0)
+        #expect(await eventually { text(file).hasSuffix("\n\nfrom the store\n") })
+        let toFile = ContinuousClock.now - started
+        try cli.add("Second", body: "two")
+        #expect(await eventually { FileManager.default.fileExists(atPath: folder + "/notes/Second.md") })
+
+        started = ContinuousClock.now
+        let edited = text(file).replacingOccurrences(of: "from the store", with: "from the file")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        #expect(await eventually { (try? cli.note(id)["body"] as? String) == "from the file" })
+        let toStore = ContinuousClock.now - started
+        print("files --watch: store → file \(toFile), file → store \(toStore) (each includes a CLI run)")
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text(log.path))")
+    }
+}
