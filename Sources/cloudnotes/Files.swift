@@ -32,23 +32,9 @@ struct Files: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let folder = try FilesSetup.folder(context)
-        let resolver = ConflictResolver(strategy: context.config.conflictStrategy)
-        let directory = context.dataDirectory
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        let task = Task {
-            try await MirrorWatch().run(
-                store: store, clock: ContinuousClock(),
-                makeMirror: {
-                    try FolderMirror(store: store, folder: folder, dataDirectory: directory, resolve: resolver.resolve)
-                },
-                report: { result in
-                    switch result {
-                    case .success(let report): FilesSetup.print(report)
-                    case .failure(let error): Output.warn(FilesSetup.message(error))
-                    }
-                })
-        }
+        guard let task = try FilesSetup.watchInBackground(context, store) else { return }
         let done = DispatchSemaphore(value: 0)
         let signals = DispatchQueue(label: "cloudnotes.files-watch.signals")
         let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: signals) }

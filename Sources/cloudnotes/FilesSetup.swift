@@ -35,6 +35,27 @@ enum FilesSetup {
         return try mapped { try mirror.sync() }
     }
 
+    /// Keeps the notes folder in step in the background while another command runs (`sync
+    /// --watch`), when one is set; nil when none is. Its passes print like `files --watch`'s.
+    static func watchInBackground(_ context: Context, _ store: NoteStore) throws -> Task<Void, any Error>? {
+        guard let folder = try configuredFolder(context) else { return nil }
+        let resolver = ConflictResolver(strategy: context.config.conflictStrategy)
+        let directory = context.dataDirectory
+        return Task {
+            try await MirrorWatch().run(
+                store: store, clock: ContinuousClock(),
+                makeMirror: {
+                    try FolderMirror(store: store, folder: folder, dataDirectory: directory, resolve: resolver.resolve)
+                },
+                report: { result in
+                    switch result {
+                    case .success(let report): print(report)
+                    case .failure(let error): Output.warn("notes folder: " + message(error))
+                    }
+                })
+        }
+    }
+
     /// The notes folder must not hold, or be inside, the data directory or a cloud folder on
     /// this disk: its files are plaintext, and the cloud folder's are the sync format's.
     static func checkPlace(_ folder: String, _ context: Context, _ store: NoteStore) throws {

@@ -58,6 +58,7 @@ import Testing
             cli, in: folderA,
             """
             touch notes/4913 && rm notes/4913
+            mkdir -p .git/refs && printf 'not a note' > .git/refs/notes.md && printf 'lock' > 'notes/.#Spare.md'
             printf 'swap' > notes/.Spare.md.swp
             cp notes/Spare.md notes/Spare.md~
             sed 's/spare text/spare text, saved by an editor/' notes/Spare.md > notes/.Spare.md.tmp
@@ -81,7 +82,7 @@ import Testing
         #expect(try show(cli, at: a, "Fresh")["body"] as? String == "written in the folder")
         #expect(try show(cli, at: a, "Fresh")["notebook"] as? String == "work")
         #expect(try notes(cli, at: a, trash: true).compactMap { $0["title"] as? String } == ["Gone"])
-        #expect(try notes(cli, at: a).count == 3, "the swap file, the backup and the probe are no notes")
+        #expect(try notes(cli, at: a).count == 3, "swap, backup, lock files and .git/ are no notes")
         // The new file now carries its note's id; the mirror's writes do not come back.
         #expect(text(folderA + "/Work/Fresh.md")?.contains("id: ") == true)
         let again = try cli.cn(at: a, "files", "sync")
@@ -230,5 +231,49 @@ import Testing
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text(log.path))")
+    }
+}
+
+/// `sync --watch` keeps the notes folder in step too: a note from another device appears as a
+/// file, and a file edit goes out to the other device.
+@Suite struct FilesInSyncWatchCLITests {
+    @Test func syncWatchKeepsTheNotesFolderInStepWithTheOtherDevice() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let (_, a, b) = try cli.devicesSharingACloudFolder()
+        let folder = cli.home.appendingPathComponent("notes-b").path
+        #expect(try cli.cn(at: b, "files", "on", folder).status == 0)
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["sync", "--watch", "--debounce", "0.1", "--data-dir", b.path]
+        process.environment = ["HOME": cli.home.path, "XDG_CONFIG_HOME": cli.home.appendingPathComponent("cfg").path]
+        let log = cli.home.appendingPathComponent("watch.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func text(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+
+        #expect(try cli.cn(at: a, "add", "From a", "--body", "sent by a").status == 0)
+        #expect(try cli.cn(at: a, "sync").status == 0)
+        let file = folder + "/notes/From a.md"
+        #expect(
+            await eventually(timeout: .seconds(30)) { text(file).hasSuffix("\n\nsent by a\n") }, "\(text(log.path))")
+
+        let edited = text(file).replacingOccurrences(of: "sent by a", with: "edited in b's folder")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        let arrived = await eventually(timeout: .seconds(30)) {
+            _ = try? cli.cn(at: a, "sync")
+            let shown = try? cli.run(["show", "From a", "--json", "--data-dir", a.path])
+            return shown.map { String(decoding: $0.stdoutData, as: UTF8.self).contains("edited in b's folder") }
+                ?? false
+        }
+        #expect(arrived, "\(text(log.path))")
+        process.terminate()
+        process.waitUntilExit()
     }
 }
