@@ -37,7 +37,11 @@ extension FolderMirror {
             let id = note.idString
             let target = paths[index]
             let record = state.files[id]
-            if let record, record.path == target, record.inStep, record.revision == note.headRev { continue }
+            let attachments = note.attachments.isEmpty ? [] : attachmentFiles(of: note)
+            if let record, record.path == target, record.inStep, record.revision == note.headRev {
+                if !dryRun { try writeAttachments(note, attachments, notePath: target) }
+                continue
+            }
             if let record, unparsed.contains(record.path) {
                 report.waiting.append(record.path)
                 continue
@@ -56,7 +60,8 @@ extension FolderMirror {
                 report.waiting.append(record.path)
                 continue
             }
-            let data = Data(MarkdownNote.render(note, notebookName: notebooks.names[note.zone]).utf8)
+            let data = Data(
+                MarkdownNote.render(note, notebookName: notebooks.names[note.zone], attachmentFiles: attachments).utf8)
             let sha256 = Self.sha256(data)
             try makeFolders(Self.folder(of: target))
             if let record, record.path != target {
@@ -66,6 +71,7 @@ extension FolderMirror {
                     throw MirrorError(
                         "cannot rename \(root)/\(record.path) to \(target): \(String(cString: strerror(errno)))")
                 }
+                moveAttachmentFolder(from: record.path, to: target)
                 occupied[record.path] = nil
                 occupied[target] = id
                 removeEmptyFolders(Self.folder(of: record.path))
@@ -73,6 +79,7 @@ extension FolderMirror {
             if record?.sha256 != sha256 || FileStat.of(root + "/" + target) == nil {
                 try AtomicFile.write(data, to: root + "/" + target)
             }
+            try writeAttachments(note, attachments, notePath: target)
             guard let stat = FileStat.of(root + "/" + target) else {
                 throw MirrorError("\(root)/\(target) vanished just after it was written")
             }

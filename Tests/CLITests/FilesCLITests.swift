@@ -277,3 +277,30 @@ import Testing
         process.waitUntilExit()
     }
 }
+
+/// A note's attachments sit beside its file, as export writes them, and move with it.
+@Suite struct FilesAttachmentsCLITests {
+    @Test func attachmentsAreWrittenBesideTheNoteAndMoveWithIt() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.add("With file", body: "see the picture")
+        let source = cli.home.appendingPathComponent("photo.jpg")
+        try Data("jpeg bytes".utf8).write(to: source)
+        #expect(try cli.cn("attach", id, source.path).status == 0)
+        #expect(try cli.cn("notebook", "create", "Work").status == 0)
+        let folder = cli.home.appendingPathComponent("notes").path
+        #expect(try cli.cn("files", "on", folder).status == 0)
+        let attached = folder + "/notes/With file/photo.jpg"
+        #expect(FileManager.default.contents(atPath: attached) == Data("jpeg bytes".utf8))
+        let note = String(
+            decoding: FileManager.default.contents(atPath: folder + "/notes/With file.md") ?? Data(), as: UTF8.self)
+        #expect(note.contains("attachments: [\"photo.jpg\"]"), "\(note)")
+        #expect(try cli.cn("files", "sync").stdout.isEmpty, "the attachment folder is no note and no change")
+
+        #expect(try cli.cn("move", id, "--notebook", "Work").status == 0)
+        #expect(try cli.cn("files", "sync").status == 0)
+        #expect(FileManager.default.contents(atPath: folder + "/Work/With file/photo.jpg") == Data("jpeg bytes".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/notes/With file"))
+        #expect(try cli.note(id)["body"] as? String == "see the picture")
+    }
+}
