@@ -6,8 +6,9 @@ import NotesSync
 import NotesTestSupport
 import Testing
 
-/// Random file operations (edit by rename-over, new file, rm, mv to another folder) and store
-/// edits (edit, new note, trash), with mirror passes between them, from a printed seed
+/// Random file operations (edit by rename-over, new file, rm, mv to another folder), store
+/// edits (edit, new note, trash) and another device's edits arriving (made on an older
+/// revision and merged as sync merges them), with mirror passes between them, from a printed seed
 /// (`CLOUDNOTES_SEED` replays one). After each pass the folder and the store agree, and every
 /// line ever written, on either side, is still in some note (the trash included).
 @Suite struct FolderMirrorModelTests {
@@ -59,7 +60,18 @@ import Testing
 
         func step() throws {
             let folders = ["notes", "Work", "Ideas"]
-            switch random.below(8) {
+            switch random.below(9) {
+            case 8:
+                // Another device's edit arriving: made on an older revision, merged with what
+                // changed since, as sync merges two heads.
+                guard let note = pick(try store.allNotes(includeTrash: false)),
+                    let base = pick(try store.history(note.id).filter { !$0.isTombstone }.map(\.id))
+                else { return }
+                let token = token()
+                try store.update(note.id, onBase: base, resolve: ConflictResolver(strategy: .merge).resolve) {
+                    $0.body += "\n" + token
+                }
+                log.append("arrival on \(note.title) +\(token)")
             case 0, 1:
                 guard let path = pick(files), let data = FileManager.default.contents(atPath: folder + "/" + path)
                 else { return }
