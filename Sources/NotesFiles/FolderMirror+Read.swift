@@ -18,10 +18,13 @@ extension FolderMirror {
                 continue
             }
             present.insert(id)
-            guard record.mayHaveChanged(stat), let file = read(path, &report) else { continue }
-            if file.sha256 == record.sha256 {
-                changes.append(.touched(id: id, file.stat))
-            } else if file.parsed.idGiven, file.parsed.note.idString != id {
+            guard record.mayHaveChanged(stat) else { continue }
+            var unchanged: FileStat?
+            guard let file = read(path, &report, unlessHash: record.sha256, unchanged: &unchanged) else {
+                if let unchanged { changes.append(.touched(id: id, unchanged)) }
+                continue
+            }
+            if file.parsed.idGiven, file.parsed.note.idString != id {
                 // Another note's file saved over this one's name: that note's, moved here.
                 present.remove(id)
                 unknown.append(file)
@@ -56,11 +59,25 @@ extension FolderMirror {
     /// Reads and parses one file; nil (and the file named in `report`) when it changed while
     /// being read, is not UTF-8 text, or does not parse: such a file is left as it is.
     func read(_ path: String, _ report: inout MirrorReport) -> FolderChange.ReadFile? {
+        var unchanged: FileStat?
+        return read(path, &report, unlessHash: nil, unchanged: &unchanged)
+    }
+
+    /// `read`, which stops before parsing when the bytes hash to `known` (the file holds what
+    /// the mirror last saw: `unchanged` is its stat), as most files of a pass do.
+    func read(_ path: String, _ report: inout MirrorReport, unlessHash known: String?, unchanged: inout FileStat?)
+        -> FolderChange.ReadFile?
+    {
         let full = root + "/" + path
         guard let before = FileStat.of(full), let data = FileManager.default.contents(atPath: full),
             FileStat.of(full) == before
         else {
             report.waiting.append(path)
+            return nil
+        }
+        let sha256 = Self.sha256(data)
+        if sha256 == known {
+            unchanged = before
             return nil
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -71,7 +88,7 @@ extension FolderMirror {
             let parsed = try MarkdownNote.parseFile(
                 text, fileDate: Date(timeIntervalSince1970: Double(before.mtimeNs) / 1e9), notebook: Note.defaultZone,
                 fileName: Self.stem(of: path))
-            return FolderChange.ReadFile(path: path, parsed: parsed, sha256: Self.sha256(data), stat: before)
+            return FolderChange.ReadFile(path: path, parsed: parsed, sha256: sha256, stat: before)
         } catch let error as MarkdownNote.FormatError {
             report.unparsed.append((path, "its front matter does not parse (\(error.description))"))
         } catch {
