@@ -175,12 +175,16 @@ import Testing
         #expect(try cli.ids().count == 1)
     }
 
-    @Test func offStopsAndOnNeedsAPlaceOutsideTheDataDirectory() throws {
+    @Test func offStopsAndOnNeedsAPlaceOutsideTheDataDirectoryAndTheCloudFolder() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let inside = try cli.cn("files", "on", cli.dataDirectory.appendingPathComponent("notes").path)
         #expect(inside.status == 1 && inside.stderr.contains("inside the data directory"), "\(inside.stderr)")
         #expect(try cli.cn("files", "sync").stderr.contains("no notes folder is set"))
+        let cloud = cli.home.appendingPathComponent("cloud").path
+        #expect(try cli.cn("sync", "init", cloud).status == 0)
+        let inCloud = try cli.cn("files", "on", cloud + "/notes")
+        #expect(inCloud.status == 1 && inCloud.stderr.contains("inside the cloud folder"), "\(inCloud.stderr)")
         let folder = cli.home.appendingPathComponent("notes").path
         #expect(try cli.cn("files", "on", folder).status == 0)
         #expect(try cli.cn("files", "off").stdout.contains("no longer kept in \(folder)"))
@@ -302,5 +306,34 @@ import Testing
         #expect(FileManager.default.contents(atPath: folder + "/Work/With file/photo.jpg") == Data("jpeg bytes".utf8))
         #expect(!FileManager.default.fileExists(atPath: folder + "/notes/With file"))
         #expect(try cli.note(id)["body"] as? String == "see the picture")
+    }
+}
+
+/// With an encrypted cloud folder the notes folder works the same: its files are plaintext on
+/// this disk (like the store), and what reaches the other device went through the sealed folder.
+@Suite struct FilesEncryptedCLITests {
+    @Test func aFileEditReachesTheOtherDeviceThroughAnEncryptedFolder() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let (cloud, a, b) = try cli.devicesSharingACloudFolder(encrypted: true)
+        #expect(try cli.cn(at: a, "add", "Secret plan", "--body", "plain words").status == 0)
+        let folder = cli.home.appendingPathComponent("notes-a").path
+        #expect(try cli.cn(at: a, "files", "on", folder).status == 0)
+        let file = folder + "/notes/Secret plan.md"
+        let text = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
+        #expect(text.hasSuffix("\n\nplain words\n"), "the file is plaintext: \(text)")
+        try Data(text.replacingOccurrences(of: "plain words", with: "edited in the file").utf8)
+            .write(to: URL(fileURLWithPath: file), options: .atomic)
+        #expect(try cli.cn(at: a, "files", "sync").status == 0)
+        #expect(try cli.cn(at: a, "sync").status == 0)
+        #expect(try cli.cn(at: b, "sync").status == 0)
+        let shown = try cli.run(["show", "Secret plan", "--data-dir", b.path])
+        #expect(shown.stdout.contains("edited in the file"), "\(shown.stderr)")
+        // Nothing of the note's text is in the cloud folder in the clear.
+        let inCloud = FileManager.default.enumerator(atPath: cloud)?.compactMap { $0 as? String } ?? []
+        for name in inCloud {
+            let bytes = FileManager.default.contents(atPath: cloud + "/" + name) ?? Data()
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("edited in the file"), "\(name)")
+        }
     }
 }
