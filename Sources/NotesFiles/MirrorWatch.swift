@@ -31,6 +31,7 @@ public struct MirrorWatch: Sendable {
         var sinceSweep = Duration.zero
         while !Task.isCancelled {
             watcher.checkNow()
+            // A folder that cannot be listed reads as changed: the pass then says why.
             let scan = try? FolderScan.scan(mirror.root)
             let due =
                 storeChanged.exchange(false, ordering: .sequentiallyConsistent) || scan == nil || scan != lastScan
@@ -40,7 +41,7 @@ public struct MirrorWatch: Sendable {
                 do {
                     let done = try mirror.sync()
                     if !done.isEmpty { report(.success(done)) }
-                    // The pass's own writes are not a change to look at again.
+                    // The pass's own writes are not a change to look at again (nil: look again).
                     lastScan = try? FolderScan.scan(mirror.root)
                 } catch {
                     lastScan = nil
