@@ -36,14 +36,24 @@ public final class FolderMirror {
         self.dataDirectory = dataDirectory
         self.resolve = resolve
         self.nowNs = nowNs
+        state = MirrorState(folder: folder)
+        try reloadState()
+    }
+
+    /// Reads the records saved by the last pass, of this process or another (`files sync` beside
+    /// `files --watch`): passes take turns (`PassLock`) and each starts from the last one's records.
+    func reloadState() throws {
         let saved = try MirrorState.load(directory: dataDirectory)
-        state = saved?.folder == folder ? saved ?? MirrorState(folder: folder) : MirrorState(folder: folder)
+        state = saved?.folder == root ? saved ?? MirrorState(folder: root) : MirrorState(folder: root)
     }
 
     /// One pass both ways: the folder's changes into the store, then the store's into the folder.
     @discardableResult
     public func sync() throws -> MirrorReport {
         try checkRoot()
+        let lock = try PassLock(directory: dataDirectory)
+        defer { lock.release() }
+        try reloadState()
         var report = MirrorReport()
         let changes = try readFolder(&report)
         try apply(changes, &report)
@@ -56,6 +66,9 @@ public final class FolderMirror {
     /// behind, files that do not parse.
     public func status() throws -> MirrorReport {
         try checkRoot()
+        let lock = try PassLock(directory: dataDirectory)
+        defer { lock.release() }
+        try reloadState()
         var report = MirrorReport()
         let saved = state
         defer { state = saved }
