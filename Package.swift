@@ -58,6 +58,11 @@ let package = Package(
         ),
         // `publish`'s site as values: notes to HTML pages (Ink), search index, manifest; no I/O.
         .target(name: "NotesPublish", dependencies: ["NotesCore", .product(name: "Ink", package: "Ink")]),
+        // The live notes folder (`files`): notes as Markdown files, kept in step both ways.
+        .target(
+            name: "NotesFiles",
+            dependencies: ["NotesCore", "NotesStore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "TerminalNcurses", dependencies: ["CNCurses", "TerminalUI"]),
         .target(
@@ -75,6 +80,7 @@ let package = Package(
                 "NotesSync",
                 "CloudFolder",
                 "NotesPublish",
+                "NotesFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -124,6 +130,10 @@ let package = Package(
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
         .testTarget(name: "TUIEndToEndTests", dependencies: ["cloudnotes", "NotesTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "NotesTestSupport"]),
+        .testTarget(
+            name: "NotesFilesTests",
+            dependencies: ["NotesFiles", "NotesStore", "NotesSync", "NotesCore", "NotesTestSupport"]
+        ),
         .testTarget(name: "NotesPublishTests", dependencies: ["NotesPublish", "NotesCore"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],

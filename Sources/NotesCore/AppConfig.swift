@@ -34,6 +34,9 @@ public struct AppConfig: Sendable, Equatable {
     /// The longest the app's editor waits to save while typing goes on without a pause of
     /// `autosaveSeconds`: a crash loses at most this much typing.
     public var autosaveMaxSeconds = 5.0
+    /// The live notes folder (`cloudnotes files`): every note as a Markdown file there, kept in
+    /// step both ways; nil when none. `files on DIR` / `files off` override it per data directory.
+    public var notesFolder: String? = nil
     /// Where an `s3://` cloud folder's bucket is and its credentials (the config's `s3` section).
     public var s3 = S3Settings()
 

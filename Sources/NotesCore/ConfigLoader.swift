@@ -223,6 +223,12 @@ public enum ConfigLoader {
             case .string(let s) where !s.isEmpty: config.cloudFolder = expand(s, environment)
             default: throw fail("a path, or null for local only")
             }
+        case "notesFolder":
+            switch value {
+            case .null: config.notesFolder = nil
+            case .string(let s) where !s.isEmpty: config.notesFolder = expand(s, environment)
+            default: throw fail("a path, or null for no notes folder")
+            }
         case "deviceName":
             guard case .string(let s) = value, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw fail("a non-empty name")

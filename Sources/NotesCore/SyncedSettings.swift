@@ -66,7 +66,7 @@ public enum SettingKeys {
     /// The settings of this machine alone: set in the config file, never synced.
     public static let deviceOnly: Set<String> = [
         "dataDirectory", "cloudFolder", "s3", "deviceName", "passphraseCommand", "rememberKey", "maxNoteBytes",
-        "editor",
+        "editor", "notesFolder",
     ]
 
     /// Saved searches sync as settings: `view.<name>` holds the query.

@@ -86,7 +86,7 @@ struct CloudNotes: ParsableCommand {
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Search.self, Fav.self, Unfav.self, Tag.self,
             Remove.self, Restore.self, Purge.self, History.self, Attach.self, Attachments.self, AttachmentCommand.self,
-            Detach.self, Export.self, Publish.self, Import.self, ConfigCommand.self,
+            Detach.self, Export.self, Publish.self, Import.self, Files.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self, Notebooks.self, NotebookCommand.self,
             Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self, Todo.self, Share.self,
             Views.self, ViewCommand.self,

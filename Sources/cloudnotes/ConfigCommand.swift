@@ -15,7 +15,7 @@ struct ConfigCommand: ParsableCommand {
             VALUE`: the next sync takes them to every device of the account, where the newest write \
             of a key wins. `--here` sets this device's own value instead, which wins over the synced \
             one and the config file and never leaves the device. The rest (dataDirectory, \
-            cloudFolder, s3, deviceName, editor, passphraseCommand, rememberKey, maxNoteBytes) \
+            cloudFolder, s3, deviceName, editor, passphraseCommand, rememberKey, maxNoteBytes, notesFolder) \
             describe this machine: they live in the config file only. In force, lowest first: the \
             defaults, the synced value, the config file, this device's own.
             """,
@@ -81,6 +81,7 @@ struct ConfigShow: ParsableCommand {
             ("autosaveSeconds", .number(c.autosaveSeconds), String(c.autosaveSeconds)),
             ("autosaveMaxSeconds", .number(c.autosaveMaxSeconds), String(c.autosaveMaxSeconds)),
             ("editor", c.editor.map(Value.string) ?? .null, c.editor ?? "null ($VISUAL, $EDITOR, vi)"),
+            ("notesFolder", c.notesFolder.map(Value.string) ?? .null, c.notesFolder ?? "null (no notes folder)"),
             ("theme", .map(c.theme), pairs(c.theme)),
             (
                 "passphraseCommand", c.passphraseCommand.map(Value.string) ?? .null,

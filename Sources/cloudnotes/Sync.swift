@@ -52,7 +52,8 @@ struct SyncRun: ParsableCommand {
         }
         if watch {
             return try SyncWatch.run(
-                engine, store: store, shared: ShareSync.automaticEngines(context, store, notify: { Output.warn($0) }))
+                engine, store: store, shared: ShareSync.automaticEngines(context, store, notify: { Output.warn($0) }),
+                context: context)
         }
         if repair {
             let found = try Blocking.run { try await engine.repair() }

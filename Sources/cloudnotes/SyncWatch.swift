@@ -15,7 +15,11 @@ import NotesSync
 enum SyncWatch {
     /// `shared`: the engines of the shared places joined (`ShareSync.automaticEngines`), run
     /// beside the cloud folder's; their lines start with the notebook's name.
-    static func run(_ engine: SyncEngine, store: NoteStore, shared: [(name: String, engine: SyncEngine)] = []) throws {
+    /// `context`: with a notes folder set (`files on`), it is kept in step too.
+    static func run(
+        _ engine: SyncEngine, store: NoteStore, shared: [(name: String, engine: SyncEngine)] = [],
+        context: Context? = nil
+    ) throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "cloudnotes.signals")
@@ -29,6 +33,8 @@ enum SyncWatch {
             }
             source.resume()
         }
+        let files = try context.flatMap { try FilesSetup.watchInBackground($0, store) }
+        defer { files?.cancel() }
         let local = try engine.watchLocalWrites(in: store.directory.path)
         let sharedLocal = try shared.map { try $0.engine.watchLocalWrites(in: store.directory.path) }
         defer {

@@ -1,19 +1,18 @@
 import Foundation
-import NotesCore
 
 /// File names of a Markdown export: a folder per notebook, a file per note named after its
 /// title, made safe and unique (case-insensitively, for the file systems that fold case).
 /// The same notes always get the same names: in each folder the notes are taken by creation
 /// date and id, and a title already taken gets the start of the note's id.
-enum ExportNames {
+public enum ExportNames {
     /// At most this many UTF-8 bytes before `.md` (file names are at most 255 bytes).
-    static let maxStemBytes = 120
+    public static let maxStemBytes = 120
 
     /// The title as a file name: path separators and characters Windows and macOS refuse
     /// become `-`, line breaks and other controls spaces; no leading or trailing dots or
     /// spaces (a leading dot would hide the file, and import skips hidden files); cut at a
     /// character boundary; `Untitled` when nothing is left.
-    static func safe(_ title: String) -> String {
+    public static func safe(_ title: String) -> String {
         var out = ""
         for character in title {
             if character.unicodeScalars.contains(where: { "/\\:*?\"<>|".unicodeScalars.contains($0) }) {
@@ -46,7 +45,7 @@ enum ExportNames {
     /// "Work", or "a/b" beside "a-b") gets the zone id in brackets, so the same notebooks always
     /// get the same folders. Import reads a note's notebook from its front matter, not from the
     /// folder.
-    static func folders(_ names: [String: String]) -> [String: String] {
+    public static func folders(_ names: [String: String]) -> [String: String] {
         var folders: [String: String] = [:]
         var taken: Set<String> = []
         for zone in names.keys.sorted() {
@@ -67,7 +66,7 @@ enum ExportNames {
 
     /// The relative path of each note's file (`Notebook/Title.md`), in the order of `notes`;
     /// `folders` maps each note's zone to its folder (`folders(_:)`; the zone id when absent).
-    static func paths(_ notes: [Note], folders: [String: String] = [:]) -> [String] {
+    public static func paths(_ notes: [Note], folders: [String: String] = [:]) -> [String] {
         var paths = [String](repeating: "", count: notes.count)
         let order = notes.indices.sorted {
             let a = notes[$0]
@@ -98,7 +97,7 @@ enum ExportNames {
 
     /// At most this many UTF-8 bytes in an attachment's file name: room for the temporary name
     /// of its atomic write (`.<name>.tmp-<pid>`) within the 255 bytes a file name may have.
-    static let maxAttachmentFileBytes = 200
+    public static let maxAttachmentFileBytes = 200
 
     /// The file of each attachment in its note's folder, in the order of `attachments`: its
     /// name, or for a name over `maxAttachmentFileBytes` its start, `~`, eight hex digits of a
@@ -106,7 +105,7 @@ enum ExportNames {
     /// name goes into the front matter and import restores it. Names are unique in a note, and
     /// so are the files (a short name is never changed; a long one that meets a taken file gets
     /// another hash).
-    static func attachmentFiles(_ attachments: [Attachment]) -> [MarkdownNote.AttachmentFile] {
+    public static func attachmentFiles(_ attachments: [Attachment]) -> [MarkdownNote.AttachmentFile] {
         var taken = Set(
             attachments.map(\.name).filter { $0.utf8.count <= maxAttachmentFileBytes }.map { Array($0.utf8) })
         return attachments.map { attachment in

@@ -1,0 +1,99 @@
+import Foundation
+import NotesCore
+
+extension FolderMirror {
+    /// The folder's changes since the mirror last looked. A file is read only when its stat
+    /// says it may have changed (`FileRecord.mayHaveChanged`), and counts as edited only when
+    /// its bytes differ from those recorded: the mirror's own writes never come back.
+    func readFolder(_ report: inout MirrorReport) throws -> [FolderChange] {
+        let scan = try FolderScan.scan(root)
+        var idAtPath: [String: String] = [:]
+        for (id, record) in state.files { idAtPath[record.path] = id }
+        var changes: [FolderChange] = []
+        var present: Set<String> = []
+        var unknown: [FolderChange.ReadFile] = []
+        for (path, stat) in scan.sorted(by: { $0.key < $1.key }) {
+            guard let id = idAtPath[path], let record = state.files[id] else {
+                if let file = read(path, &report) { unknown.append(file) }
+                continue
+            }
+            present.insert(id)
+            guard record.mayHaveChanged(stat) else { continue }
+            var unchanged: FileStat?
+            guard let file = read(path, &report, unlessHash: record.sha256, unchanged: &unchanged) else {
+                if let unchanged { changes.append(.touched(id: id, unchanged)) }
+                continue
+            }
+            if file.parsed.idGiven, file.parsed.note.idString != id {
+                // Another note's file saved over this one's name: that note's, moved here.
+                present.remove(id)
+                unknown.append(file)
+            } else {
+                changes.append(.edited(id: id, file))
+            }
+        }
+        var claimed: Set<String> = []
+        for file in unknown {
+            let id = file.parsed.note.idString
+            if file.parsed.idGiven, !claimed.contains(id), !present.contains(id) {
+                if let record = state.files[id] {
+                    claimed.insert(id)
+                    changes.append(.moved(id: id, from: record.path, file))
+                    continue
+                }
+                if try store.note(file.parsed.note.id) != nil {
+                    claimed.insert(id)
+                    changes.append(.adopted(id: id, file))
+                    continue
+                }
+            }
+            changes.append(.created(file))
+        }
+        for (id, record) in state.files.sorted(by: { $0.value.path < $1.value.path })
+        where !present.contains(id) && !claimed.contains(id) {
+            changes.append(.deleted(id: id, path: record.path))
+        }
+        return changes
+    }
+
+    /// Reads and parses one file; nil (and the file named in `report`) when it changed while
+    /// being read, is not UTF-8 text, or does not parse: such a file is left as it is.
+    func read(_ path: String, _ report: inout MirrorReport) -> FolderChange.ReadFile? {
+        var unchanged: FileStat?
+        return read(path, &report, unlessHash: nil, unchanged: &unchanged)
+    }
+
+    /// `read`, which stops before parsing when the bytes hash to `known` (the file holds what
+    /// the mirror last saw: `unchanged` is its stat), as most files of a pass do.
+    func read(_ path: String, _ report: inout MirrorReport, unlessHash known: String?, unchanged: inout FileStat?)
+        -> FolderChange.ReadFile?
+    {
+        let full = root + "/" + path
+        guard let before = FileStat.of(full), let data = FileManager.default.contents(atPath: full),
+            FileStat.of(full) == before
+        else {
+            report.waiting.append(path)
+            return nil
+        }
+        let sha256 = Self.sha256(data)
+        if sha256 == known {
+            unchanged = before
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            report.unparsed.append((path, "it is not UTF-8 text"))
+            return nil
+        }
+        do {
+            let parsed = try MarkdownNote.parseFile(
+                text, fileDate: Date(timeIntervalSince1970: Double(before.mtimeNs) / 1e9), notebook: Note.defaultZone,
+                fileName: Self.stem(of: path))
+            return FolderChange.ReadFile(path: path, parsed: parsed, sha256: sha256, stat: before)
+        } catch let error as MarkdownNote.FormatError {
+            report.unparsed.append((path, "its front matter does not parse (\(error.description))"))
+        } catch {
+            report.unparsed.append((path, "it does not parse as a note"))
+        }
+        return nil
+    }
+}

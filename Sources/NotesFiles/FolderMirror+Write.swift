@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import NotesCore
+
+extension FolderMirror {
+    /// Writes the store's notes into the folder: a note in the trash (or gone) loses its file, a
+    /// moved or retitled note's file is renamed, and a note whose file is not its current text
+    /// is written atomically. A file is replaced, renamed or removed only while it still holds
+    /// what the mirror last read (its stat unchanged); else it waits for the next pass, which
+    /// reads it first. With `dryRun`, only says what it would do.
+    func writeFolder(_ report: inout MirrorReport, dryRun: Bool) throws {
+        let notes = try store.allNotes(includeTrash: false)
+        let notebooks = try NotebookFolders(store, zonesOf: notes)
+        let paths = ExportNames.paths(notes, folders: notebooks.folders)
+        let unparsed = Set(report.unparsed.map(\.path))
+        let live = Set(notes.map(\.idString))
+        for (id, record) in state.files.sorted(by: { $0.value.path < $1.value.path }) where !live.contains(id) {
+            if dryRun {
+                report.toFolder.append("remove \(record.path)")
+                continue
+            }
+            let full = root + "/" + record.path
+            if let now = FileStat.of(full) {
+                guard now == record.stat else {
+                    report.waiting.append(record.path)
+                    continue
+                }
+                unlink(full)
+                removeEmptyFolders(Self.folder(of: record.path))
+            }
+            state.files[id] = nil
+            report.toFolder.append("removed \(record.path)")
+        }
+        var occupied: [String: String] = [:]
+        for (id, record) in state.files { occupied[record.path] = id }
+        for (index, note) in notes.enumerated() {
+            let id = note.idString
+            let target = paths[index]
+            let record = state.files[id]
+            let attachments = note.attachments.isEmpty ? [] : attachmentFiles(of: note)
+            if let record, record.path == target, record.inStep, record.revision == note.headRev {
+                if !dryRun { try writeAttachments(note, attachments, notePath: target) }
+                continue
+            }
+            if let record, unparsed.contains(record.path) {
+                report.waiting.append(record.path)
+                continue
+            }
+            let taken = occupied[target].map { $0 != id } ?? false
+            if taken || unparsed.contains(target) || (record == nil && FileStat.of(root + "/" + target) != nil) {
+                report.waiting.append(target)
+                continue
+            }
+            if dryRun {
+                let from = record.map { $0.path == target ? "" : $0.path + " → " } ?? ""
+                report.toFolder.append("write \(from)\(target)")
+                continue
+            }
+            if let record, let now = FileStat.of(root + "/" + record.path), now != record.stat {
+                report.waiting.append(record.path)
+                continue
+            }
+            let data = Data(
+                MarkdownNote.render(note, notebookName: notebooks.names[note.zone], attachmentFiles: attachments).utf8)
+            let sha256 = Self.sha256(data)
+            try makeFolders(Self.folder(of: target))
+            if let record, record.path != target {
+                if FileStat.of(root + "/" + record.path) != nil,
+                    rename(root + "/" + record.path, root + "/" + target) != 0
+                {
+                    throw MirrorError(
+                        "cannot rename \(root)/\(record.path) to \(target): \(String(cString: strerror(errno)))")
+                }
+                moveAttachmentFolder(from: record.path, to: target)
+                occupied[record.path] = nil
+                occupied[target] = id
+                removeEmptyFolders(Self.folder(of: record.path))
+            }
+            if record?.sha256 != sha256 || FileStat.of(root + "/" + target) == nil {
+                try AtomicFile.write(data, to: root + "/" + target)
+            }
+            try writeAttachments(note, attachments, notePath: target)
+            guard let stat = FileStat.of(root + "/" + target) else {
+                throw MirrorError("\(root)/\(target) vanished just after it was written")
+            }
+            state.files[id] = FileRecord(
+                path: target, revision: note.headRev ?? "", inStep: true, sha256: sha256, stat: stat,
+                checkedAtNs: nowNs())
+            report.toFolder.append("wrote \(target)")
+        }
+    }
+
+    private func makeFolders(_ folder: String) throws {
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw MirrorError("cannot create \(root)/\(folder): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes `folder` and its parents under the root while they are empty (a notebook's
+    /// folder whose last note moved away); a folder with anything in it stays.
+    private func removeEmptyFolders(_ folder: String) {
+        var folder = folder
+        while !folder.isEmpty, rmdir(root + "/" + folder) == 0 { folder = Self.folder(of: folder) }
+    }
+}

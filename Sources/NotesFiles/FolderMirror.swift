@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+import NotesCore
+import NotesStore
+
+/// Keeps a folder of Markdown files and the store in step, both ways: the live notes folder.
+///
+/// The layout is `export`'s (`ExportNames`, `MarkdownNote.render`): a folder per notebook, a
+/// file per note by its title, front matter with the id. A pass (`sync`) first reads the
+/// folder (`readFolder`): a file whose bytes differ from what the mirror last wrote or read
+/// becomes a revision of its note on the revision it was written from (`NoteStore.update(_:
+/// onBase:resolve:_:)`, so an edit racing another change merges as two devices' edits do); a
+/// new file is a new note, a missing one trashes its note, a moved or renamed one moves or
+/// retitles it. Then it writes the folder (`writeFolder`): each note whose file is not its
+/// current text is written atomically, and only when the file still holds what the pass read
+/// (never a lost byte). Each file's `FileRecord` keeps the mirror's own writes from coming back
+/// as edits.
+public final class FolderMirror {
+    public let store: NoteStore
+    /// The notes folder, absolute.
+    public let root: String
+    let dataDirectory: String
+    let resolve: NoteStore.HeadsResolver
+    /// Wall-clock nanoseconds, for `FileRecord.checkedAtNs`.
+    let nowNs: () -> Int64
+    var state: MirrorState
+
+    /// A mirror of `store` into `folder`, its state in `dataDirectory`; `resolve` merges heads
+    /// as sync does (`ConflictResolver.resolve`).
+    public init(
+        store: NoteStore, folder: String, dataDirectory: String, resolve: @escaping NoteStore.HeadsResolver,
+        nowNs: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) }
+    ) throws {
+        self.store = store
+        self.root = folder
+        self.dataDirectory = dataDirectory
+        self.resolve = resolve
+        self.nowNs = nowNs
+        state = MirrorState(folder: folder)
+        try reloadState()
+    }
+
+    /// Reads the records saved by the last pass, of this process or another (`files sync` beside
+    /// `files --watch`): passes take turns (`PassLock`) and each starts from the last one's records.
+    func reloadState() throws {
+        let saved = try MirrorState.load(directory: dataDirectory)
+        state = saved?.folder == root ? saved ?? MirrorState(folder: root) : MirrorState(folder: root)
+    }
+
+    /// One pass both ways: the folder's changes into the store, then the store's into the folder.
+    @discardableResult
+    public func sync() throws -> MirrorReport {
+        try checkRoot()
+        let lock = try PassLock(directory: dataDirectory)
+        defer { lock.release() }
+        try reloadState()
+        var report = MirrorReport()
+        let changes = try readFolder(&report)
+        try apply(changes, &report)
+        try writeFolder(&report, dryRun: false)
+        try state.save(directory: dataDirectory)
+        return report
+    }
+
+    /// What a pass would do, doing nothing: files changed in the folder, notes whose files are
+    /// behind, files that do not parse.
+    public func status() throws -> MirrorReport {
+        try checkRoot()
+        let lock = try PassLock(directory: dataDirectory)
+        defer { lock.release() }
+        try reloadState()
+        var report = MirrorReport()
+        let saved = state
+        defer { state = saved }
+        for change in try readFolder(&report) {
+            switch change {
+            case .edited(_, let file): report.fromFolder.append("edited \(file.path)")
+            case .moved(_, let from, let file): report.fromFolder.append("moved \(from) → \(file.path)")
+            case .created(let file): report.fromFolder.append("new \(file.path)")
+            case .adopted(_, let file): report.fromFolder.append("edited \(file.path)")
+            case .deleted(_, let path): report.fromFolder.append("deleted \(path)")
+            case .touched: continue
+            }
+        }
+        try writeFolder(&report, dryRun: true)
+        return report
+    }
+
+    /// The folder must be there: a missing one (an unmounted disk) would read as every file
+    /// deleted.
+    func checkRoot() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MirrorError(
+                "the notes folder \(root) is missing; nothing was changed (create it, or 'cloudnotes files off')")
+        }
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The folder part of a relative path (`""` at the top).
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// The file name without its folder and `.md`.
+    static func stem(of path: String) -> String {
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        return name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+    }
+}

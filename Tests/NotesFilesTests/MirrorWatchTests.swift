@@ -1,0 +1,50 @@
+import Foundation
+import NotesCore
+import NotesFiles
+import NotesStore
+import NotesSync
+import NotesTestSupport
+import Testing
+
+/// `MirrorWatch` on an injected clock: a store change and a file change each reach the other
+/// side at the next tick, and nothing happens while the clock stands still.
+@Suite struct MirrorWatchTests {
+    @Test func eachSideReachesTheOtherAtTheNextTick() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cloudnotes-watch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("notes").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let data = home.appendingPathComponent("data")
+        let store = try NoteStore(directory: data)
+        let note = try store.create(title: "Watched", body: "first")
+        let clock = TestClock()
+        let watch = MirrorWatch(interval: .milliseconds(250), sweep: .seconds(3600))
+        let task = Task {
+            try await watch.run(
+                store: store, clock: clock,
+                makeMirror: {
+                    try FolderMirror(
+                        store: store, folder: folder, dataDirectory: data.path,
+                        resolve: ConflictResolver(strategy: .merge).resolve)
+                }, report: { _ in })
+        }
+        defer { task.cancel() }
+        let file = folder + "/notes/Watched.md"
+        func text() -> String { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }
+        // The first pass runs at once, then the loop sleeps on the clock.
+        #expect(await eventually { clock.sleepers == 1 })
+        #expect(text().hasSuffix("\n\nfirst\n"))
+
+        try store.update(note.id) { $0.body = "from the store" }
+        #expect(text().hasSuffix("\n\nfirst\n"), "nothing moves while the clock stands still")
+        clock.advance(by: 250)
+        #expect(await eventually { text().hasSuffix("\n\nfrom the store\n") })
+
+        #expect(await eventually { clock.sleepers == 1 })
+        let edited = text().replacingOccurrences(of: "from the store", with: "from the file")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        clock.advance(by: 250)
+        #expect(await eventually { (try? store.note(note.id))??.body == "from the file" })
+    }
+}
