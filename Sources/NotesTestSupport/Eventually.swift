@@ -19,6 +19,19 @@ public func eventually(
     return try await condition()
 }
 
+/// `eventually`, counted in the caller's turns rather than on the wall clock: while other
+/// suites starve the cooperative pool (a whole run on two cores), neither the caller nor the
+/// work it waits for runs, so a starved run does not time out on a condition about to hold.
+public func settles(
+    turns: Int = 2000, poll: Duration = .milliseconds(5), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    for _ in 0..<turns {
+        if try await condition() { return true }
+        try? await Task.sleep(for: poll)
+    }
+    return try await condition()
+}
+
 /// `eventually` for synchronous tests: the same rule, napping the calling thread.
 public func eventuallyBlocking(
     timeout: Duration = .seconds(10), poll: Duration = .milliseconds(5), _ condition: () throws -> Bool

@@ -33,18 +33,18 @@ import Testing
         let file = folder + "/notes/Watched.md"
         func text() -> String { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }
         // The first pass runs at once, then the loop sleeps on the clock.
-        #expect(await eventually { clock.sleepers == 1 })
+        #expect(await settles { clock.sleepers == 1 })
         #expect(text().hasSuffix("\n\nfirst\n"))
 
         try store.update(note.id) { $0.body = "from the store" }
         #expect(text().hasSuffix("\n\nfirst\n"), "nothing moves while the clock stands still")
         clock.advance(by: 250)
-        #expect(await eventually { text().hasSuffix("\n\nfrom the store\n") })
+        #expect(await settles { text().hasSuffix("\n\nfrom the store\n") })
 
-        #expect(await eventually { clock.sleepers == 1 })
+        #expect(await settles { clock.sleepers == 1 })
         let edited = text().replacingOccurrences(of: "from the store", with: "from the file")
         try Data(edited.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         clock.advance(by: 250)
-        #expect(await eventually { (try? store.note(note.id))??.body == "from the file" })
+        #expect(await settles { (try? store.note(note.id))??.body == "from the file" })
     }
 }

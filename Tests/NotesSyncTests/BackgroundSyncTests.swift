@@ -65,17 +65,6 @@ struct BackgroundSyncTests {
         func increment() { value += 1 }
     }
 
-    /// `eventually`, counted in this test's turns rather than on the wall clock: while other
-    /// suites starve the cooperative pool (the whole target on two cores), neither this task nor
-    /// the engine's run, so a starved run does not time out on a condition about to hold.
-    func settles(turns: Int = 2000, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        for _ in 0..<turns {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return try await condition()
-    }
-
     /// `stop` blocks until the last send is done: called off the cooperative pool, as the app
     /// calls it on its main thread.
     func stop(_ client: SyncClient) async {
