@@ -63,13 +63,15 @@ enum ShareSync {
     }
 
     /// An automatic engine for every joined place that can be synced now, each with its
-    /// notebook's name (`sync --watch`); a place that cannot is said through `notify`.
-    static func automaticEngines(_ context: Context, _ store: NoteStore, notify: (String) -> Void) throws -> [(
-        name: String, engine: SyncEngine
-    )] {
+    /// notebook's name (`sync --watch`, the app); a place that cannot is said through `notify`.
+    /// `identity`: the account's, when the caller has it (the app must not be asked for a
+    /// passphrase on its terminal); else it is read as every share command reads it.
+    static func automaticEngines(
+        _ context: Context, _ store: NoteStore, identity known: AccountIdentity? = nil, notify: (String) -> Void
+    ) throws -> [(name: String, engine: SyncEngine)] {
         guard try ShareFollow.hasShares(store) else { return [] }
         var book = try ShareBook.read(store)
-        let (identity, _) = try ShareID.identity(context, store, name: nil)
+        let identity = try known ?? ShareID.identity(context, store, name: nil).0
         try ShareFollow.follow(context, store, identity: identity, book: &book, notify: notify)
         var engines: [(name: String, engine: SyncEngine)] = []
         for entry in book.places {

@@ -35,7 +35,14 @@ extension TUI {
             makeShared = { @Sendable () -> (engines: [BackgroundSync.Shared], problems: [String]) in
                 var problems: [String] = []
                 do {
-                    let engines = try ShareSync.automaticEngines(context, store) { problems.append($0) }
+                    // This device's copy of the identity: reading it from an encrypted cloud
+                    // folder could ask for its passphrase on the terminal the app is drawing on.
+                    guard let identity = try LocalIdentity.read(store) else {
+                        return ([], ["shared notebooks: run `cloudnotes sync` once to join them on this device"])
+                    }
+                    let engines = try ShareSync.automaticEngines(context, store, identity: identity) {
+                        problems.append($0)
+                    }
                     return (engines.map { BackgroundSync.Shared(name: $0.name, engine: $0.engine) }, problems)
                 } catch {
                     return ([], ["shared notebooks: sync is off: \(describe(error))"])
