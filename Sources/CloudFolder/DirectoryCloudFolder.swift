@@ -319,7 +319,10 @@ public struct DirectoryCloudFolder: CloudFolder {
             case .valid(let envelope) = Envelope.verify(bytes, expecting: .init(kind: .device, device: device.rawValue))
         else { return nil }
         // A device file whose body does not parse gives no info (nil), as an unreadable one.
-        return try? DeviceInfo(json: envelope.body)
+        guard var info = try? DeviceInfo(json: envelope.body) else { return nil }
+        // In a shared place, another person's device is named with them: "Bo · laptop".
+        if let person = person(ofDeviceFile: layout.deviceFile(device)) { info.name = "\(person) · \(info.name)" }
+        return info
     }
 
     public func writeDevice(_ info: DeviceInfo, device: DeviceID, hlc: HLC) throws {

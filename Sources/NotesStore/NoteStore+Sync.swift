@@ -102,6 +102,17 @@ extension NoteStore {
     /// "Shared containers"): one engine per place, each with its own change tokens.
     public static func sharedEngineStateKey(_ share: String) -> String { "engine.share.\(share)" }
 
+    /// The engine states of every shared place joined here, for what they learned that is shown
+    /// beside the cloud folder's (the names of other people's devices).
+    public func sharedEngineStates() throws -> [String] {
+        let prefix = Self.sharedEngineStateKey("")
+        return try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT value FROM sync_state WHERE key >= ? AND key < ? ORDER BY key",
+                arguments: [prefix, prefix + "\u{10FFFF}"])
+        }
+    }
+
     /// The cloud folder `sync init` bound this data directory to, if any.
     public func boundCloudFolder() throws -> String? {
         try read { db in try Self.syncValue(Self.cloudFolderKey, db) }

@@ -37,52 +37,44 @@ struct LifecycleShell {
     func run(
         _ arguments: [String], device: URL, environment extra: [String: String] = [:], killAfter: Int? = nil
     ) -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments + ["--data-dir", device.path]
-        process.environment = environment(extra)
         let outFile = home.appendingPathComponent("out-\(UUID().uuidString)")
         let errFile = home.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)  // scratch files: nothing is lost
             try? FileManager.default.removeItem(at: errFile)
         }
-        guard let out = try? FileHandle(forWritingTo: outFile), let err = try? FileHandle(forWritingTo: errFile) else {
-            return Run(
-                status: -1, stdout: "", stderr: "the test could not open its output files", killed: false, hung: false)
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        // Not Foundation's Process: its exit detection can miss an exit while other tests spawn
+        // processes, and a finished command would count as a hang (`SpawnedChild`).
+        let child: SpawnedChild
         do {
-            try process.run()
+            child = try SpawnedChild.spawn(
+                binary.path, arguments: arguments + ["--data-dir", device.path], environment: environment(extra),
+                stdout: outFile.path, stderr: errFile.path)
         } catch {
-            return Run(
-                status: -1, stdout: "", stderr: "could not start \(binary.path): \(error)", killed: false, hung: false)
+            return Run(status: -1, stdout: "", stderr: "\(error)", killed: false, hung: false)
         }
-        try? out.close()  // the child holds its own descriptors: closing ours loses nothing
-        try? err.close()
-        let pid = process.processIdentifier
+        var exit: SpawnedChild.Exit?
         if let killAfter {
             usleep(UInt32(killAfter))
-            if process.isRunning { kill(pid, SIGKILL) }
+            exit = child.poll()
+            if exit == nil { kill(child.pid, SIGKILL) }
         }
         let started = Date()
         var hung = false
-        while process.isRunning {
+        if exit == nil { exit = child.poll() }
+        while exit == nil {
             if -started.timeIntervalSinceNow > Self.deadline {
-                kill(pid, SIGKILL)
+                kill(child.pid, SIGKILL)
                 hung = true
                 break
             }
             usleep(2_000)
+            exit = child.poll()
         }
-        process.waitUntilExit()
-        let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        let ended = exit ?? child.wait()
+        let killed = ended.signaled && ended.status == SIGKILL
         let stdout = (try? String(contentsOf: outFile, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr, killed: killed, hung: hung)
+        return Run(status: ended.status, stdout: stdout, stderr: stderr, killed: killed, hung: hung)
     }
 }

@@ -28,21 +28,19 @@ enum ShareSync {
             }
             book.remember(state, at: entry.place)
             for problem in state.problems { notify("\(entry.place): \(problem)") }
-            let owner = ShareSession.describe(state.owner)
-            let ownerHere = state.owner.memberID == identity.memberID ? "you" : owner
-            guard let line = state.log.head.member(identity.memberID), line.status != .removed else {
-                try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: "removed"))
-                try store.setReadOnly(zone, owner: "\(owner), who removed you")
-                notify(
-                    "\(entry.place): you are no longer a member of \(owner)'s share; the notes you had stay here, "
-                        + "read-only")
-                return nil
+            guard
+                try recordRole(
+                    state, zone: zone, identity: identity, store, notify: { notify("\(entry.place): \($0)") })
+            else { return nil }
+            // A running engine (the app, `sync --watch`) records a new role or a removal at the
+            // pass that reads it; a store that cannot be written now is written at the next.
+            let followRole: @Sendable (ShareState) -> Void = { state in
+                _ = try? recordRole(state, zone: zone, identity: identity, store, notify: { _ in })
             }
-            try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: line.role.rawValue))
-            try store.setReadOnly(zone, owner: line.role == .readOnly ? owner : nil)
             let poll = context.config.pollIntervalSeconds
             var configuration = SyncEngine.Configuration(
-                folder: try place.notesFolder(state, identity: identity), deviceName: context.config.deviceName,
+                folder: try place.notesFolder(state, identity: identity, onMembership: followRole),
+                deviceName: context.config.deviceName,
                 conflictStrategy: context.config.conflictStrategy, automaticallySync: automatic,
                 debounceSeconds: context.config.syncDebounceSeconds, createsContainer: false,
                 makeWatcher: { onChange in
@@ -62,6 +60,39 @@ enum ShareSync {
         }
     }
 
+    /// Records this account's role in the shared notebook `zone` as `state` gives it (for the
+    /// picker, `notebooks`, and the read-only mark the editor and the CLI obey). False when the
+    /// account is no longer a member: its notes stay, read-only, and `notify` says so.
+    static func recordRole(
+        _ state: ShareState, zone: String, identity: AccountIdentity, _ store: NoteStore, notify: (String) -> Void
+    ) throws -> Bool {
+        let owner = ShareSession.describe(state.owner)
+        let ownerHere = state.owner.memberID == identity.memberID ? "you" : owner
+        guard let line = state.log.head.member(identity.memberID), line.status != .removed else {
+            try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: "removed"))
+            try store.setReadOnly(zone, owner: "\(owner), who removed you")
+            notify("you are no longer a member of \(owner)'s share; the notes you had stay here, read-only")
+            return false
+        }
+        try store.setSharing(zone, NotebookSharing(owner: ownerHere, role: line.role.rawValue))
+        try store.setReadOnly(zone, owner: line.role == .readOnly ? owner : nil)
+        return true
+    }
+
+    /// The places this data directory has joined and the account's identity, after following
+    /// what the account's other devices joined or left (`ShareFollow`); nil when it has none.
+    /// `identity`: the account's, when the caller has it; else it is read as every share
+    /// command reads it.
+    static func prepared(
+        _ context: Context, _ store: NoteStore, identity known: AccountIdentity? = nil, notify: (String) -> Void
+    ) throws -> (book: ShareBook, identity: AccountIdentity)? {
+        guard try ShareFollow.hasShares(store) else { return nil }
+        var book = try ShareBook.read(store)
+        let identity = try known ?? ShareID.identity(context, store, name: nil).0
+        try ShareFollow.follow(context, store, identity: identity, book: &book, notify: notify)
+        return (book, identity)
+    }
+
     /// An automatic engine for every joined place that can be synced now, each with its
     /// notebook's name (`sync --watch`, the app); a place that cannot is said through `notify`.
     /// `identity`: the account's, when the caller has it (the app must not be asked for a
@@ -69,10 +100,9 @@ enum ShareSync {
     static func automaticEngines(
         _ context: Context, _ store: NoteStore, identity known: AccountIdentity? = nil, notify: (String) -> Void
     ) throws -> [(name: String, engine: SyncEngine)] {
-        guard try ShareFollow.hasShares(store) else { return [] }
-        var book = try ShareBook.read(store)
-        let identity = try known ?? ShareID.identity(context, store, name: nil).0
-        try ShareFollow.follow(context, store, identity: identity, book: &book, notify: notify)
+        guard let ready = try prepared(context, store, identity: known, notify: notify) else { return [] }
+        var book = ready.book
+        let identity = ready.identity
         var engines: [(name: String, engine: SyncEngine)] = []
         for entry in book.places {
             do {
@@ -94,10 +124,9 @@ enum ShareSync {
     /// said and does not stop the others. Returns whether every place synced.
     @discardableResult
     static func runAll(_ context: Context, _ store: NoteStore) throws -> Bool {
-        guard try ShareFollow.hasShares(store) else { return true }
-        var book = try ShareBook.read(store)
-        let (identity, _) = try ShareID.identity(context, store, name: nil)
-        try ShareFollow.follow(context, store, identity: identity, book: &book, notify: Output.warn)
+        guard let ready = try prepared(context, store, notify: Output.warn) else { return true }
+        var book = ready.book
+        let identity = ready.identity
         var allSynced = true
         for entry in book.places {
             let zone = NotebookSlug.sharedZone(share: entry.share)

@@ -72,6 +72,10 @@ struct ShareNotesCLITests {
         _ = try Self.sync(runner, bo)
         _ = try Self.sync(runner, ana)
         #expect(try Self.show(runner, ana, "Packing").contains("socks, hat"))
+        // Ana's history names the person whose device wrote it, not only the device.
+        let history = try runner.cn(at: ana.directory, "history", "Packing", "--json")
+        let revisions = (try JSONSerialization.jsonObject(with: history.stdoutData) as? [[String: Any]]) ?? []
+        #expect(revisions.contains { ($0["deviceName"] as? String)?.hasPrefix("Bo · ") == true }, "\(history.stdout)")
 
         // Cy may only read: one line naming the owner, exit 1, nothing changed.
         let refused = try runner.cn(at: cy.directory, "edit", "Packing", "--body", "gone")

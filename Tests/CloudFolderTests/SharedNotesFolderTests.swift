@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NotesCore
 import NotesTestSupport
+import Synchronization
 import Testing
 
 @testable import CloudFolder
@@ -151,5 +152,48 @@ struct SharedNotesFolderTests {
         let fetched = try pass.fetchChanges(zone: zone, since: .empty)
         #expect(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(6).recordID])
         #expect(fetched.notArrived.isEmpty)
+    }
+
+    @Test("a member invited after a removal reads what was written before it, as the others do")
+    func newcomerAfterARemovalReadsEarlierEpochs() throws {
+        _ = try threeMembers()
+        try publish(8, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
+        _ = try place().remove(cy.memberID, by: ana, cutoff: [:], after: nil)
+        try publish(9, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
+        let dee = AccountIdentity.generate(name: "Dee")
+        let deeDevice = try #require(DeviceID("dddddddddddddddd"))
+        _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
+        try place(deeDevice).answer(.accepted, by: dee, after: nil)
+        let fetched = try folder(dee, deeDevice).fetchChanges(zone: zone, since: .empty)
+        let received = Set(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID))
+        #expect(received == [Fixtures.revision(8).recordID, Fixtures.revision(9).recordID])
+        #expect(fetched.notArrived.isEmpty, "\(fetched.notArrived.map(\.reason))")
+        // Cy, removed, holds no key of the epoch Dee was invited in, nor a past box of it.
+        #expect(io.allPaths().filter { $0.contains(cy.memberID) && $0.hasSuffix(".past.json") }.isEmpty)
+    }
+
+    @Test("a pass whose membership has not grown reads one file of it, not the whole log")
+    func unchangedMembershipCostsOneRead() throws {
+        _ = try threeMembers()
+        let running = try folder(cy, Self.cyDevice)
+        let before = io.callCount(.read) + io.callCount(.list) + io.callCount(.kind)
+        _ = running.scopedToOnePass()
+        #expect(io.callCount(.read) + io.callCount(.list) + io.callCount(.kind) - before <= 2)
+    }
+
+    @Test("a running engine's pass tells its owner of a new membership, a removal of this account too")
+    func aPassReportsTheNewMembership() throws {
+        _ = try threeMembers()
+        let seen = Mutex<[ShareState]>([])
+        let place = place(Self.cyDevice)
+        let running = try place.notesFolder(
+            try place.read(), identity: cy, onMembership: { state in seen.withLock { $0.append(state) } })
+        _ = running.scopedToOnePass()
+        #expect(seen.withLock { $0.isEmpty })
+        _ = try self.place().remove(cy.memberID, by: ana, cutoff: [:], after: nil)
+        _ = running.scopedToOnePass()
+        let states = seen.withLock { $0 }
+        #expect(states.count == 1)
+        #expect(states.first?.log.head.member(cy.memberID)?.status == .removed)
     }
 }

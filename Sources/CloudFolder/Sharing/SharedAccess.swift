@@ -14,11 +14,18 @@ public struct SharedAccess: Sendable {
     public let identity: AccountIdentity
     /// The device reading the place, for reading its membership again (nil: never read again).
     public let device: DeviceID?
+    /// Told the place as read again when its membership has grown (`followingMembership`), before
+    /// its keys are opened: how a running engine learns this account's new role or removal.
+    public let onMembership: (@Sendable (ShareState) -> Void)?
 
-    public init(log: MembershipLog, identity: AccountIdentity, device: DeviceID? = nil) {
+    public init(
+        log: MembershipLog, identity: AccountIdentity, device: DeviceID? = nil,
+        onMembership: (@Sendable (ShareState) -> Void)? = nil
+    ) {
         self.log = log
         self.identity = identity
         self.device = device
+        self.onMembership = onMembership
     }
 
     public var share: String { log.share }
@@ -36,10 +43,11 @@ public struct SharedAccess: Sendable {
         return bytes + signature.json.canonicalBytes + [0x0A]
     }
 
-    /// The bytes of a signed file read at `name`, once its signature line is allowed: a device
-    /// file may be signed by any member not removed, every other file by an owner, admin or
-    /// read-write member (rule 20), held to their removal's cutoff when removed since.
-    func verified(_ signed: [UInt8], name: String) throws(ShareError) -> [UInt8] {
+    /// The bytes of a signed file read at `name` and its signer, once its signature line is
+    /// allowed: a device file may be signed by any member not removed, every other file by an
+    /// owner, admin or read-write member (rule 20), held to their removal's cutoff when removed
+    /// since.
+    func checked(_ signed: [UInt8], name: String) throws(ShareError) -> (bytes: [UInt8], signer: String) {
         guard signed.last == 0x0A, let start = signed.dropLast().lastIndex(of: 0x0A).map({ $0 + 1 }) else {
             throw ShareError(.notAllowed, "\(name) carries no signature")
         }
@@ -58,7 +66,20 @@ public struct SharedAccess: Sendable {
             let writer = Self.writer(of: name)
             try signature.check(covered, log: log, device: writer?.device ?? "", seq: writer?.seq ?? CloudLayout.maxSeq)
         }
-        return bytes
+        return (bytes, signature.signer)
+    }
+
+    /// The bytes of a signed file read at `name`, once its signature line is allowed (`checked`).
+    func verified(_ signed: [UInt8], name: String) throws(ShareError) -> [UInt8] {
+        try checked(signed, name: name).bytes
+    }
+
+    /// The person whose account signed a file that checks out, as the newest entry names them;
+    /// nil for this account's own files (its devices are named as in a private folder).
+    func person(signing signed: [UInt8], name: String) -> String? {
+        // `try?`: a file that does not check out names nobody; its reader refuses it anyway.
+        guard let signer = try? checked(signed, name: name).signer, signer != identity.memberID else { return nil }
+        return log.head.member(signer)?.code.name
     }
 
     /// The device of `private/devices/<dev>.json`.

@@ -5,7 +5,8 @@ import NotesCore
 /// member's answer, and opening an epoch's key.
 extension SharedPlace {
     /// Invites `code` with `role`: entry n+1 lists them `invited`, then the current epoch's key
-    /// is boxed for them. The owner writes entries; an admin too where the storage writes each
+    /// is boxed for them, and each earlier epoch's key the inviter holds (past boxes), so what
+    /// was written before a removal opens for them too. The owner writes entries; an admin too where the storage writes each
     /// entry once (a bucket's `If-None-Match: *`), so two admins are ordered (D-147).
     public func invite(
         _ code: IdentityCode, role: ShareRole, by identity: AccountIdentity, after checkpoint: ShareCheckpoint?
@@ -16,16 +17,21 @@ extension SharedPlace {
         let head = state.log.head
         let key = try epochKey(head.epoch, for: identity, state: state)
         if let line = head.member(code.memberID), line.status != .removed {
-            // An invitation cut short after its entry: its box is written now.
-            if try read(Self.boxPath(epoch: head.epoch, member: code.memberID)) == nil,
-                let since = state.invitedAt(code.memberID), let entry = state.log.entry(since),
-                entry.epoch == head.epoch
-            {
-                try writeBox(key, for: line.code, entry: entry, by: identity, share: state.share)
-                return try read(after: state.log.checkpoint)
+            // An invitation cut short after its entry, or made by a build that gave no keys of
+            // earlier epochs: the missing boxes are written now.
+            var wrote = false
+            if let since = state.invitedAt(code.memberID), let entry = state.log.entry(since) {
+                if entry.epoch == head.epoch, try read(Self.boxPath(epoch: head.epoch, member: code.memberID)) == nil {
+                    try writeBox(key, for: line.code, entry: entry, by: identity, share: state.share)
+                    wrote = true
+                }
+                wrote = try writePastBoxes(for: line.code, entry: entry, by: identity, state: state) || wrote
             }
-            throw ShareError(
-                .invalid, "\(line.code.name) (\(code.fingerprint)) is already a member, \(line.status.rawValue)")
+            guard wrote else {
+                throw ShareError(
+                    .invalid, "\(line.code.name) (\(code.fingerprint)) is already a member, \(line.status.rawValue)")
+            }
+            return try read(after: state.log.checkpoint)
         }
         var members = head.members.filter { $0.id != code.memberID }
         members.append(ShareMember(code: code, role: role, status: .invited))
@@ -36,6 +42,7 @@ extension SharedPlace {
             SignedFile(kind: .member, share: state.share, body: entry.body, signedBy: identity).bytes,
             at: Self.entryPath(entry.number))
         try writeBox(key, for: code, entry: entry, by: identity, share: state.share)
+        try writePastBoxes(for: code, entry: entry, by: identity, state: state)
         return try read(after: state.log.checkpoint)
     }
 
@@ -109,36 +116,67 @@ extension SharedPlace {
     }
 
     /// Opens `identity`'s key of `epoch` (rule 19): the box must name an entry checked, of that
-    /// epoch, listing them not removed, be signed by an owner or admin of that entry, and open
-    /// to the key whose id the entry carries.
+    /// epoch (of a later one for a past box), listing them not removed, be signed by an owner or
+    /// admin of that entry, and open to the key whose id the epoch's entries carry.
     public func epochKey(_ epoch: Int64, for identity: AccountIdentity, state: ShareState) throws(ShareError)
         -> SymmetricKey
     {
         let member = identity.memberID
-        let relative = Self.boxPath(epoch: epoch, member: member)
-        guard let bytes = try read(relative) else {
-            throw ShareError(
-                .missing,
-                "no key of epoch \(epoch) for you in this share yet (waiting for the key, or you are not a member of it)"
-            )
+        for (relative, past) in [
+            (Self.boxPath(epoch: epoch, member: member), false), (Self.pastBoxPath(epoch: epoch, member: member), true),
+        ] {
+            guard let bytes = try read(relative) else { continue }
+            let file = try SignedFile(parsing: bytes, kind: .epochKey, share: state.share, path: path(relative))
+            let box = try EpochKeyBox(body: file.body)
+            guard let entry = state.log.entry(box.entry), past ? entry.epoch > epoch : entry.epoch == epoch,
+                let keyed = state.log.entries.last(where: { $0.epoch == epoch })
+            else {
+                throw ShareError(.notAllowed, "\(path(relative)) names an entry not checked here, or of another epoch")
+            }
+            guard let line = entry.member(member), line.status != .removed else {
+                throw ShareError(.notForYou, "\(path(relative)) is for an entry that does not list you")
+            }
+            guard let signer = entry.member(file.signer), signer.canInvite, file.isSigned(by: signer.code) else {
+                throw ShareError(.notAllowed, "\(path(relative)) is not signed by the owner or an admin")
+            }
+            let key = try box.open(with: identity, share: state.share, epoch: epoch)
+            guard MembershipEntry.keyID(of: key) == keyed.epochKeyID else {
+                throw ShareError(
+                    .notAllowed, "\(path(relative)) holds another key than the one entry \(keyed.number) names")
+            }
+            return key
         }
-        let file = try SignedFile(parsing: bytes, kind: .epochKey, share: state.share, path: path(relative))
-        let box = try EpochKeyBox(body: file.body)
-        guard let entry = state.log.entry(box.entry), entry.epoch == epoch else {
-            throw ShareError(.notAllowed, "\(path(relative)) names an entry not checked here, or of another epoch")
+        throw ShareError(
+            .missing,
+            "no key of epoch \(epoch) for you in this share yet (waiting for the key, or you are not a member of it)")
+    }
+
+    /// Boxes each key of the epochs before `entry`'s that `identity` holds for `code`, whom
+    /// `entry` invites, as past boxes relying on `entry` (rule 19): a newcomer reads what was
+    /// written before a removal as every other member does. Returns whether it wrote one; a box
+    /// already there (a retry) is kept, and an epoch whose key the inviter never had is skipped.
+    @discardableResult
+    func writePastBoxes(
+        for code: IdentityCode, entry: MembershipEntry, by identity: AccountIdentity, state: ShareState
+    ) throws(ShareError) -> Bool {
+        var wrote = false
+        for epoch in Int64(1)..<max(1, entry.epoch) {
+            let relative = Self.pastBoxPath(epoch: epoch, member: code.memberID)
+            guard try read(relative) == nil, try read(Self.boxPath(epoch: epoch, member: code.memberID)) == nil else {
+                continue
+            }
+            let key: SymmetricKey
+            do {
+                key = try epochKey(epoch, for: identity, state: state)
+            } catch  where error.code == .missing {
+                continue
+            }
+            let box = try EpochKeyBox.seal(key, to: code, share: state.share, epoch: epoch, entry: entry.number)
+            try publish(
+                SignedFile(kind: .epochKey, share: state.share, body: box.body, signedBy: identity).bytes, at: relative)
+            wrote = true
         }
-        guard let line = entry.member(member), line.status != .removed else {
-            throw ShareError(.notForYou, "\(path(relative)) is for an entry that does not list you")
-        }
-        guard let signer = entry.member(file.signer), signer.canInvite, file.isSigned(by: signer.code) else {
-            throw ShareError(.notAllowed, "\(path(relative)) is not signed by the owner or an admin")
-        }
-        let key = try box.open(with: identity, share: state.share, epoch: epoch)
-        guard MembershipEntry.keyID(of: key) == entry.epochKeyID else {
-            throw ShareError(
-                .notAllowed, "\(path(relative)) holds another key than the one entry \(entry.number) names")
-        }
-        return key
+        return wrote
     }
 
     /// Writes `key`'s box for `code` under `entry`. A box this identity already wrote there for

@@ -36,6 +36,8 @@ public struct SharedPlace: Sendable {
     static let sharedPath = "shared.json"
     static func entryPath(_ entry: Int64) -> String { "members/\(number(entry)).json" }
     static func boxPath(epoch: Int64, member: String) -> String { "epochs/\(number(epoch))/\(member).json" }
+    /// The box of an epoch that ended before `member` was invited, written with their invitation.
+    static func pastBoxPath(epoch: Int64, member: String) -> String { "epochs/\(number(epoch))/\(member).past.json" }
     static func answerPath(member: String, entry: Int64, answer: ShareAnswer) -> String {
         "answers/\(member)-\(number(entry))-\(answer.rawValue).json"
     }
