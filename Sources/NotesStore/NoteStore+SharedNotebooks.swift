@@ -96,8 +96,10 @@ extension NoteStore {
                 try String.fetchOne(
                     db, sql: "SELECT displayName FROM notebook WHERE zone = ? AND deletedAt IS NULL", arguments: [zone])
                 ?? zone
-            let notes = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE zone = ?", arguments: [zone])
-                .map { try Self.note(from: $0) }
+            // Each note whole, its attachments too: a row does not carry them, and the move edit
+            // writes the note's attachments as the note holds them.
+            let notes = try String.fetchAll(db, sql: "SELECT id FROM note WHERE zone = ?", arguments: [zone])
+                .compactMap(UUID.init(uuidString:)).compactMap { try Self.fetchNote(db, id: $0) }
             for current in notes {
                 var next = current
                 next.zone = shared

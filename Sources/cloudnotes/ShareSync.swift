@@ -121,9 +121,11 @@ enum ShareSync {
     }
 
     /// Syncs every joined place once and prints what each did; a place that cannot be synced is
-    /// said and does not stop the others. Returns whether every place synced.
+    /// said and does not stop the others. With `compact`, each place is then compacted as the
+    /// cloud folder is (`sync --compact`: its snapshot signed like every file of the place).
+    /// Returns whether every place synced.
     @discardableResult
-    static func runAll(_ context: Context, _ store: NoteStore) throws -> Bool {
+    static func runAll(_ context: Context, _ store: NoteStore, compact: Bool = false) throws -> Bool {
         guard let ready = try prepared(context, store, notify: Output.warn) else { return true }
         var book = ready.book
         let identity = ready.identity
@@ -142,6 +144,10 @@ enum ShareSync {
                 let summary = Blocking.value { await engine.syncNow() }
                 Output.line("\(try label()):")
                 try SyncRun.print(summary, engine)
+                if compact {
+                    let compacted = try Blocking.run { try await engine.compact() }
+                    SyncRun.print(compacted)
+                }
             } catch let error as CLIError {
                 Output.error("cloudnotes: \(try label()): \(error.message)")
                 allSynced = false

@@ -29,7 +29,7 @@ struct SyncRun: ParsableCommand {
     var repair = false
     @Flag(
         help:
-            "After syncing, compact: write a zone snapshot and delete this device's own log files that a snapshot a day old covers and every active device has read."
+            "After syncing, compact (the cloud folder and each shared notebook's place): write a zone snapshot and delete this device's own log files that a snapshot a day old covers and every active device has read."
     )
     var compact = false
     @Option(help: "With --watch: seconds from a local change to its send (default: the config's).")
@@ -45,7 +45,9 @@ struct SyncRun: ParsableCommand {
         else {
             // Shared notebooks sync through their places with or without a cloud folder of one's own.
             if !watch, !(try ShareBook.read(store).places.isEmpty) {
-                guard try ShareSync.runAll(context, store) else { throw CLIError("some shared notebooks did not sync") }
+                guard try ShareSync.runAll(context, store, compact: compact) else {
+                    throw CLIError("some shared notebooks did not sync")
+                }
                 return
             }
             throw CLIError("no cloud folder is configured (local only); run 'cloudnotes sync init PATH'")
@@ -64,10 +66,12 @@ struct SyncRun: ParsableCommand {
         let summary = Blocking.value { await engine.syncNow() }
         progress?.finish()
         try Self.print(summary, engine, place: place)
-        guard try ShareSync.runAll(context, store) else { throw CLIError("some shared notebooks did not sync") }
         if compact {
             let compacted = try Blocking.run { try await engine.compact() }
             Self.print(compacted)
+        }
+        guard try ShareSync.runAll(context, store, compact: compact) else {
+            throw CLIError("some shared notebooks did not sync")
         }
     }
 

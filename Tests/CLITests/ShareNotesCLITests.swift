@@ -110,6 +110,85 @@ struct ShareNotesCLITests {
         #expect(try runner.cn(at: cy.directory, "status").stdout.contains("shared     \"Trip\""))
     }
 
+    @Test(
+        "a shared notebook keeps what a private one does: attachments, links, conflicts named by person, trash, search, compaction, export"
+    )
+    func everythingElseWorksShared() throws {
+        let runner = try CLIRunner()
+        defer { runner.cleanUp() }
+        let (ana, bo) = (try ShareMembersCLITests.person(runner, "Ana"), try ShareMembersCLITests.person(runner, "Bo"))
+        #expect(try runner.cn(at: ana.directory, "notebook", "create", "Trip").status == 0)
+        for (title, body) in [("Plan", "day 1: the coast\nday 2: hills\n"), ("Packing", "socks")] {
+            #expect(try runner.cn(at: ana.directory, "add", title, "--body", body, "--notebook", "Trip").status == 0)
+        }
+        // An attachment over one chunk (rule 15): its chunks go to the place, sealed, unsigned.
+        var random = SeededRandom(seed: 2424)
+        let photo = Data((0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        let photoPath = runner.home.appendingPathComponent("map.bin")
+        try photo.write(to: photoPath)
+        #expect(try runner.cn(at: ana.directory, "attach", "Plan", photoPath.path).status == 0)
+        let place = runner.home.appendingPathComponent("shared-trip").path
+        #expect(try runner.cn(at: ana.directory, "share", "create", "Trip", place).status == 0)
+        #expect(
+            try runner.cn(at: ana.directory, "share", "invite", "Trip", bo.code, "--role", "read-write").status == 0)
+        #expect(try runner.cn(at: bo.directory, "share", "accept", place, "--fingerprint", ana.fingerprint).status == 0)
+        let saved = runner.home.appendingPathComponent("saved.bin")
+        #expect(try runner.cn(at: bo.directory, "attachment", "Plan", "map.bin", "--output", saved.path).status == 0)
+        #expect(try Data(contentsOf: saved) == photo)
+
+        // A link written by Bo is a backlink on Ana's device; search finds the shared notes.
+        #expect(
+            try runner.cn(at: bo.directory, "add", "Day 3", "--body", "as in [[Plan]]", "--notebook", "Trip").status
+                == 0)
+        _ = try Self.sync(runner, bo)
+        _ = try Self.sync(runner, ana)
+        #expect(try runner.cn(at: ana.directory, "backlinks", "Plan").stdout.contains("Day 3"))
+        #expect(try runner.cn(at: bo.directory, "search", "socks").stdout.contains("Packing"))
+
+        // Both change the same line: a conflict, both versions kept, the other side named by person.
+        #expect(
+            try runner.cn(at: ana.directory, "edit", "Plan", "--body", "day 1: the sea\nday 2: hills\n").status == 0)
+        #expect(
+            try runner.cn(at: bo.directory, "edit", "Plan", "--body", "day 1: the lake\nday 2: hills\n").status == 0)
+        _ = try Self.sync(runner, bo)
+        _ = try Self.sync(runner, ana)
+        let conflicts = try runner.cn(at: ana.directory, "conflicts", "--json")
+        let listed = (try JSONSerialization.jsonObject(with: conflicts.stdoutData) as? [[String: Any]]) ?? []
+        let versions = (listed.first?["versions"] as? [[String: Any]]) ?? []
+        #expect(listed.count == 1 && versions.count == 2, "\(conflicts.stdout)")
+        #expect(versions.contains { ($0["deviceName"] as? String)?.hasPrefix("Bo · ") == true }, "\(conflicts.stdout)")
+        let plan = try Self.show(runner, ana, "Plan")
+        #expect(plan.contains("the sea") && plan.contains("the lake"), "\(plan)")
+
+        // Bo trashes a note; Ana sees it gone, restores it, and Bo has it back.
+        #expect(try runner.cn(at: bo.directory, "rm", "Packing").status == 0)
+        _ = try Self.sync(runner, bo)
+        _ = try Self.sync(runner, ana)
+        #expect(!(try runner.cn(at: ana.directory, "list").stdout.contains("Packing")))
+        #expect(try runner.cn(at: ana.directory, "restore", "Packing").status == 0)
+        _ = try Self.sync(runner, ana)
+        _ = try Self.sync(runner, bo)
+        #expect(try Self.show(runner, bo, "Packing").contains("socks"))
+
+        // Compaction writes a signed snapshot into the place; someone invited afterwards reads
+        // the whole notebook from it, the attachment too, and exports it.
+        let compacted = try runner.cn(at: ana.directory, "sync", "--compact")
+        #expect(
+            compacted.status == 0 && compacted.stdout.contains("snapshot written"),
+            "\(compacted.stdout)\(compacted.stderr)")
+        let cy = try ShareMembersCLITests.person(runner, "Cy")
+        #expect(try runner.cn(at: ana.directory, "share", "invite", "Trip", cy.code, "--role", "read-only").status == 0)
+        #expect(try runner.cn(at: cy.directory, "share", "accept", place, "--fingerprint", ana.fingerprint).status == 0)
+        #expect(try Self.show(runner, cy, "Plan").contains("the lake"))
+        #expect(
+            try runner.cn(at: cy.directory, "attachment", "Plan", "map.bin", "--output", saved.path + "2").status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: saved.path + "2")) == photo)
+        let exported = runner.home.appendingPathComponent("export")
+        #expect(try runner.cn(at: cy.directory, "export", exported.path).status == 0)
+        let files = FileManager.default.enumerator(atPath: exported.path)?.compactMap { $0 as? String } ?? []
+        #expect(files.contains("Trip/Day 3.md") && files.contains("Trip/Packing.md"), "\(files)")
+    }
+
     @Test("the account's other device follows its share: joins the place and moves its copy of the notebook in")
     func anotherDeviceFollowsTheShare() throws {
         let runner = try CLIRunner()

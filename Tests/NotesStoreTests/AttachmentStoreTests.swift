@@ -35,6 +35,21 @@ struct AttachmentStoreTests {
         #expect(history.last?.fields?.attachments == [])
     }
 
+    @Test("a notebook moved into a shared place keeps its notes' attachments, in the note and its new revision")
+    func movingIntoASharedPlaceKeepsAttachments() throws {
+        let t = try TestStore()
+        let zone = try t.store.createNotebook(named: "Trip").zone
+        let note = try t.store.create(title: "Plan", body: "b", zone: zone)
+        let map = try t.store.addAttachmentContent(fromFile: try file("the map", in: t), name: "map.txt", maxBytes: 100)
+        try t.store.attach(note.id, [map])
+        let shared = NotebookSlug.sharedZone(share: UUID().lowercasedString)
+        #expect(try t.store.moveNotebook(zone, intoShared: shared) == 1)
+        let moved = try #require(try t.store.note(note.id))
+        #expect(moved.zone == shared)
+        #expect(moved.attachments == [map])
+        #expect(try t.store.history(note.id).first?.fields?.attachments == [map])
+    }
+
     @Test("a name the note already has is refused unless replacing; detach removes it and history keeps it")
     func duplicateReplaceDetach() throws {
         let t = try TestStore()
