@@ -8,7 +8,10 @@ import NotesStore
 struct Notebooks: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List notebooks with how many notes each holds.",
-        discussion: "A notebook is a sync zone: its id stays; its name can change (notebook rename).")
+        discussion:
+            "A notebook is a sync zone: its id stays; its name can change (notebook rename). A shared notebook "
+            + "also says who shares it and your role there (\"shared by Ana (1234 …) · read-only\", \"shared by "
+            + "you\"; in --json its owner and role).")
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
