@@ -40,10 +40,22 @@ func drawTrash(_ trash: TrashState, state: AppState, in rect: Rect, on buffer: i
         if first + i == trash.selection && trash.selectedID == row.id { buffer.setStyle(theme.selected, in: line) }
     }
     guard let selected = trash.selectedRow else { return }
-    if let note = state.preview, note.id == selected.id {
-        drawText(note.editorText, in: previewRect, theme: theme, on: &buffer)
-    } else {
+    guard let note = state.preview, note.id == selected.id, previewRect.height > 1 else {
         drawText(selected.title + "\n" + selected.snippet, in: previewRect, theme: theme, on: &buffer)
+        return
+    }
+    // The title, then the body as the list's preview shows it: rendered, or raw after `r` there.
+    buffer.write(
+        TextWidth.clip(TerminalSafeText.sanitize(note.title), to: previewRect.width, ellipsis: true),
+        at: previewRect.origin, style: theme.header, clipTo: previewRect)
+    let body = Rect(
+        x: previewRect.x, y: previewRect.y + 1, width: previewRect.width, height: previewRect.height - 1)
+    if state.previewShowsRaw {
+        drawPreviewBody(note.body, terms: [], theme: theme, in: body, on: &buffer)
+    } else {
+        drawMarkdownBody(
+            note.body, index: note.markdownIndex, terms: [], theme: theme, ascii: state.asciiOnly, in: body,
+            on: &buffer)
     }
 }
 

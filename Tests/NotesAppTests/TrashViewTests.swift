@@ -52,6 +52,26 @@ import Testing
         #expect(state.rows.map(\.title) == ["Alpha", "Beta", "Delta"])
     }
 
+    @Test func theTrashPreviewRendersMarkdownAsTheListDoesAndRawAfterR() {
+        var store = ModelStore()
+        _ = store.add(title: "Kept", body: "k")
+        let id = store.add(title: "Recipe", body: "# Dough\n- [ ] **flour** and water\n")
+        store.trash(id)
+        var state = store.app()
+        store.send("T", to: &state)
+        // The runtime asks for the preview before it paints.
+        store.settle(&state, state.requestPreview())
+        let rendered = (0..<state.size.height).map { text(row($0, of: view(state, state.size))).lines[0] }
+        #expect(rendered.contains { $0.contains("Dough") && !$0.contains("# Dough") }, "\(rendered)")
+        #expect(rendered.contains { $0.contains("flour and water") && !$0.contains("**") }, "\(rendered)")
+        // `r` in the list switches the preview to raw text: the trash shows the same.
+        store.send("<Esc>r", to: &state)
+        store.send("T", to: &state)
+        store.settle(&state, state.requestPreview())
+        let raw = (0..<state.size.height).map { text(row($0, of: view(state, state.size))).lines[0] }
+        #expect(raw.contains { $0.contains("- [ ] **flour** and water") }, "\(raw)")
+    }
+
     @Test func enterRestoresToo() {
         var (store, ids) = trashedStore()
         var state = store.app()
