@@ -134,7 +134,7 @@ let package = Package(
             name: "NotesFilesTests",
             dependencies: ["NotesFiles", "NotesStore", "NotesSync", "NotesCore", "NotesTestSupport"]
         ),
-        .testTarget(name: "NotesPublishTests", dependencies: ["NotesPublish", "NotesCore"]),
+        .testTarget(name: "NotesPublishTests", dependencies: ["NotesPublish", "NotesCore", "NotesApp"]),
         .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "NotesCore", "TerminalUI", "NotesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
