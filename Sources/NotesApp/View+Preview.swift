@@ -79,8 +79,11 @@ private func linesEndingWith(_ line: Int, of lines: inout BodyLines, width: Int,
     let room = max(1, rows - min(3, rows / 3))
     var window: [(text: Substring, rows: Int)] = []
     var used = 0
-    var first = 1
     var number = 0
+    // Every line takes a row at least: those more than `room` lines above `line` cannot show,
+    // and are only counted, never made safe or wrapped (a far task in a long note).
+    while number < line - room, lines.next() != nil { number += 1 }
+    var first = number + 1
     while number < line, let text = lines.next() {
         number += 1
         let shown = TerminalSafeText.sanitize(String(text.prefix(rows * width)), mode: .block)
