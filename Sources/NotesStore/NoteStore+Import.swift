@@ -68,7 +68,7 @@ extension NoteStore {
     /// they are written oldest first, in batches (`importNotes(count:…)`). A note in
     /// `keepingAttachments` (its source said nothing about attachments) keeps the attachments
     /// it has here.
-    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 2_000) throws -> (
+    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         // Notes that cannot be stored fail the import before anything is written.
@@ -90,7 +90,7 @@ extension NoteStore {
     /// the import there, with the batches before it written, as after a kill: importing again
     /// finishes it. A note given twice is written over the first.
     public func importNotes(
-        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 2_000,
+        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000,
         load: @escaping @Sendable (Range<Int>) throws -> [Note]
     ) throws -> (created: Int, updated: Int, unchanged: Int) {
         var counts = (created: 0, updated: 0, unchanged: 0)
@@ -163,7 +163,7 @@ extension NoteStore {
 
     /// What `importNotes(count:…)` would do with the notes `load` gives, a batch at a time.
     public func importPreview(
-        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 2_000,
+        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000,
         load: (Range<Int>) throws -> [Note]
     ) throws -> (created: Int, updated: Int, unchanged: Int) {
         var counts = (created: 0, updated: 0, unchanged: 0)
