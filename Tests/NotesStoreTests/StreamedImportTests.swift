@@ -1,7 +1,6 @@
 import Foundation
 import NotesCore
 import NotesTestSupport
-import Synchronization
 import Testing
 
 @testable import NotesStore
@@ -17,15 +16,15 @@ import Testing
             Note(title: "note \(index)", body: "body \(index)", createdAt: base.addingTimeInterval(Double(index)))
         }
         // Per call: the range asked for, and how many notes the store held then.
-        let calls = Mutex<[(range: Range<Int>, written: Int)]>([])
+        let calls = Calls()
         let store = t.store
         let counts = try store.importNotes(count: notes.count, batchSize: 100) { range in
             let written = try store.count(.all)
-            calls.withLock { $0.append((range, written)) }
+            calls.append(range, written)
             return Array(notes[range])
         }
         #expect(counts.created == 450)
-        let seen = calls.withLock { $0 }
+        let seen = calls.list
         #expect(seen.map(\.range) == [0..<10, 10..<43, 43..<143, 143..<243, 243..<343, 343..<443, 443..<450])
         // When a batch is read, every batch but the one being written is in the store.
         for (previous, call) in zip(seen, seen.dropFirst()) {
@@ -49,4 +48,14 @@ import Testing
         #expect(try t.store.importNotes(count: good.count, batchSize: 10) { Array(good[$0]) }.unchanged == 24)
         #expect(try t.store.count(.all) == 30)
     }
+}
+
+/// The calls of a load closure, which runs on the store's preparing thread.
+private final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [(range: Range<Int>, written: Int)] = []
+
+    func append(_ range: Range<Int>, _ written: Int) { lock.withLock { calls.append((range, written)) } }
+
+    var list: [(range: Range<Int>, written: Int)] { lock.withLock { calls } }
 }
