@@ -46,34 +46,58 @@ struct PreparedNote: Sendable {
     }
 }
 
+/// A note's fields as a preview remembers them: the length and hash of their canonical bytes.
+private struct FieldsDigest: Equatable {
+    let count: Int
+    let hash: Int
+
+    init(_ fields: RevisionFields) {
+        let bytes = fields.json.canonicalBytes
+        count = bytes.count
+        hash = bytes.withUnsafeBytes { raw in
+            var hasher = Hasher()
+            hasher.combine(bytes: raw)
+            return hasher.finalize()
+        }
+    }
+}
+
 extension NoteStore {
     /// Imports notes with their ids and dates; a note whose id exists gets a new revision if it
     /// differs. Every note is checked first (nothing is written when one cannot be stored); then
-    /// transactions of up to `batchSize` notes, oldest first; each batch is prepared
-    /// (`PreparedNote`: validation, revision ids, folded search text and keys) on another
-    /// thread while the previous one is written. A note in `keepingAttachments` (its source
-    /// said nothing about attachments) keeps the attachments it has here.
-    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000) throws -> (
+    /// they are written oldest first, in batches (`importNotes(count:…)`). A note in
+    /// `keepingAttachments` (its source said nothing about attachments) keeps the attachments
+    /// it has here.
+    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
-        var counts = (created: 0, updated: 0, unchanged: 0)
         // Notes that cannot be stored fail the import before anything is written.
-        try Self.checkImportable(notes)
+        for note in notes { try Self.checkImportable(note) }
         // Oldest first: search rowids then ascend, and the search text grows at its end.
-        let notes = notes.sorted { $0.modifiedAt < $1.modifiedAt }
-        // The first batches are smaller, so that writing starts while the next is prepared.
-        var batches: [[Note]] = []
-        var start = 0
-        let sizes =
-            [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: notes.count / max(batchSize, 1) + 1)
-        for size in sizes where start < notes.count {
-            let end = min(start + max(size, 1), notes.count)
-            batches.append(Array(notes[start..<end]))
-            start = end
+        let sorted = notes.sorted { $0.modifiedAt < $1.modifiedAt }
+        return try importNotes(count: sorted.count, keepingAttachments: keepingAttachments, batchSize: batchSize) {
+            Array(sorted[$0])
         }
+    }
+
+    /// Imports `count` notes that `load` gives a range at a time (positions in the order they
+    /// are written: oldest first, so that search rowids ascend), in transactions of up to
+    /// `batchSize` notes: only a batch read, one prepared and one being written are held, so
+    /// memory does not grow with the import. Each batch is read and prepared (`PreparedNote`:
+    /// validation, revision ids, folded search text and keys) on another thread while the
+    /// previous one is written. The caller checks every note with `checkImportable` before
+    /// the first batch; a note of a batch that fails the check (or a `load` that throws) fails
+    /// the import there, with the batches before it written, as after a kill: importing again
+    /// finishes it. A note given twice is written over the first.
+    public func importNotes(
+        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000,
+        load: @escaping @Sendable (Range<Int>) throws -> [Note]
+    ) throws -> (created: Int, updated: Int, unchanged: Int) {
+        var counts = (created: 0, updated: 0, unchanged: 0)
+        let batches = Self.batchRanges(count: count, batchSize: batchSize)
         let device = deviceID
-        let prepare = { @Sendable (batch: [Note]) in
-            BackgroundResult { try Self.prepare(batch, device: device) }
+        let prepare = { @Sendable (range: Range<Int>) in
+            BackgroundResult { try Self.prepare(try load(range), device: device) }
         }
         var next = batches.first.map(prepare)
         for index in batches.indices {
@@ -113,35 +137,64 @@ extension NoteStore {
         return counts
     }
 
+    /// The positions of each batch: the first two smaller, so that writing starts while the
+    /// next is prepared.
+    static func batchRanges(count: Int, batchSize: Int) -> [Range<Int>] {
+        var batches: [Range<Int>] = []
+        var start = 0
+        let sizes = [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: count / max(batchSize, 1) + 1)
+        for size in sizes where start < count {
+            let end = min(start + max(size, 1), count)
+            batches.append(start..<end)
+            start = end
+        }
+        return batches
+    }
+
     /// What `importNotes` would do with `notes`, without writing anything (`import --dry-run`):
     /// the same checks (throws where it would), and per note new, updated or unchanged.
     public func importPreview(_ notes: [Note], keepingAttachments: Set<UUID> = []) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
-        try Self.checkImportable(notes)
-        return try read { db in
-            var counts = (created: 0, updated: 0, unchanged: 0)
-            let known = try Self.existingIDs(notes.map(\.idString), db)
-            // A note given twice is compared with the earlier one, as the import writes it.
-            var seen: [UUID: RevisionFields] = [:]
-            for note in notes.sorted(by: { $0.modifiedAt < $1.modifiedAt }) {
-                var note = note
-                note.title = Self.effectiveTitle(note.title, body: note.body)
-                let found = known.contains(note.idString) ? try Self.fetchNote(db, id: note.id) : nil
-                if let found, keepingAttachments.contains(note.id) { note.attachments = found.attachments }
-                let fields = RevisionFields(note: note)
-                let existing = seen[note.id] ?? found.map(RevisionFields.init)
-                if existing == nil {
-                    counts.created += 1
-                } else if existing == fields {
-                    counts.unchanged += 1
-                } else {
-                    counts.updated += 1
+        for note in notes { try Self.checkImportable(note) }
+        let sorted = notes.sorted { $0.modifiedAt < $1.modifiedAt }
+        return try importPreview(count: sorted.count, keepingAttachments: keepingAttachments) { Array(sorted[$0]) }
+    }
+
+    /// What `importNotes(count:…)` would do with the notes `load` gives, a batch at a time.
+    public func importPreview(
+        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000,
+        load: (Range<Int>) throws -> [Note]
+    ) throws -> (created: Int, updated: Int, unchanged: Int) {
+        var counts = (created: 0, updated: 0, unchanged: 0)
+        // A note given twice is compared with the earlier one, as the import writes it: by a
+        // digest of its fields, so that a preview holds no text (a collision of the 64-bit hash
+        // and the length could only miscount an "unchanged" in the summary of a dry run).
+        var seen: [UUID: FieldsDigest] = [:]
+        for range in Self.batchRanges(count: count, batchSize: batchSize) {
+            let notes = try load(range)
+            for note in notes { try Self.checkImportable(note) }
+            try read { db in
+                let known = try Self.existingIDs(notes.map(\.idString), db)
+                for note in notes {
+                    var note = note
+                    note.title = Self.effectiveTitle(note.title, body: note.body)
+                    let found = known.contains(note.idString) ? try Self.fetchNote(db, id: note.id) : nil
+                    if let found, keepingAttachments.contains(note.id) { note.attachments = found.attachments }
+                    let fields = FieldsDigest(RevisionFields(note: note))
+                    let existing = seen[note.id] ?? found.map { FieldsDigest(RevisionFields(note: $0)) }
+                    if existing == nil {
+                        counts.created += 1
+                    } else if existing == fields {
+                        counts.unchanged += 1
+                    } else {
+                        counts.updated += 1
+                    }
+                    seen[note.id] = fields
                 }
-                seen[note.id] = fields
             }
-            return counts
         }
+        return counts
     }
 
     /// Which of `ids` have a note row: one query per 500 ids instead of a read per note.
@@ -157,12 +210,9 @@ extension NoteStore {
         return found
     }
 
-    /// Every note storable.
-    private static func checkImportable(_ notes: [Note]) throws {
-        for note in notes { try checkImportable(note) }
-    }
-
-    private static func checkImportable(_ note: Note) throws {
+    /// Throws when the note cannot be imported: an invalid notebook id, or text SQLite would
+    /// cut short (a NUL). An import checks every note with this before writing the first.
+    public static func checkImportable(_ note: Note) throws {
         guard isValidZone(note.zone) else {
             throw StoreError(
                 .invalidInput,
@@ -174,6 +224,7 @@ extension NoteStore {
     private static func prepare(_ batch: [Note], device: String) throws -> [PreparedNote] {
         var scratch = KeySet()
         return try batch.map { note in
+            try checkImportable(note)
             var note = note
             note.title = effectiveTitle(note.title, body: note.body)
             return try PreparedNote(ahead: note, device: device, scratch: &scratch)

@@ -67,6 +67,38 @@ extension NoteStore {
         }
     }
 
+    /// The hits `search(query, limit:)` gives, in the same order, handed to `each` a chunk at
+    /// a time as the index yields them (issue 27): only a chunk's rows and snippets are built
+    /// at once, so a search of every match holds one chunk, and its first results are printed
+    /// before the last are found. With `sort:` every hit is found and ordered first (one page).
+    public func searchEach(
+        _ query: SearchQuery, limit: Int, chunk: Int = 256, timeZone: TimeZone = .current,
+        _ each: ([SearchHit]) throws -> Void
+    ) throws {
+        let now = clock()
+        try read { db in
+            let zones = try Self.searchZones(query, db)
+            var plan = try SearchPlan(
+                query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
+            if let sort = query.sort {
+                try each(try sorted(&plan, query, by: sort, limit: limit, after: nil, db).hits)
+                return
+            }
+            var left = limit
+            for tier in 0...2 where left > 0 {
+                var after: Int64?
+                while left > 0 {
+                    let asked = min(chunk, left)
+                    let found = try plan.find(tier: tier, after: after, limit: asked, db)
+                    if !found.isEmpty { try each(try hits(for: found.map { ($0, tier) }, query: query, db)) }
+                    left -= found.count
+                    guard found.count == asked, let last = found.last else { break }
+                    after = last
+                }
+            }
+        }
+    }
+
     /// Convenience: parses `text` with the §5 syntax.
     public func search(
         _ text: String, limit: Int = 50, after cursor: SearchCursor? = nil, timeZone: TimeZone = .current

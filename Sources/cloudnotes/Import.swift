@@ -58,8 +58,9 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let scan = try ImportScan(paths)
-        let store = try Context(global).openStore()
-        let read = Self.readAll(scan.files, from: from, now: Date())
+        let context = try Context(global)
+        let store = try context.openStore()
+        let now = Date()
         var perNotebook: [String: Int] = [:]
         // Zone → the display name the files give it (an export's `notebookName`, Markdown or
         // JSON), first file first.
@@ -84,64 +85,100 @@ struct Import: ParsableCommand {
         var embedded = ImportEmbeds.Tally()
         for source in paths {
             var tally = Tally()
-            var notes: [Note] = []
-            for (index, file) in scan.files.enumerated() where file.source == source {
-                switch read[index] {
-                case .success(let read):
-                    let parsed = read.notes
-                    // An id that an earlier file gave: reported, not merged into that note.
-                    if let twice = parsed.first(where: { fileOfID[$0.id] != nil }), let earlier = fileOfID[twice.id] {
-                        unreadable.append(
-                            (
-                                file.path, "note id \(twice.idString) is also in \(earlier); give each note its own id",
-                                source
-                            ))
-                        tally.skipped += 1
-                        continue
-                    }
-                    for note in parsed { fileOfID[note.id] = file.path }
-                    // A note's attachments come with it (not on a dry run: nothing is copied).
-                    var found: [Note]
-                    do {
-                        let carried: (notes: [Note], unsaid: Set<UUID>) =
-                            dryRun
-                            ? (parsed, Set(parsed.map(\.id)))
-                            : try ImportAttachments.carry(read, from: file.path, store, maxBytes: maxBytes)
-                        found = carried.notes
-                        var unsaid = carried.unsaid
-                        // Files the notes embed come along as attachments (a vault's images).
-                        if file.inFolder, let embeds = embedders[source],
-                            ImportAttachments.markdownExtensions.contains(where: file.path.lowercased().hasSuffix)
-                        {
-                            let withEmbeds = try embeds.carry(
-                                found, from: file.path, store, maxBytes: maxBytes, dryRun: dryRun, tally: &embedded)
-                            found = withEmbeds.notes
-                            unsaid.subtract(withEmbeds.said)
-                        }
-                        keepingAttachments.formUnion(unsaid)
-                    } catch let error as CLIError {
-                        unreadable.append((file.path, error.message, source))
-                        tally.skipped += 1
-                        continue
-                    }
-                    notes += found
-                    for (zone, name) in read.notebookNames where notebookNames[zone] == nil {
-                        notebookNames[zone] = name
-                    }
-                    if let notebook = file.notebook {
-                        perNotebook[notebook, default: 0] += found.filter { $0.zone == notebook }.count
-                    }
+            // Pass 1: every file read and checked, its notes kept in the plan's scratch file.
+            var plan = try ImportPlan(directory: context.dataDirectory)
+            defer { plan.close() }
+            /// Takes one file's notes: checked against the other files' ids, attachments and
+            /// embeds carried, kept in `plan`.
+            func take(_ file: ImportScan.File, _ result: Result<ImportPlan.FileRead, CLIError>) throws {
+                let fileRead: ImportPlan.FileRead
+                switch result {
+                case .success(let read): fileRead = read
                 case .failure(let error):
                     unreadable.append((file.path, error.message, source))
                     tally.skipped += 1
+                    return
+                }
+                let read = fileRead.read
+                // An id that an earlier file gave: reported, not merged into that note.
+                if let twice = fileRead.ids.first(where: { fileOfID[$0] != nil }), let earlier = fileOfID[twice] {
+                    unreadable.append(
+                        (
+                            file.path,
+                            "note id \(twice.lowercasedString) is also in \(earlier); give each note its own id",
+                            source
+                        ))
+                    tally.skipped += 1
+                    return
+                }
+                for id in fileRead.ids { fileOfID[id] = file.path }
+                // A note's attachments come with it (not on a dry run: nothing is copied).
+                var found: [Note]
+                do {
+                    let carried: (notes: [Note], unsaid: Set<UUID>) =
+                        dryRun
+                        ? (read.notes, Set(read.notes.map(\.id)))
+                        : try ImportAttachments.carry(read, from: file.path, store, maxBytes: maxBytes)
+                    found = carried.notes
+                    var unsaid = carried.unsaid
+                    // Files the notes embed come along as attachments (a vault's images).
+                    if file.inFolder, let embeds = embedders[source],
+                        ImportAttachments.markdownExtensions.contains(where: file.path.lowercased().hasSuffix)
+                    {
+                        let withEmbeds = try embeds.carry(
+                            found, from: file.path, store, maxBytes: maxBytes, dryRun: dryRun, tally: &embedded)
+                        found = withEmbeds.notes
+                        unsaid.subtract(withEmbeds.said)
+                    }
+                    keepingAttachments.formUnion(unsaid)
+                } catch let error as CLIError {
+                    unreadable.append((file.path, error.message, source))
+                    tally.skipped += 1
+                    return
+                }
+                for note in found { try NoteStore.checkImportable(note) }
+                for located in fileRead.located { keepingAttachments.insert(located.id) }
+                var entries = [ImportPlan.Entry?](repeating: nil, count: fileRead.ids.count)
+                for (position, note) in zip(fileRead.heldPositions, found) { entries[position] = try plan.keep(note) }
+                for located in fileRead.located { entries[located.position] = located.entry }
+                plan.append(entries.compactMap { $0 })
+                for (zone, name) in fileRead.notebookNames where notebookNames[zone] == nil {
+                    notebookNames[zone] = name
+                }
+                if let notebook = file.notebook {
+                    perNotebook[notebook, default: 0] +=
+                        found.filter { $0.zone == notebook }.count + fileRead.locatedInNotebook
                 }
             }
+            let files = scan.files.filter { $0.source == source }
+            var start = 0
+            while start < files.count {
+                // A JSON Lines file is read as a stream; other files in groups, on all cores.
+                if Self.streams(files[start], from: from) {
+                    let read = ImportPlan.FileRead.lines(files[start], now: now, plan: &plan)
+                    try take(files[start], read)
+                    start += 1
+                    continue
+                }
+                var end = start + 1
+                while end < files.count, end - start < Self.filesPerGroup, !Self.streams(files[end], from: from) {
+                    end += 1
+                }
+                let group = Array(files[start..<end])
+                for (file, result) in zip(group, Self.readAll(group, from: from, now: now)) {
+                    try take(file, result.map { ImportPlan.FileRead($0) })
+                }
+                start = end
+            }
             tally.skipped += scan.unreadable.filter { $0.source == source }.count
+            // Pass 2: the notes read again a batch at a time, oldest first, as they are written.
+            try plan.sort()
+            let load = { @Sendable [plan] (range: Range<Int>) throws -> [Note] in try plan.notes(range) }
             let counts =
                 dryRun
-                ? try store.importPreview(notes, keepingAttachments: keepingAttachments)
-                : try store.importNotes(notes, keepingAttachments: keepingAttachments)
-            tally.notes = notes.count
+                ? try store.importPreview(count: plan.count, keepingAttachments: keepingAttachments, load: load)
+                : try store.importNotes(count: plan.count, keepingAttachments: keepingAttachments, load: load)
+            tally.notes = plan.count
             (tally.created, tally.updated, tally.unchanged) = counts
             total.add(tally)
             perSource.append((source, tally))
@@ -203,6 +240,16 @@ struct Import: ParsableCommand {
         }
         guard let last = parts.popLast() else { return nil }
         return "ignored " + (parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last)
+    }
+
+    /// How many files (other than JSON Lines) are read at once, on all cores.
+    static let filesPerGroup = 256
+
+    /// Whether the file is read as a stream of lines (a JSON Lines file that can be read again).
+    static func streams(_ file: ImportScan.File, from: ImportFormat?) -> Bool {
+        guard file.path.lowercased().hasSuffix(".jsonl"), from == nil || from == .json else { return false }
+        var info = stat()
+        return stat(file.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Every file read and checked, on all cores (YAML parsing dominates a vault's import), in

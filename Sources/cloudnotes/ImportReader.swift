@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Glibc
 import NotesCore
@@ -33,30 +34,27 @@ enum ImportReader {
     static func read(_ file: ImportScan.File, from: ImportFormat?, now: Date) throws -> Read {
         let text = try file.inFolder ? Input.readInFolder(file.path) : Input.read(file.path)
         let read = try parse(text, file: file.path, notebook: file.notebook, from: from, now: now)
-        let notes = read.notes
         // One id twice in a file: which of the two is meant cannot be told, so neither is taken.
         var first: [UUID: Int] = [:]
-        for (index, note) in notes.enumerated() {
-            if let earlier = first[note.id] {
-                throw CLIError(
-                    "notes \(earlier + 1) and \(index + 1) have the same id \(note.idString); give each note its own id"
-                )
-            }
+        for (index, note) in read.notes.enumerated() {
+            if let earlier = first[note.id] { throw twice(note, earlier + 1, index + 1) }
             first[note.id] = index
         }
-        for note in notes {
-            guard NoteStore.isValidZone(note.zone) else {
-                throw CLIError(
-                    "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
-                )
-            }
-            if Input.containsNUL(note.title) || Input.containsNUL(note.body)
-                || note.tags.contains(where: Input.containsNUL)
-            {
-                try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
-            }
-        }
+        for note in read.notes { try check(note) }
         return read
+    }
+
+    /// Refuses a note the store could not hold: an invalid notebook id, or a NUL in its text.
+    static func check(_ note: Note) throws {
+        guard NoteStore.isValidZone(note.zone) else {
+            throw CLIError(
+                "note \(note.idString): notebook \"\(note.zone)\" is not valid (use 1-64 lowercase letters, digits and '-')"
+            )
+        }
+        if Input.containsNUL(note.title) || Input.containsNUL(note.body) || note.tags.contains(where: Input.containsNUL)
+        {
+            try Input.refuseNUL(note.title + note.body + note.tags.joined(), source: "note \(note.idString)")
+        }
     }
 
     private static func parse(_ text: String, file: String, notebook: String?, from: ImportFormat?, now: Date) throws
@@ -72,7 +70,7 @@ enum ImportReader {
         let now = modified
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }
-            return Read(try jsonLines(text, notebook: notebook, now: now, ids: &ids))
+            return Read(try jsonLines(text, path: file, source: ids.source, notebook: notebook, now: now))
         }
         if lower.hasSuffix(".json") {
             if let from, from.isMarkdown { throw refuse(".json") }
@@ -158,15 +156,18 @@ enum ImportReader {
     /// another note's update.
     struct SourceIDs {
         let source: String
-        private var seen: [String: Int] = [:]
+        /// How many notes of each title and body came so far, by the SHA-256 of the text (a
+        /// large file's notes are not held).
+        private var seen: [SHA256.Digest: Int] = [:]
 
         init(source: String) { self.source = source }
 
         mutating func id(for note: ImportedNote) -> UUID? {
             guard note.id == nil else { return nil }
             let key = (note.title ?? "") + "\n" + note.body
-            seen[key, default: 0] += 1
-            return ImportedNote.stableID("json\n" + source + "\n" + key + "\n\(seen[key, default: 1])")
+            let digest = SHA256.hash(data: Data(key.utf8))
+            seen[digest, default: 0] += 1
+            return ImportedNote.stableID("json\n" + source + "\n" + key + "\n\(seen[digest, default: 1])")
         }
     }
 

@@ -33,18 +33,7 @@ enum Input {
     /// (`O_NOFOLLOW`): a file swapped for a link after the folder was scanned is refused, not
     /// read from wherever it leads. Only regular files (a FIFO would block the read).
     static func readInFolder(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason =
-                errno == ELOOP
-                ? "it is a symbolic link, which import does not follow" : String(cString: strerror(errno))
-            throw CLIError("cannot read \(path): \(reason)")
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CLIError("cannot read \(path): not a regular file")
-        }
+        let handle = FileHandle(fileDescriptor: try openForImport(path, inFolder: true), closeOnDealloc: true)
         let data: Data
         do {
             data = try handle.readToEnd() ?? Data()
@@ -53,6 +42,25 @@ enum Input {
                 "cannot read \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
         return try decode(data, source: path)
+    }
+
+    /// Opens a file an import reads: one found in a folder as `readInFolder` reads it (no link
+    /// followed, regular files only), one named on the command line as given. The caller closes it.
+    static func openForImport(_ path: String, inFolder: Bool) throws -> Int32 {
+        // In a folder no link is followed and only a regular file is read: a FIFO would block.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (inFolder ? O_NOFOLLOW | O_NONBLOCK : 0))
+        guard fd >= 0 else {
+            let reason =
+                errno == ELOOP && inFolder
+                ? "it is a symbolic link, which import does not follow" : String(cString: strerror(errno))
+            throw CLIError("cannot read \(path): \(reason)")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG || !inFolder else {
+            close(fd)
+            throw CLIError("cannot read \(path): not a regular file")
+        }
+        return fd
     }
 
     /// Refuses command-line arguments that are not UTF-8: Swift would quietly replace the bad bytes

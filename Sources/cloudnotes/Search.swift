@@ -54,34 +54,51 @@ struct Search: ParsableCommand {
     static func run(_ text: String, store: NoteStore, limit: Int, json: Bool) throws {
         let parsed = SearchQuery(parsing: text)
         for hint in parsed.hints { Output.error("cloudnotes: hint: " + TerminalSafeText.sanitize(hint.line)) }
-        let page = try store.search(parsed, limit: max(1, limit))
+        // Hits are printed as the index yields them, a chunk at a time (issue 27).
         if json {
-            struct Hit: Encodable {
-                var note: NoteJSON
-                var tier: Int
-                var snippet: String
-                var titleMatches: [[Int]]
-                var snippetMatches: [[Int]]
+            var array = JSONArrayStream { data in
+                Output.raw(
+                    Output.stdoutIsTerminal
+                        ? Output.terminalSafeJSON(String(decoding: data, as: UTF8.self))
+                        : String(decoding: data, as: UTF8.self))
             }
-            return try Output.json(
-                page.hits.map {
-                    Hit(
-                        note: NoteJSON($0.note), tier: $0.tier, snippet: $0.snippet,
-                        titleMatches: $0.titleMatches.map { [$0.lowerBound, $0.upperBound] },
-                        snippetMatches: $0.snippetMatches.map { [$0.lowerBound, $0.upperBound] })
-                })
-        }
-        if page.hits.isEmpty {
-            if Output.stdoutIsTerminal { Output.line("No notes match.") }
+            try store.searchEach(parsed, limit: max(1, limit)) { hits in
+                for hit in hits {
+                    try array.append(
+                        Hit(
+                            note: NoteJSON(hit.note), tier: hit.tier, snippet: hit.snippet,
+                            titleMatches: hit.titleMatches.map { [$0.lowerBound, $0.upperBound] },
+                            snippetMatches: hit.snippetMatches.map { [$0.lowerBound, $0.upperBound] }))
+                }
+            }
+            try array.finish()
+            Output.raw("\n")
             return
         }
-        for hit in page.hits {
-            Output.line(Format.row(hit.note, highlights: hit.titleMatches))
-            if !hit.snippet.isEmpty {
-                let safe = TerminalSafeText.sanitize(hit.snippet)
-                Output.line("            " + Format.highlight(safe, safe == hit.snippet ? hit.snippetMatches : []))
+        var printed = 0
+        try store.searchEach(parsed, limit: max(1, limit)) { hits in
+            var text = ""
+            for hit in hits {
+                text += Format.row(hit.note, highlights: hit.titleMatches) + "\n"
+                if !hit.snippet.isEmpty {
+                    let safe = TerminalSafeText.sanitize(hit.snippet)
+                    text +=
+                        "            " + Format.highlight(safe, safe == hit.snippet ? hit.snippetMatches : []) + "\n"
+                }
             }
+            printed += hits.count
+            Output.raw(text)
         }
+        if printed == 0, Output.stdoutIsTerminal { Output.line("No notes match.") }
+    }
+
+    /// One hit as `--json` prints it.
+    private struct Hit: Encodable {
+        var note: NoteJSON
+        var tier: Int
+        var snippet: String
+        var titleMatches: [[Int]]
+        var snippetMatches: [[Int]]
     }
 
     /// The query the arguments make: joined by spaces, with the value of an `in:"Work stuff"`

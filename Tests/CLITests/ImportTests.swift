@@ -140,6 +140,42 @@ import Testing
         #expect(try cli.ids().count == count, "nothing of the bad file is imported")
     }
 
+    /// A JSON Lines file is read a few MB at a time (issue 27): one of more than one read
+    /// imports whole, notes without an id (two of them equal) get the ids a second import finds
+    /// again, a bad line past the first read is named by its number and skips the file, and the
+    /// import's scratch file is gone from the data directory afterwards.
+    @Test func aJSONLinesFileOfMoreThanOneReadImportsAndLeavesNoScratchFile() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let count = 3100
+        let padding = String(repeating: "word ", count: 280)
+        var lines = (1...count).map { index in
+            #"{"title":"Note \#(index % 3000)","body":"\#(padding)\#(index % 3000)","createdAt":"2025-01-01T00:00:00Z"}"#
+        }
+        let file = cli.home.appendingPathComponent("large.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0 > 4 << 20)
+        let result = try cli.cn("import", file.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("imported \(count) notes (\(count) new"), "\(result.stderr)")
+        let again = try cli.cn("import", file.path)
+        #expect(again.stderr.contains("(0 new, 0 updated, \(count) unchanged)"), "\(again.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: cli.dataDirectory.path)
+        #expect(!left.contains { $0.hasPrefix(".import-") }, "\(left)")
+
+        lines[3049] = #"{"title":"Broken","body":"b","createdAt":"not a date"}"#
+        let bad = cli.home.appendingPathComponent("bad.jsonl")
+        try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try cli.cn("import", bad.path)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderrLines.contains {
+                $0.contains("bad.jsonl") && $0.contains("line 3050: \"createdAt\" is not a date")
+            },
+            "\(refused.stderr)")
+        #expect(try cli.ids().count == count, "nothing of the bad file is imported")
+    }
+
     @Test func badJSONAndInvalidUTF8AreReportedByFile() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
