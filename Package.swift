@@ -106,7 +106,7 @@ let package = Package(
             // Databases written by earlier builds, read by path (SchemaFixtureTests).
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "NotesTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "CloudFolder", "NotesTestSupport"]),
         .testTarget(
             name: "CloudFolderTests",
             dependencies: [
@@ -124,7 +124,8 @@ let package = Package(
         .testTarget(
             name: "NotesRuntimeTests",
             dependencies: [
-                "NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "TerminalUI", "NotesTestSupport",
+                "NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "NotesFiles", "TerminalUI",
+                "NotesTestSupport",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),
