@@ -1,12 +1,13 @@
 import ArgumentParser
+import CloudFolder
 import Foundation
 import NotesCore
 import NotesPublish
 import NotesStore
 
-/// `publish NOTEBOOK|VIEW|NOTE… DIR`: the chosen notes as a static web site (issue 26,
-/// "Published notes"). The site is built as values by `SiteBuilder` (NotesPublish) and written
-/// here by `PublishWriter`.
+/// `publish NOTEBOOK|VIEW|NOTE… DIR|s3://BUCKET/PREFIX`: the chosen notes as a static web site
+/// (issue 26, "Published notes"). The site is built as values by `SiteBuilder` (NotesPublish)
+/// and written by `PublishWriter` into a folder or `PublishBucketWriter` into a bucket.
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -17,11 +18,14 @@ struct Publish: ParsableCommand {
             not published show as their text only. Publishing again into the same folder rewrites only the files \
             whose bytes changed and removes the files of notes no longer published; the folder's \
             .cloudnotes-publish.json lists the files publish wrote, and no other file in the folder is ever \
-            changed or removed. A folder that holds other files and no such list is refused.
+            changed or removed. A folder that holds other files and no such list is refused. \
+            s3://BUCKET/PREFIX publishes into a bucket instead (credentials as for sync: the AWS variables, the \
+            config's s3 section or an ~/.aws profile): the same files, each with its content type; publishing \
+            again uploads only the files whose content changed and deletes the objects of notes no longer published.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Notebooks, views or notes to publish, then the folder to write the site into.")
+    @Argument(help: "Notebooks, views or notes to publish, then the folder or s3://BUCKET/PREFIX to write into.")
     var arguments: [String] = []
     @Option(help: "The site's title.") var title = "Notes"
 
@@ -38,10 +42,28 @@ struct Publish: ParsableCommand {
         var names: [String: String] = [:]
         for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
         let site = SiteBuilder.site(notes, linkTargets: linkTargets, notebookNames: names, title: title)
-        let result = try PublishWriter(folder: target, store: store).write(site)
+        let result = try Self.writer(target, context, store)(site)
         Output.info(
             "published \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target): \(result.written) file(s) written, "
                 + "\(result.unchanged) unchanged, \(result.removed) removed")
+    }
+
+    /// What writes the site: into a bucket for `s3://BUCKET/PREFIX` (S3 settings as for sync),
+    /// else into a folder.
+    static func writer(_ target: String, _ context: Context, _ store: NoteStore) throws -> (PublishedSite) throws ->
+        PublishWriter.Result
+    {
+        guard CloudLocation.isURL(target) else { return PublishWriter(folder: target, store: store).write }
+        let location = try CloudLocation.resolve(target, environment: context.environment, s3: context.config.s3)
+        guard let io = location.io as? S3FileIO else { throw CLIError("\(target) is not a bucket") }
+        let writer = PublishBucketWriter(io: io, root: location.root, name: location.name, store: store)
+        return { site in
+            do {
+                return try writer.write(site)
+            } catch let error as CloudError {
+                throw CLIError("cannot publish to \(location.name): \(CloudError.userMessage(error))")
+            }
+        }
     }
 
     /// The notes `sources` name (outside the trash), each once, with the attachments whose
