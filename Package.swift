@@ -57,7 +57,11 @@ let package = Package(
             dependencies: ["NotesCore", "CloudFolder", .product(name: "Logging", package: "swift-log")]
         ),
         // `publish`'s site as values: notes to HTML pages (Ink), search index, manifest; no I/O.
-        .target(name: "NotesPublish", dependencies: ["NotesCore", .product(name: "Ink", package: "Ink")]),
+        .target(
+            name: "NotesPublish",
+            dependencies: [
+                "NotesCore", .product(name: "Ink", package: "Ink"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The live notes folder (`files`): notes as Markdown files, kept in step both ways.
         .target(
             name: "NotesFiles",

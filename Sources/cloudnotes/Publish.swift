@@ -41,29 +41,46 @@ struct Publish: ParsableCommand {
         let linkTargets = try Self.linkTargets(notes, store)
         var names: [String: String] = [:]
         for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
-        let site = SiteBuilder.site(notes, linkTargets: linkTargets, notebookNames: names, title: title)
-        let result = try Self.writer(target, context, store)(site)
+        let writer = try Self.writer(target, context, store)
+        let previous = try writer.previous()
+        // Pages whose inputs are what the last publish made them from are not rendered again.
+        let site = SiteBuilder.site(
+            notes, linkTargets: linkTargets, notebookNames: names, title: title, renderer: CloudNotes.version,
+            unchanged: writer.reusable(previous))
+        let result = try writer.write(site, previous)
         Output.info(
             "published \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target): \(result.written) file(s) written, "
                 + "\(result.unchanged) unchanged, \(result.removed) removed")
     }
 
+    /// A folder's or a bucket's writer, as three steps.
+    struct Writer {
+        var previous: () throws -> PublishManifest?
+        var reusable: (PublishManifest?) -> [String: String]
+        var write: (PublishedSite, PublishManifest?) throws -> PublishWriter.Result
+    }
+
     /// What writes the site: into a bucket for `s3://BUCKET/PREFIX` (S3 settings as for sync),
     /// else into a folder.
-    static func writer(_ target: String, _ context: Context, _ store: NoteStore) throws -> (PublishedSite) throws ->
-        PublishWriter.Result
-    {
-        guard CloudLocation.isURL(target) else { return PublishWriter(folder: target, store: store).write }
+    static func writer(_ target: String, _ context: Context, _ store: NoteStore) throws -> Writer {
+        guard CloudLocation.isURL(target) else {
+            let writer = PublishWriter(folder: target, store: store)
+            return Writer(
+                previous: writer.previousManifest, reusable: writer.reusable, write: writer.write(_:previous:))
+        }
         let location = try CloudLocation.resolve(target, environment: context.environment, s3: context.config.s3)
         guard let io = location.io as? S3FileIO else { throw CLIError("\(target) is not a bucket") }
         let writer = PublishBucketWriter(io: io, root: location.root, name: location.name, store: store)
-        return { site in
+        func said<T>(_ body: () throws -> T) throws -> T {
             do {
-                return try writer.write(site)
+                return try body()
             } catch let error as CloudError {
                 throw CLIError("cannot publish to \(location.name): \(CloudError.userMessage(error))")
             }
         }
+        return Writer(
+            previous: { try said { try writer.previousManifest() } }, reusable: writer.reusable,
+            write: { site, previous in try said { try writer.write(site, previous: previous) } })
     }
 
     /// The notes `sources` name (outside the trash), each once, with the attachments whose

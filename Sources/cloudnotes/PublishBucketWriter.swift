@@ -25,12 +25,12 @@ struct PublishBucketWriter {
     /// The path of `io` of a file of the site.
     func at(_ path: String) -> String { root + "/" + path }
 
-    func write(_ site: PublishedSite) throws -> PublishWriter.Result {
-        let previous = try previousManifest()
+    /// Writes `site` over the site `previous` (`previousManifest()`) describes.
+    func write(_ site: PublishedSite, previous: PublishManifest?) throws -> PublishWriter.Result {
         let ours = Set(previous?.files ?? [])
         let uploaded = previous?.hashes ?? [:]
         var hashes: [String: String] = [:]
-        for file in site.files { hashes[file.path] = Self.sha256(file) }
+        for file in site.files { hashes[file.path] = Self.sha256(file) ?? uploaded[file.path] }
         for file in site.files where !ours.contains(file.path) {
             guard try io.kind(at(file.path)) == nil else {
                 throw CLIError("\(name)/\(file.path) exists and publish did not write it; remove it first")
@@ -52,9 +52,15 @@ struct PublishBucketWriter {
             try io.remove(at(gone))
             result.removed += 1
         }
-        let current = PublishManifest(files: site.files.map(\.path), hashes: hashes)
+        let current = PublishManifest(files: site.files.map(\.path), hashes: hashes, fingerprints: site.fingerprints)
         if current != union { try put(Array(current.encoded()), PublishManifest.fileName) }
         return result
+    }
+
+    /// The fingerprints of the pages `previous` uploaded: those a publish need not render again
+    /// while their inputs stay (`SiteBuilder.site`'s `unchanged`).
+    func reusable(_ previous: PublishManifest?) -> [String: String] {
+        (previous?.fingerprints ?? [:]).filter { previous?.hashes?[$0.key] != nil }
     }
 
     /// The manifest of the publish that wrote the prefix; nil for an empty prefix. A prefix
@@ -95,13 +101,18 @@ struct PublishBucketWriter {
             let found = try store.readAttachmentContent(sha256: sha256, chunkSize: 1 << 20) { bytes += $0 }
             guard found else { throw CLIError("the content of \(file.path) is not on this device") }
             return bytes
+        case .kept:
+            // Its hash is the one uploaded, so it is never uploaded again.
+            throw CLIError("\(name)/\(file.path) was to be kept as it is")
         }
     }
 
-    static func sha256(_ file: PublishedSite.File) -> String {
+    /// The SHA-256 of a file's content; nil for a page kept as it is (its hash is the one uploaded).
+    static func sha256(_ file: PublishedSite.File) -> String? {
         switch file.content {
         case .bytes(let bytes): return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         case .attachment(let sha256, _): return sha256
+        case .kept: return nil
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NotesFiles
 import NotesRuntime
 import NotesStore
@@ -94,7 +93,8 @@ import Testing
         // `files --watch` started beside the app (another process; a lock of its own here too).
         let other = try Folder.keeper(try NoteStore(directory: app.directory), folder.root)
         let said = other.tick(elapsed: .zero).line
-        #expect(said?.contains("another cloudnotes (process \(getpid())) keeps it in step") == true, "\(said ?? "")")
+        let pid = ProcessInfo.processInfo.processIdentifier
+        #expect(said?.contains("another cloudnotes (process \(pid)) keeps it in step") == true, "\(said ?? "")")
         #expect(other.tick(elapsed: .zero).line == nil, "said once")
 
         // The app quits after typing: its last save reaches the file before the other keeper runs.
