@@ -22,7 +22,8 @@ import Testing
         // An attachment made in the store is written beside the note, and not read back.
         let source = home.appendingPathComponent("doc.txt").path
         try Data("from the store".utf8).write(to: URL(fileURLWithPath: source))
-        try store.attach(plan.id, [try store.addAttachmentContent(fromFile: source, name: "doc.txt", maxBytes: 1 << 20)])
+        try store.attach(
+            plan.id, [try store.addAttachmentContent(fromFile: source, name: "doc.txt", maxBytes: 1 << 20)])
         #expect(try mirror.sync().toFolder == ["wrote notes/Plan.md"])
         #expect(FileManager.default.contents(atPath: folder + "/notes/Plan/doc.txt") == Data("from the store".utf8))
 
