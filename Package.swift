@@ -57,7 +57,11 @@ let package = Package(
             dependencies: ["NotesCore", "CloudFolder", .product(name: "Logging", package: "swift-log")]
         ),
         // `publish`'s site as values: notes to HTML pages (Ink), search index, manifest; no I/O.
-        .target(name: "NotesPublish", dependencies: ["NotesCore", .product(name: "Ink", package: "Ink")]),
+        .target(
+            name: "NotesPublish",
+            dependencies: [
+                "NotesCore", .product(name: "Ink", package: "Ink"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The live notes folder (`files`): notes as Markdown files, kept in step both ways.
         .target(
             name: "NotesFiles",
@@ -106,7 +110,7 @@ let package = Package(
             // Databases written by earlier builds, read by path (SchemaFixtureTests).
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "NotesTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["cloudnotes", "NotesCore", "CloudFolder", "NotesTestSupport"]),
         .testTarget(
             name: "CloudFolderTests",
             dependencies: [
@@ -124,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "NotesRuntimeTests",
             dependencies: [
-                "NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "TerminalUI", "NotesTestSupport",
+                "NotesRuntime", "NotesApp", "NotesStore", "NotesCore", "NotesSync", "NotesFiles", "TerminalUI",
+                "NotesTestSupport",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalUI", "NotesTestSupport"]),

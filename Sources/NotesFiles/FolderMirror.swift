@@ -57,6 +57,7 @@ public final class FolderMirror {
         var report = MirrorReport()
         let changes = try readFolder(&report)
         try apply(changes, &report)
+        try readAttachments(&report)
         try writeFolder(&report, dryRun: false)
         try state.save(directory: dataDirectory)
         return report

@@ -11,10 +11,18 @@ public struct PublishManifest: Codable, Sendable, Equatable {
     public var version: Int
     /// Paths under the site's folder, sorted.
     public var files: [String]
+    /// Path → lowercase hex SHA-256 of the bytes uploaded there, for a site in a bucket, where
+    /// comparing with what is there would mean downloading it; nil in a folder.
+    public var hashes: [String: String]?
+    /// Page path → the fingerprint of what the page was made from (`SiteBuilder.fingerprint`):
+    /// the next publish renders again only the pages whose fingerprint changed.
+    public var fingerprints: [String: String]?
 
-    public init(files: [String]) {
+    public init(files: [String], hashes: [String: String]? = nil, fingerprints: [String: String]? = nil) {
         version = 1
         self.files = files.sorted()
+        self.hashes = hashes
+        self.fingerprints = fingerprints
     }
 
     /// The manifest in `data`, or nil when it is not one (then the folder is not a site this

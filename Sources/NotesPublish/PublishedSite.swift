@@ -10,6 +10,9 @@ public struct PublishedSite: Sendable, Equatable {
         public enum Content: Sendable, Equatable {
             case bytes([UInt8])
             case attachment(sha256: String, size: Int64)
+            /// A page the last publish wrote from the same inputs (`SiteBuilder.site`'s
+            /// `unchanged`): not rendered again; the writer leaves what is there.
+            case kept
         }
 
         /// The path under the site's folder, `/`-separated (`notes/groceries-1a2b3c4d.html`).
@@ -24,9 +27,13 @@ public struct PublishedSite: Sendable, Equatable {
 
     /// In path order.
     public var files: [File]
+    /// Page path → the fingerprint of what it was made from (`SiteBuilder.fingerprint`), which
+    /// the manifest records for the next publish.
+    public var fingerprints: [String: String]
 
-    public init(files: [File]) {
+    public init(files: [File], fingerprints: [String: String] = [:]) {
         self.files = files.sorted { $0.path < $1.path }
+        self.fingerprints = fingerprints
     }
 
     /// The file at `path`, or nil.

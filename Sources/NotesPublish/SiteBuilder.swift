@@ -13,9 +13,13 @@ public enum SiteBuilder {
 
     /// The site of `notes`. `linkTargets`: for each note, where each of its links leads
     /// (`LinkParser` order; nil for none), as the store resolves them; `notebookNames`: zone →
-    /// the name shown; `title`: the site's name.
+    /// the name shown; `title`: the site's name; `renderer`: the program's version (part of each
+    /// page's fingerprint); `unchanged`: page path → fingerprint, of the pages the last publish
+    /// wrote that are still there: a page whose fingerprint is the same is `.kept`, not
+    /// rendered again.
     public static func site(
-        _ notes: [Note], linkTargets: [UUID: [UUID?]], notebookNames: [String: String], title: String
+        _ notes: [Note], linkTargets: [UUID: [UUID?]], notebookNames: [String: String], title: String,
+        renderer version: String = "", unchanged: [String: String] = [:]
     ) -> PublishedSite {
         let notes = notes.sorted {
             ($0.title.lowercased(), $0.idString) < ($1.title.lowercased(), $1.idString)
@@ -33,29 +37,43 @@ public enum SiteBuilder {
         ]
         // Each note's files depend on that note alone (and the shared maps): made on every core,
         // each into its own slot, so the site is the same whatever the order they finish in.
-        let perNote = Mutex([[PublishedSite.File]](repeating: [], count: notes.count))
+        let perNote = Mutex(
+            [(files: [PublishedSite.File], fingerprint: String)](
+                repeating: ([], ""), count: notes.count))
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: notes.count, by: workers) {
                 let note = notes[index]
                 guard let page = pages[note.id] else { continue }
+                let targets = linkTargets[note.id] ?? []
+                let links = (backlinks[note.id] ?? []).compactMap { byID[$0] }.map {
+                    (title: $0.title, page: pages[$0.id] ?? "")
+                }
+                let notebook = notebookNames[note.zone] ?? note.zone
+                let fingerprint = fingerprint(
+                    note, page: page, linkPages: targets.map { $0.flatMap { pages[$0] } }, backlinks: links,
+                    notebook: notebook, siteTitle: title, renderer: version)
                 let made = noteFiles(
-                    note, page: page, renderer: renderer, linkTargets: linkTargets[note.id] ?? [],
-                    backlinks: (backlinks[note.id] ?? []).compactMap { byID[$0] }.map {
-                        ($0.title, pages[$0.id] ?? "")
-                    },
-                    notebook: notebookNames[note.zone] ?? note.zone, siteTitle: title)
-                perNote.withLock { $0[index] = made }
+                    note, page: page, renderer: renderer, linkTargets: targets, backlinks: links,
+                    notebook: notebook, siteTitle: title,
+                    kept: unchanged[pagesFolder + "/" + page] == fingerprint)
+                perNote.withLock { $0[index] = (made, fingerprint) }
             }
         }
-        files += perNote.withLock { $0.flatMap { $0 } }
-        return PublishedSite(files: files)
+        var fingerprints: [String: String] = [:]
+        perNote.withLock { made in
+            for (note, entry) in zip(notes, made) {
+                files += entry.files
+                if let page = pages[note.id] { fingerprints[pagesFolder + "/" + page] = entry.fingerprint }
+            }
+        }
+        return PublishedSite(files: files, fingerprints: fingerprints)
     }
 
-    /// A note's page and its attachments.
+    /// A note's page and its attachments; `kept`: the page is not rendered again.
     static func noteFiles(
         _ note: Note, page: String, renderer: NoteRenderer, linkTargets: [UUID?],
-        backlinks: [(title: String, page: String)], notebook: String, siteTitle: String
+        backlinks: [(title: String, page: String)], notebook: String, siteTitle: String, kept: Bool = false
     ) -> [PublishedSite.File] {
         let folder = String(page.dropLast(5))
         let attachmentFiles = attachmentFileNames(note.attachments)
@@ -67,6 +85,10 @@ public enum SiteBuilder {
                 .init(
                     path: pagesFolder + "/" + folder + "/" + file,
                     content: .attachment(sha256: attachment.sha256, size: attachment.size)))
+        }
+        if kept {
+            files.append(.init(path: pagesFolder + "/" + page, content: .kept))
+            return files
         }
         let body = renderer.html(of: note, linkTargets: linkTargets, attachments: attachmentPaths)
         let html = notePage(

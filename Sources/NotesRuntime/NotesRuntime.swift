@@ -209,6 +209,7 @@ public final class NotesRuntime {
         var tick: RepeatingTimer?
         var signals: TerminationSignals?
         var sync: Task<Void, Never>?
+        var notesFolder: RepeatingTimer?
     }
 
     private func startWorkers() {
@@ -243,6 +244,18 @@ public final class NotesRuntime {
                 inbox.post(.effectFailed("\(error); SIGTERM will not save first"))
             }
         }
+        if let step = options.notesFolder {
+            let queues = options.queues
+            let running = OneAtATime()
+            watchers.notesFolder = RepeatingTimer(every: options.notesFolderInterval, on: options.timers) {
+                // A pass still running (a large folder's first) is not queued behind again.
+                guard running.enter() else { return }
+                queues.async(.folder) {
+                    defer { running.leave() }
+                    if let line = step() { inbox.post(.effectFailed(line)) }
+                }
+            }
+        }
         if options.sync.startsLocked { inbox.post(.unlockNeeded) }
         if let statuses = options.sync.status {
             // On the runtime's own executor: the status bar must not wait for a busy pool.
@@ -259,6 +272,7 @@ public final class NotesRuntime {
         watchers.tick?.cancel()
         watchers.signals?.cancel()
         watchers.sync?.cancel()
+        watchers.notesFolder?.cancel()
         watchers = Watchers()
     }
 }

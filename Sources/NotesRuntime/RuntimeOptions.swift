@@ -42,6 +42,14 @@ public struct RuntimeOptions: Sendable {
         @Sendable (_ heads: [Revision], _ history: RevisionHistory) -> (
             merged: Revision?, conflict: Bool
         )
+    /// The live notes folder (`files on`), kept in step while the app runs: a step called every
+    /// `notesFolderInterval` on a lane of its own, never two at once, that mirrors what changed
+    /// either way (the app's saves reach their files; a file saved by another program becomes a
+    /// revision, which the app shows as it shows sync's arrivals) and returns a line for the
+    /// status bar when it has one (a failure, another process keeping the folder). Nil: none.
+    public var notesFolder: (@Sendable () -> String?)?
+    /// How often `notesFolder` is called.
+    public var notesFolderInterval = Duration.milliseconds(250)
     /// The names devices go by (from sync's state), read when history, a conflict or a preview
     /// is loaded; nil: devices are shown by id prefix.
     public var deviceLabels: (@Sendable () -> DeviceLabels)?

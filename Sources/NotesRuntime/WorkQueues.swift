@@ -16,9 +16,10 @@ public protocol WorkQueues: Sendable {
 }
 
 /// The effect runner's lanes: reads, searches (only the latest request runs) and writes (kept
-/// in the order `update` asked for them).
+/// in the order `update` asked for them); and the notes folder's passes
+/// (`RuntimeOptions.notesFolder`), which never hold up the others.
 public enum WorkLane: Sendable, CaseIterable {
-    case reads, searches, writes
+    case reads, searches, writes, folder
 }
 
 /// The app's queues: a serial dispatch queue per lane.
@@ -26,6 +27,7 @@ public final class DispatchWorkQueues: WorkQueues {
     private let reads = DispatchQueue(label: "cloudnotes.runtime.reads", qos: .userInteractive)
     private let searches = DispatchQueue(label: "cloudnotes.runtime.search", qos: .userInteractive)
     private let writes = DispatchQueue(label: "cloudnotes.runtime.writes", qos: .userInitiated)
+    private let folder = DispatchQueue(label: "cloudnotes.runtime.folder", qos: .utility)
 
     public init() {}
 
@@ -44,6 +46,7 @@ public final class DispatchWorkQueues: WorkQueues {
         case .reads: reads
         case .searches: searches
         case .writes: writes
+        case .folder: folder
         }
     }
 }

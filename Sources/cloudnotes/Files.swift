@@ -43,16 +43,15 @@ struct Files: ParsableCommand {
             source.resume()
         }
         Task {
-            _ = await task.result
+            await task.value
             done.signal()
         }
         Output.info("keeping \(folder) in step; Ctrl-C stops")
         done.wait()
         task.cancel()
         for source in sources { source.cancel() }
-        if case .failure(let error) = Blocking.value({ await task.result }) {
-            throw CLIError(FilesSetup.message(error))
-        }
+        // The keeper's last pass, after the cancel.
+        Blocking.value { await task.value }
     }
 }
 

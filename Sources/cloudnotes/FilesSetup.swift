@@ -35,24 +35,32 @@ enum FilesSetup {
         return try mapped { try mirror.sync() }
     }
 
-    /// Keeps the notes folder in step in the background while another command runs (`sync
-    /// --watch`), when one is set; nil when none is. Its passes print like `files --watch`'s.
-    static func watchInBackground(_ context: Context, _ store: NoteStore) throws -> Task<Void, any Error>? {
+    /// The keeper of the notes folder for a process that runs on (the app, `files --watch`,
+    /// `sync --watch`), when one is set; nil when none is.
+    static func keeper(_ context: Context, _ store: NoteStore) throws -> MirrorKeeper? {
         guard let folder = try configuredFolder(context) else { return nil }
         let resolver = ConflictResolver(strategy: context.config.conflictStrategy)
         let directory = context.dataDirectory
+        return try mapped {
+            try MirrorKeeper(store: store, dataDirectory: directory) {
+                try FolderMirror(store: store, folder: folder, dataDirectory: directory, resolve: resolver.resolve)
+            }
+        }
+    }
+
+    /// Keeps the notes folder in step in the background while another command runs (`sync
+    /// --watch`), when one is set; nil when none is. Its passes print like `files --watch`'s.
+    static func watchInBackground(_ context: Context, _ store: NoteStore) throws -> Task<Void, Never>? {
+        guard let keeper = try keeper(context, store) else { return nil }
         return Task {
-            try await MirrorWatch().run(
-                store: store, clock: ContinuousClock(),
-                makeMirror: {
-                    try FolderMirror(store: store, folder: folder, dataDirectory: directory, resolve: resolver.resolve)
-                },
-                report: { result in
-                    switch result {
-                    case .success(let report): print(report)
-                    case .failure(let error): Output.warn("notes folder: " + message(error))
-                    }
-                })
+            await MirrorWatch().run(keeper: keeper, clock: ContinuousClock()) { step in
+                switch step {
+                case .quiet: break
+                case .passed(let report): print(report)
+                case .failed: step.line.map(Output.warn)
+                case .keptElsewhere: step.line.map(Output.info)
+                }
+            }
         }
     }
 

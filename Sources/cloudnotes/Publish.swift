@@ -1,12 +1,13 @@
 import ArgumentParser
+import CloudFolder
 import Foundation
 import NotesCore
 import NotesPublish
 import NotesStore
 
-/// `publish NOTEBOOK|VIEW|NOTE… DIR`: the chosen notes as a static web site (issue 26,
-/// "Published notes"). The site is built as values by `SiteBuilder` (NotesPublish) and written
-/// here by `PublishWriter`.
+/// `publish NOTEBOOK|VIEW|NOTE… DIR|s3://BUCKET/PREFIX`: the chosen notes as a static web site
+/// (issue 26, "Published notes"). The site is built as values by `SiteBuilder` (NotesPublish)
+/// and written by `PublishWriter` into a folder or `PublishBucketWriter` into a bucket.
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -17,11 +18,14 @@ struct Publish: ParsableCommand {
             not published show as their text only. Publishing again into the same folder rewrites only the files \
             whose bytes changed and removes the files of notes no longer published; the folder's \
             .cloudnotes-publish.json lists the files publish wrote, and no other file in the folder is ever \
-            changed or removed. A folder that holds other files and no such list is refused.
+            changed or removed. A folder that holds other files and no such list is refused. \
+            s3://BUCKET/PREFIX publishes into a bucket instead (credentials as for sync: the AWS variables, the \
+            config's s3 section or an ~/.aws profile): the same files, each with its content type; publishing \
+            again uploads only the files whose content changed and deletes the objects of notes no longer published.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Notebooks, views or notes to publish, then the folder to write the site into.")
+    @Argument(help: "Notebooks, views or notes to publish, then the folder or s3://BUCKET/PREFIX to write into.")
     var arguments: [String] = []
     @Option(help: "The site's title.") var title = "Notes"
 
@@ -37,11 +41,46 @@ struct Publish: ParsableCommand {
         let linkTargets = try Self.linkTargets(notes, store)
         var names: [String: String] = [:]
         for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
-        let site = SiteBuilder.site(notes, linkTargets: linkTargets, notebookNames: names, title: title)
-        let result = try PublishWriter(folder: target, store: store).write(site)
+        let writer = try Self.writer(target, context, store)
+        let previous = try writer.previous()
+        // Pages whose inputs are what the last publish made them from are not rendered again.
+        let site = SiteBuilder.site(
+            notes, linkTargets: linkTargets, notebookNames: names, title: title, renderer: CloudNotes.version,
+            unchanged: writer.reusable(previous))
+        let result = try writer.write(site, previous)
         Output.info(
             "published \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target): \(result.written) file(s) written, "
                 + "\(result.unchanged) unchanged, \(result.removed) removed")
+    }
+
+    /// A folder's or a bucket's writer, as three steps.
+    struct Writer {
+        var previous: () throws -> PublishManifest?
+        var reusable: (PublishManifest?) -> [String: String]
+        var write: (PublishedSite, PublishManifest?) throws -> PublishWriter.Result
+    }
+
+    /// What writes the site: into a bucket for `s3://BUCKET/PREFIX` (S3 settings as for sync),
+    /// else into a folder.
+    static func writer(_ target: String, _ context: Context, _ store: NoteStore) throws -> Writer {
+        guard CloudLocation.isURL(target) else {
+            let writer = PublishWriter(folder: target, store: store)
+            return Writer(
+                previous: writer.previousManifest, reusable: writer.reusable, write: writer.write(_:previous:))
+        }
+        let location = try CloudLocation.resolve(target, environment: context.environment, s3: context.config.s3)
+        guard let io = location.io as? S3FileIO else { throw CLIError("\(target) is not a bucket") }
+        let writer = PublishBucketWriter(io: io, root: location.root, name: location.name, store: store)
+        func said<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as CloudError {
+                throw CLIError("cannot publish to \(location.name): \(CloudError.userMessage(error))")
+            }
+        }
+        return Writer(
+            previous: { try said { try writer.previousManifest() } }, reusable: writer.reusable,
+            write: { site, previous in try said { try writer.write(site, previous: previous) } })
     }
 
     /// The notes `sources` name (outside the trash), each once, with the attachments whose

@@ -18,9 +18,9 @@ struct PublishWriter {
         var removed = 0
     }
 
-    func write(_ site: PublishedSite) throws -> Result {
+    /// Writes `site` over the site `previous` (`previousManifest()`) describes.
+    func write(_ site: PublishedSite, previous: PublishManifest?) throws -> Result {
         let fm = FileManager.default
-        let previous = try previousManifest()
         let ours = Set(previous?.files ?? [])
         for file in site.files where !ours.contains(file.path) && fm.fileExists(atPath: path(file.path)) {
             throw CLIError("\(path(file.path)) exists and publish did not write it; move it away first")
@@ -28,7 +28,7 @@ struct PublishWriter {
         try Self.makeFolder(folder)
         // Every file this run may leave behind is named before any is written: a publish stopped
         // part-way leaves a folder the next one recognises as its own.
-        let current = PublishManifest(files: site.files.map(\.path))
+        let current = PublishManifest(files: site.files.map(\.path), fingerprints: site.fingerprints)
         try writeIfChanged(PublishManifest(files: Array(ours.union(current.files))).encoded(), PublishManifest.fileName)
         var result = Result()
         for file in site.files {
@@ -36,6 +36,7 @@ struct PublishWriter {
             switch file.content {
             case .bytes(let bytes): changed = try writeIfChanged(Data(bytes), file.path)
             case .attachment(let sha256, let size): changed = try writeAttachment(sha256, size, file.path)
+            case .kept: changed = false
             }
             if changed { result.written += 1 } else { result.unchanged += 1 }
         }
@@ -49,6 +50,12 @@ struct PublishWriter {
         }
         try writeIfChanged(current.encoded(), PublishManifest.fileName)
         return result
+    }
+
+    /// The fingerprints of the pages `previous` wrote that are still in the folder: those a
+    /// publish need not render again while their inputs stay (`SiteBuilder.site`'s `unchanged`).
+    func reusable(_ previous: PublishManifest?) -> [String: String] {
+        (previous?.fingerprints ?? [:]).filter { FileManager.default.fileExists(atPath: path($0.key)) }
     }
 
     /// The manifest of the publish that wrote the folder; nil for a missing or empty folder.

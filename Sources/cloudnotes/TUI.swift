@@ -15,7 +15,8 @@ struct TUI: ParsableCommand {
             `cloudnotes` with no command opens this app when stdin and stdout are a terminal; \
             otherwise (a pipe, a script) it prints the list as `cloudnotes list` does. Press ? in the app for keys. \
             With a cloud folder configured (or bound by `sync init`), the app syncs in the background and \
-            shows the sync state in its status bar.
+            shows the sync state in its status bar. With a notes folder set (`files on`), it keeps the folder in \
+            step while it runs, as `files --watch` does.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -43,16 +44,22 @@ struct TUI: ParsableCommand {
         let deviceName = context.config.deviceName
         options.deviceLabels = { DeviceLabels(store: store, deviceName: deviceName) }
         options.reloadSettings = Self.settingsReloader(context, store, configPath: global.configPath)
+        let keeper = try Self.keepNotesFolder(context, store, &options)
         let sync = Self.syncClient(context, store)
         options.sync = sync
+        // After the app: its last save reaches its file, then the last send includes it.
+        let stop = {
+            if let line = keeper?.finish().statusLine { Output.warn(line) }
+            sync.stop()
+        }
         let exit: NotesRuntime.Exit
         do {
             exit = try TerminalSession.run(store: store, options: options)
         } catch {
-            sync.stop()
+            stop()
             throw CLIError(TerminalSession.describe(error) ?? "cannot start the TUI: \(error)")
         }
-        sync.stop()
+        stop()
         // Ended by a signal (after saving): the conventional status, 128 + the signal.
         if case .signal(let signal) = exit { Foundation.exit(128 + signal) }
     }

@@ -19,16 +19,12 @@ import Testing
         let store = try NoteStore(directory: data)
         let note = try store.create(title: "Watched", body: "first")
         let clock = TestClock()
-        let watch = MirrorWatch(interval: .milliseconds(250), sweep: .seconds(3600))
-        let task = Task {
-            try await watch.run(
-                store: store, clock: clock,
-                makeMirror: {
-                    try FolderMirror(
-                        store: store, folder: folder, dataDirectory: data.path,
-                        resolve: ConflictResolver(strategy: .merge).resolve)
-                }, report: { _ in })
+        let keeper = try MirrorKeeper(store: store, dataDirectory: data.path, sweep: .seconds(3600)) {
+            try FolderMirror(
+                store: store, folder: folder, dataDirectory: data.path,
+                resolve: ConflictResolver(strategy: .merge).resolve)
         }
+        let task = Task { await MirrorWatch(interval: .milliseconds(250)).run(keeper: keeper, clock: clock) { _ in } }
         defer { task.cancel() }
         let file = folder + "/notes/Watched.md"
         func text() -> String { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }

@@ -24,7 +24,8 @@ final class SteppedRuntime {
 
     init(
         size: Size = Size(width: 100, height: 30), seed: (NoteStore) throws -> Void = { _ in },
-        configure: (inout RuntimeOptions) -> Void = { _ in }
+        configure: (inout RuntimeOptions) -> Void = { _ in },
+        configureWithStore: (NoteStore, inout RuntimeOptions) throws -> Void = { _, _ in }
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudnotes-stepped-\(UUID())")
         let writes = SecondsClock()
@@ -37,6 +38,7 @@ final class SteppedRuntime {
         options.queues = queues
         options.now = { clock.date }
         configure(&options)
+        try configureWithStore(store, &options)
         runtime = NotesRuntime(store: store, backend: terminal, options: options, clock: { clock.date })
         runtime.start()
     }

@@ -18,6 +18,7 @@ import NotesTestSupport
 //        cloudnotes-bench --export --cloudnotes PATH [--count N]...      (ExportBenchmark.swift)
 //        cloudnotes-bench --import --cloudnotes PATH [--count N]...      (ImportBenchmark.swift)
 //        cloudnotes-bench --publish --cloudnotes PATH [--count N]...     (PublishBenchmark.swift)
+//        cloudnotes-bench --folder --cloudnotes PATH [--count N]...      (FolderBenchmark.swift)
 //        cloudnotes-bench --organise [--count N]...                    (OrganiseBenchmark.swift)
 //        cloudnotes-bench --lifecycle-soak --cloudnotes PATH [--seconds N] [--seed S] [--steps N]  (LifecycleSoak.swift)
 // Each count runs the import in this process, then the queries in a fresh child process, so
@@ -61,6 +62,7 @@ while let arg = args.popFirst() {
     case "--export": phase = "export"
     case "--import": phase = "import-cli"
     case "--publish": phase = "publish"
+    case "--folder": phase = "folder"
     case "--share": phase = "share"
     case "--organise": phase = "organise"
     case "--lifecycle-soak": phase = "lifecycle-soak"
@@ -185,6 +187,17 @@ if phase == "publish" {
     }
     for count in counts {
         try PublishBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+    }
+    exit(0)
+}
+if phase == "folder" {
+    // The live notes folder beside export and rsync, through the binary (FolderBenchmark.swift).
+    guard let cloudnotesBinary else {
+        FileHandle.standardError.write(Data("--folder needs --cloudnotes PATH\n".utf8))
+        exit(1)
+    }
+    for count in counts {
+        try FolderBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
     }
     exit(0)
 }

@@ -1,0 +1,36 @@
+import Foundation
+import NotesCore
+
+extension FolderMirror {
+    /// Files another program put in a note's attachment folder (`Work/Plan/` beside
+    /// `Work/Plan.md`) become attachments of that note, named by the file's name: their content
+    /// is copied into the data directory and attached in one edit of the note. A file named like
+    /// one of the note's attachments' files is that attachment's copy (the mirror wrote it) and is
+    /// not read; dot-files, editors' backups, folders and links are skipped, as in the notes.
+    func readAttachments(_ report: inout MirrorReport) throws {
+        for (key, record) in state.files.sorted(by: { $0.value.path < $1.value.path }) {
+            let relative = String(record.path.dropLast(3))
+            let folder = root + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                let id = UUID(uuidString: key), let note = try store.note(id)
+            else { continue }
+            let known = Set(ExportNames.attachmentFiles(note.attachments).map(\.file))
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            } catch {
+                throw MirrorError("cannot list \(folder): \(error.localizedDescription)")
+            }
+            var added: [Attachment] = []
+            for name in names where !known.contains(name) && !FolderScan.isIgnored(name) {
+                guard FileStat.of(folder + "/" + name) != nil, Attachment.nameProblem(name) == nil else { continue }
+                added.append(
+                    try store.addAttachmentContent(
+                        fromFile: folder + "/" + name, name: name, maxBytes: Attachment.maxSize, followingLinks: false))
+                report.fromFolder.append("attached \(relative)/\(name)")
+            }
+            if !added.isEmpty { try store.attach(id, added) }
+        }
+    }
+}

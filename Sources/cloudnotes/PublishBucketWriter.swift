@@ -1,0 +1,137 @@
+import CloudFolder
+import Crypto
+import Foundation
+import NotesPublish
+import NotesStore
+
+/// Writes a `PublishedSite` into an S3 bucket under a prefix (`publish … s3://BUCKET/PREFIX`),
+/// the same files `PublishWriter` writes into a folder, each one PUT with its content type.
+///
+/// Only files whose SHA-256 differs from the one the last publish recorded in its manifest
+/// (`PublishManifest.hashes`) are uploaded (comparing with the objects would mean downloading
+/// them), then the objects of the last publish that the site no longer has are deleted. As in a
+/// folder, the manifest names what is ours: a prefix holding other objects and no manifest is
+/// refused, a new file never replaces an object publish did not write, and the manifest is
+/// first rewritten as the union of the old and new files (with the old hashes), so a publish
+/// stopped part-way leaves a prefix the next one finishes.
+struct PublishBucketWriter {
+    var io: S3FileIO
+    /// The prefix as a path of `io` (`/PREFIX`; `CloudLocation.root`).
+    var root: String
+    /// `s3://BUCKET/PREFIX`, for messages.
+    var name: String
+    var store: NoteStore
+
+    /// The path of `io` of a file of the site.
+    func at(_ path: String) -> String { root + "/" + path }
+
+    /// Writes `site` over the site `previous` (`previousManifest()`) describes.
+    func write(_ site: PublishedSite, previous: PublishManifest?) throws -> PublishWriter.Result {
+        let ours = Set(previous?.files ?? [])
+        let uploaded = previous?.hashes ?? [:]
+        var hashes: [String: String] = [:]
+        for file in site.files { hashes[file.path] = Self.sha256(file) ?? uploaded[file.path] }
+        for file in site.files where !ours.contains(file.path) {
+            guard try io.kind(at(file.path)) == nil else {
+                throw CLIError("\(name)/\(file.path) exists and publish did not write it; remove it first")
+            }
+        }
+        let union = PublishManifest(
+            files: Array(ours.union(hashes.keys)), hashes: uploaded.filter { ours.contains($0.key) })
+        if union != previous { try put(Array(union.encoded()), PublishManifest.fileName) }
+        var result = PublishWriter.Result()
+        for file in site.files {
+            guard uploaded[file.path] != hashes[file.path] else {
+                result.unchanged += 1
+                continue
+            }
+            try put(try bytes(of: file), file.path)
+            result.written += 1
+        }
+        for gone in previous?.removed(by: site) ?? [] {
+            try io.remove(at(gone))
+            result.removed += 1
+        }
+        let current = PublishManifest(files: site.files.map(\.path), hashes: hashes, fingerprints: site.fingerprints)
+        if current != union { try put(Array(current.encoded()), PublishManifest.fileName) }
+        return result
+    }
+
+    /// The fingerprints of the pages `previous` uploaded: those a publish need not render again
+    /// while their inputs stay (`SiteBuilder.site`'s `unchanged`).
+    func reusable(_ previous: PublishManifest?) -> [String: String] {
+        (previous?.fingerprints ?? [:]).filter { previous?.hashes?[$0.key] != nil }
+    }
+
+    /// The manifest of the publish that wrote the prefix; nil for an empty prefix. A prefix
+    /// with other objects and no manifest is refused.
+    func previousManifest() throws -> PublishManifest? {
+        let bytes: [UInt8]
+        do {
+            bytes = try io.read(at(PublishManifest.fileName), maxBytes: 256 << 20)
+        } catch let error as CloudError where error.code == .unknownItem {
+            guard try io.list(root).isEmpty else {
+                throw CLIError("\(name) holds objects that publish did not write; give an empty or new prefix")
+            }
+            return nil
+        }
+        guard let manifest = PublishManifest.decode(Data(bytes)) else {
+            throw CLIError(
+                "\(name)/\(PublishManifest.fileName) is not a list publish wrote; remove it or pick another prefix")
+        }
+        return manifest
+    }
+
+    func put(_ bytes: [UInt8], _ path: String) throws {
+        let key = io.key(at(path))
+        let response = try io.client.send(
+            "PUT", key: key, headers: [("Content-Type", Self.contentType(path))], body: bytes)
+        guard (200..<300).contains(response.status) else {
+            throw response.cloudError(operation: "put", key: key, bucket: io.client.endpoint.bucket)
+        }
+    }
+
+    /// A file's bytes: a page's, or an attachment's content read from the store.
+    func bytes(of file: PublishedSite.File) throws -> [UInt8] {
+        switch file.content {
+        case .bytes(let bytes): return bytes
+        case .attachment(let sha256, let size):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(clamping: size))
+            let found = try store.readAttachmentContent(sha256: sha256, chunkSize: 1 << 20) { bytes += $0 }
+            guard found else { throw CLIError("the content of \(file.path) is not on this device") }
+            return bytes
+        case .kept:
+            // Its hash is the one uploaded, so it is never uploaded again.
+            throw CLIError("\(name)/\(file.path) was to be kept as it is")
+        }
+    }
+
+    /// The SHA-256 of a file's content; nil for a page kept as it is (its hash is the one uploaded).
+    static func sha256(_ file: PublishedSite.File) -> String? {
+        switch file.content {
+        case .bytes(let bytes): return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        case .attachment(let sha256, _): return sha256
+        case .kept: return nil
+        }
+    }
+
+    /// What a browser is told the object is, by its extension (a bucket served as a web site
+    /// sends this header).
+    static func contentType(_ path: String) -> String {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "json": "application/json"
+        case "txt", "md": "text/plain; charset=utf-8"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "svg": "image/svg+xml"
+        case "webp": "image/webp"
+        case "pdf": "application/pdf"
+        default: "application/octet-stream"
+        }
+    }
+}
