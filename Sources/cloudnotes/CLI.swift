@@ -70,7 +70,7 @@ struct CLIError: Error {
 
 struct CloudNotes: ParsableCommand {
     /// What `cloudnotes --version` prints; raised by hand with each release.
-    static let version = "0.22.0"
+    static let version = "0.23.0"
 
     static let configuration = CommandConfiguration(
         commandName: "cloudnotes",
