@@ -63,8 +63,8 @@ extension SharedPlace {
     public static func zone(ofShare share: String) -> String { "s-" + share }
 
     /// The folder that syncs this place's notes for `identity` (rule 20): sealed with every
-    /// epoch key of the log, the current one sealing (a key of an epoch before the member
-    /// joined, which they never received, stands as a random key that opens nothing).
+    /// epoch key of the log, the current one sealing (an earlier epoch's key the member was not
+    /// given, or whose box does not check out, stands as a random key that opens nothing).
     /// Throws `missing` until the current epoch's key has arrived for them. `onMembership` is
     /// told each newer membership a running engine's pass reads (`SharedAccess.onMembership`).
     public func notesFolder(
@@ -79,7 +79,10 @@ extension SharedPlace {
         for epoch in 1...head {
             do {
                 keys.append(try epochKey(epoch, for: identity, state: state))
-            } catch  where epoch < head && error.code == .missing {
+            } catch  where epoch < head && error.code != .storage {
+                // An earlier epoch's box missing, or one that does not check out (a file another
+                // writer of the place planted first): that epoch's files do not open and say so;
+                // the share still does.
                 keys.append(SymmetricKey(size: .bits256))
             }
         }

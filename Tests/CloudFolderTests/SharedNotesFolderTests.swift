@@ -172,6 +172,25 @@ struct SharedNotesFolderTests {
         #expect(io.allPaths().filter { $0.contains(cy.memberID) && $0.hasSuffix(".past.json") }.isEmpty)
     }
 
+    @Test("a box of an earlier epoch planted by another writer closes that epoch's files only, not the share")
+    func aPlantedPastBoxClosesOnlyItsEpoch() throws {
+        _ = try threeMembers()
+        try publish(8, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
+        _ = try place().remove(cy.memberID, by: ana, cutoff: [:], after: nil)
+        try publish(9, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
+        // Bo, a writer of the place, plants a file where Dee's past box of epoch 1 will go.
+        let dee = AccountIdentity.generate(name: "Dee")
+        let deeDevice = try #require(DeviceID("dddddddddddddddd"))
+        let planted = "/share/" + SharedPlace.pastBoxPath(epoch: 1, member: dee.memberID)
+        io.plantDirectory("/share/epochs/000000000001")
+        io.plantFile(planted, Array("not a box\n".utf8))
+        _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
+        try place(deeDevice).answer(.accepted, by: dee, after: nil)
+        let fetched = try folder(dee, deeDevice).fetchChanges(zone: zone, since: .empty)
+        #expect(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(9).recordID])
+        #expect(!fetched.notArrived.isEmpty)
+    }
+
     @Test("a pass whose membership has not grown reads one file of it, not the whole log")
     func unchangedMembershipCostsOneRead() throws {
         _ = try threeMembers()
