@@ -87,7 +87,8 @@ extension NoteStore {
                 copy = try save(
                     Note(
                         zone: other.zone, title: other.title + " (conflicted copy)", body: other.body,
-                        tags: other.tags, isFavorite: other.isFavorite, createdAt: now, modifiedAt: now),
+                        tags: other.tags, isFavorite: other.isFavorite, createdAt: now, modifiedAt: now,
+                        frontMatter: other.frontMatter, attachments: other.attachments),
                     previous: nil, db)
             }
             return (note, copy)

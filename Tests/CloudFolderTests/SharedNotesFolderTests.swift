@@ -154,41 +154,75 @@ struct SharedNotesFolderTests {
         #expect(fetched.notArrived.isEmpty)
     }
 
-    @Test("a member invited after a removal reads what was written before it, as the others do")
-    func newcomerAfterARemovalReadsEarlierEpochs() throws {
+    /// Ana's share after Cy's removal, with a note written in each epoch (8 by Bo before it, 9
+    /// by Ana after), and Dee, not invited yet.
+    func twoEpochsAndANewcomer() throws -> (dee: AccountIdentity, device: DeviceID) {
         _ = try threeMembers()
         try publish(8, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
         _ = try place().remove(cy.memberID, by: ana, cutoff: [:], after: nil)
         try publish(9, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
-        let dee = AccountIdentity.generate(name: "Dee")
-        let deeDevice = try #require(DeviceID("dddddddddddddddd"))
+        return (AccountIdentity.generate(name: "Dee"), try #require(DeviceID("dddddddddddddddd")))
+    }
+
+    /// What Dee, invited, fetches of the notebook: the notes, and how many files did not open.
+    func newcomerFetches(_ dee: AccountIdentity, _ device: DeviceID) throws -> (Set<UUID>, notArrived: Int) {
+        let fetched = try folder(dee, device).fetchChanges(zone: zone, since: .empty)
+        return (Set(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID)), fetched.notArrived.count)
+    }
+
+    @Test("a member invited after a removal reads what was written before it, as the others do")
+    func newcomerAfterARemovalReadsEarlierEpochs() throws {
+        let (dee, device) = try twoEpochsAndANewcomer()
         _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
-        try place(deeDevice).answer(.accepted, by: dee, after: nil)
-        let fetched = try folder(dee, deeDevice).fetchChanges(zone: zone, since: .empty)
-        let received = Set(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID))
+        try place(device).answer(.accepted, by: dee, after: nil)
+        let (received, notArrived) = try newcomerFetches(dee, device)
         #expect(received == [Fixtures.revision(8).recordID, Fixtures.revision(9).recordID])
-        #expect(fetched.notArrived.isEmpty, "\(fetched.notArrived.map(\.reason))")
+        #expect(notArrived == 0)
         // Cy, removed, holds no key of the epoch Dee was invited in, nor a past box of it.
         #expect(io.allPaths().filter { $0.contains(cy.memberID) && $0.hasSuffix(".past.json") }.isEmpty)
     }
 
-    @Test("a box of an earlier epoch planted by another writer closes that epoch's files only, not the share")
-    func aPlantedPastBoxClosesOnlyItsEpoch() throws {
-        _ = try threeMembers()
-        try publish(8, by: try folder(bo, Self.boDevice), Self.boDevice, seq: 1)
-        _ = try place().remove(cy.memberID, by: ana, cutoff: [:], after: nil)
-        try publish(9, by: try folder(ana, Self.anaDevice), Self.anaDevice, seq: 1)
-        // Bo, a writer of the place, plants a file where Dee's past box of epoch 1 will go.
-        let dee = AccountIdentity.generate(name: "Dee")
-        let deeDevice = try #require(DeviceID("dddddddddddddddd"))
-        let planted = "/share/" + SharedPlace.pastBoxPath(epoch: 1, member: dee.memberID)
-        io.plantDirectory("/share/epochs/000000000001")
+    @Test(
+        "a file planted where a newcomer's box will go keeps no key from them: the box goes to a spare name",
+        arguments: [false, true])
+    func aPlantedBoxIsPassedOver(past: Bool) throws {
+        let (dee, device) = try twoEpochsAndANewcomer()
+        // Bo, a writer of the place, plants a file where Dee's box of the current epoch (2), or
+        // her past box of epoch 1, will go.
+        let planted =
+            "/share/"
+            + (past
+                ? SharedPlace.pastBoxPath(epoch: 1, member: dee.memberID)
+                : SharedPlace.boxPath(epoch: 2, member: dee.memberID))
         io.plantFile(planted, Array("not a box\n".utf8))
         _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
-        try place(deeDevice).answer(.accepted, by: dee, after: nil)
-        let fetched = try folder(dee, deeDevice).fetchChanges(zone: zone, since: .empty)
-        #expect(fetched.batches.flatMap(\.batch.records).map(\.revision.recordID) == [Fixtures.revision(9).recordID])
-        #expect(!fetched.notArrived.isEmpty)
+        try place(device).answer(.accepted, by: dee, after: nil)
+        let (received, notArrived) = try newcomerFetches(dee, device)
+        #expect(received == [Fixtures.revision(8).recordID, Fixtures.revision(9).recordID])
+        #expect(notArrived == 0)
+        #expect(io.contents(planted) == Array("not a box\n".utf8))
+        let spares = io.allPaths().filter {
+            SharedPlace.isSpareBoxName(String($0.split(separator: "/").last ?? ""), member: dee.memberID)
+        }
+        #expect(spares.count == 1)
+        // Inviting her again finds the spare: nothing more to write.
+        #expect(throws: ShareError.self) { try place().invite(dee.code, role: .readOnly, by: ana, after: nil) }
+    }
+
+    @Test("an earlier epoch's box replaced after the invitation closes that epoch only; inviting again mends it")
+    func aReplacedPastBoxClosesOnlyItsEpoch() throws {
+        let (dee, device) = try twoEpochsAndANewcomer()
+        _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
+        try place(device).answer(.accepted, by: dee, after: nil)
+        // On a folder a writer can rename a file over another: Bo replaces Dee's past box.
+        io.plantFile("/share/" + SharedPlace.pastBoxPath(epoch: 1, member: dee.memberID), Array("not a box\n".utf8))
+        var (received, notArrived) = try newcomerFetches(dee, device)
+        #expect(received == [Fixtures.revision(9).recordID])
+        #expect(notArrived > 0)
+        _ = try place().invite(dee.code, role: .readOnly, by: ana, after: nil)
+        (received, notArrived) = try newcomerFetches(dee, device)
+        #expect(received == [Fixtures.revision(8).recordID, Fixtures.revision(9).recordID])
+        #expect(notArrived == 0)
     }
 
     @Test("a pass whose membership has not grown reads one file of it, not the whole log")

@@ -177,6 +177,21 @@ struct SharedPlaceTests {
         #expect(try place.epochKey(1, for: bo, state: state) == oldKey)
     }
 
+    @Test("a removal whose boxes' names another writer took first still gives the new key to everyone who remains")
+    func removalPassesOverPlantedBoxes() throws {
+        let state = try threeMembers()
+        // Bo, about to be removed, plants files where Ana's and Cy's boxes of epoch 2 will go.
+        io.plantDirectory("/share/epochs/000000000002")
+        for member in [ana.memberID, cy.memberID] {
+            io.plantFile("/share/epochs/000000000002/\(member).json", Array("not a box\n".utf8))
+        }
+        let after = try place.remove(bo.memberID, by: ana, after: state.log.checkpoint)
+        let key = try place.epochKey(2, for: ana, state: after)
+        #expect(try place.epochKey(2, for: cy, state: after) == key)
+        #expect(MembershipEntry.keyID(of: key) == after.log.head.epochKeyID)
+        #expect(throws: ShareError.self) { try place.epochKey(2, for: bo, state: after) }
+    }
+
     @Test("a removal or an invitation cut short anywhere is finished by running it again, with one key")
     func cutShortAndRunAgain() throws {
         var state = try threeMembers()

@@ -159,6 +159,29 @@ struct ConflictTests {
         #expect(try a.store.history(note.id).compactMap(\.fields?.body).contains("early\n"))
     }
 
+    @Test("keeping both: the conflicted copy carries the other version's attachments, on every device")
+    func keepBothKeepsTheOtherSidesAttachments() async throws {
+        let (a, b, note) = try await twoDevices(.askUser)
+        _ = try a.store.update(note.id) { $0.body = "mine\n" }
+        b.clock.advance(by: 1000)
+        let source = b.directory.appendingPathComponent("map.txt")
+        try Data("the map".utf8).write(to: source)
+        let map = try b.store.addAttachmentContent(fromFile: source.path, name: "map.txt", maxBytes: 1 << 20)
+        _ = try b.store.update(note.id) {
+            $0.body = "theirs\n"
+            $0.attachments = [map]
+        }
+        try await quiesce([a, b])
+        let (kept, copy) = try a.store.resolveConflict(note.id, keep: .both)
+        #expect(kept.body == "mine\n" && kept.attachments.isEmpty)
+        let conflicted = try #require(copy)
+        #expect(conflicted.body == "theirs\n")
+        #expect(conflicted.attachments == [map])
+        try await quiesce([a, b])
+        #expect(try b.store.note(conflicted.id)?.attachments == [map])
+        #expect(try String(contentsOfFile: b.store.attachmentContentPath(map.sha256), encoding: .utf8) == "the map")
+    }
+
     @Test("the resolver is symmetric and idempotent: head order does not matter, a merge of equal edits is no conflict")
     func resolverProperties() throws {
         let id = UUID()

@@ -38,6 +38,21 @@ public struct SharedPlace: Sendable {
     static func boxPath(epoch: Int64, member: String) -> String { "epochs/\(number(epoch))/\(member).json" }
     /// The box of an epoch that ended before `member` was invited, written with their invitation.
     static func pastBoxPath(epoch: Int64, member: String) -> String { "epochs/\(number(epoch))/\(member).past.json" }
+    /// A spare box: written under a name of its own (`tag`, 16 random lowercase hex digits) when
+    /// another file took the box's usual name first, so no writer of the place can keep a key
+    /// from a member by planting a file where their box will go.
+    static func spareBoxPath(epoch: Int64, member: String, tag: String) -> String {
+        "epochs/\(number(epoch))/\(member).\(tag).json"
+    }
+    /// Whether `name`, in an epoch's folder, is a spare box's name for `member`.
+    static func isSpareBoxName(_ name: String, member: String) -> Bool {
+        let tag = name.utf8.dropFirst(member.utf8.count + 1).dropLast(".json".utf8.count)
+        return name.hasPrefix(member + ".") && name.hasSuffix(".json") && tag.count == 16
+            && tag.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
+    }
     static func answerPath(member: String, entry: Int64, answer: ShareAnswer) -> String {
         "answers/\(member)-\(number(entry))-\(answer.rawValue).json"
     }
