@@ -1,21 +1,22 @@
 import Foundation
 
-/// The status code a loopback HTTP server answers to `GET path`, or nil when it does not answer
-/// (refused, closed, garbled, or nothing within `timeout` seconds). A plain socket on a thread
-/// of its own: no HTTP client library (URLSession on Linux stops the process on a connection
-/// closed before the answer's head, which a server still starting does), and no pool thread
-/// blocked while it waits.
-public func loopbackStatus(port: Int, path: String, timeout: Double = 2) async -> Int? {
+/// The status code a loopback HTTP server answers to `method path` (no body), or nil when it
+/// does not answer (refused, closed, garbled, or nothing within `timeout` seconds). A plain
+/// socket on a thread of its own: no HTTP client library (URLSession on Linux stops the process
+/// on a connection closed before the answer's head, which a server still starting does), and no
+/// pool thread blocked while it waits.
+public func loopbackStatus(port: Int, path: String, method: String = "GET", timeout: Double = 2) async -> Int? {
     await withCheckedContinuation { continuation in
         let thread = Thread {
-            continuation.resume(returning: blockingLoopbackStatus(port: port, path: path, timeout: timeout))
+            continuation.resume(
+                returning: blockingLoopbackStatus(port: port, path: path, method: method, timeout: timeout))
         }
         thread.name = "loopback-probe"
         thread.start()
     }
 }
 
-private func blockingLoopbackStatus(port: Int, path: String, timeout: Double) -> Int? {
+private func blockingLoopbackStatus(port: Int, path: String, method: String, timeout: Double) -> Int? {
     guard (1...Int(UInt16.max)).contains(port) else { return nil }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
@@ -24,7 +25,8 @@ private func blockingLoopbackStatus(port: Int, path: String, timeout: Double) ->
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     guard connectLoopback(fd, port: port) else { return nil }
-    let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+    let length = method == "GET" ? "" : "Content-Length: 0\r\n"
+    let request = Array("\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(length)\r\n".utf8)
     let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     guard sent == request.count else { return nil }
     // The status line: `HTTP/1.x NNN ...`.

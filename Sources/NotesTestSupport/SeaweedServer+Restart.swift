@@ -37,7 +37,7 @@ extension SeaweedServer {
         guard group == 0, let dir, let current else {
             throw SeaweedError(message: "restart needs a server of this instance, killed")
         }
-        try await launch(weed: try Self.weedBinary(), dir: dir, ports: ports, endpoint: current)
+        try await launch(weed: try Self.binary(implementation), dir: dir, ports: ports, endpoint: current)
         return current
     }
 

