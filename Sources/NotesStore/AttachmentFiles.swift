@@ -140,34 +140,17 @@ struct AttachmentFiles: Sendable {
 
     /// Reads until `buffer` is full or the file ends; the count read.
     static func fill(_ fd: Int32, _ buffer: inout [UInt8], source: String = "attachment content") throws -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                // The loop runs only while the buffer has room, so it has an address.
-                raw.baseAddress.map { posixRead(fd, $0 + filled, raw.count - filled) } ?? 0
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("cannot read \(source)")
-            }
-            if count == 0 { break }
-            filled += count
+        let (filled, failure) = buffer.withUnsafeMutableBytes { FileDescriptorIO.readFull(fd, into: $0) }
+        guard failure == 0 else {
+            throw StoreError(.io, "cannot read \(source): \(FileDescriptorIO.reason(failure))")
         }
         return filled
     }
 
     static func writeAll(_ fd: Int32, _ piece: ArraySlice<UInt8>) throws {
-        try piece.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }  // nothing to write
-            var offset = 0
-            while offset < raw.count {
-                let count = posixWrite(fd, base + offset, raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.error("cannot write attachment content")
-                }
-                offset += count
-            }
+        let failure = piece.withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) }
+        guard failure == 0 else {
+            throw StoreError(.io, "cannot write attachment content: \(FileDescriptorIO.reason(failure))")
         }
     }
 
@@ -175,8 +158,3 @@ struct AttachmentFiles: Sendable {
         StoreError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
 }
-
-// The system calls by their global names (the type above has a `read` of its own).
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
-
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }

@@ -136,22 +136,9 @@ struct Export: ParsableCommand {
     /// (`Data.write` fsyncs each file, which made most of the time of a 100k-note export); the
     /// notes stay in the store, and the OS writes the files back within seconds.
     static func writeNew(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         var text = text
-        try text.withUTF8 { bytes in
-            var offset = 0
-            guard let base = bytes.baseAddress else { return }  // nothing to write
-            while offset < bytes.count {
-                let written = Glibc.write(fd, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
+        let failure = text.withUTF8 { FileDescriptorIO.writeNewFile(UnsafeRawBufferPointer($0), to: path, mode: 0o600) }
+        guard failure == 0 else { throw CLIError("cannot write \(path): \(FileDescriptorIO.reason(failure))") }
     }
 
     /// The folder (its name, beside the JSON file) that holds a JSON export's attachments:

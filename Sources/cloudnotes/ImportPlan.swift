@@ -63,14 +63,9 @@ struct ImportPlan: Sendable {
     }
 
     private mutating func flush() throws {
-        try pending.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count, let base = raw.baseAddress {
-                let wrote = pwrite(descriptor, base + done, raw.count - done, off_t(written + done))
-                if wrote < 0, errno == EINTR { continue }
-                guard wrote > 0 else { throw CLIError("cannot write the import's scratch file: \(Self.reason())") }
-                done += wrote
-            }
+        let failure = pending.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0, at: Int64(written)) }
+        guard failure == 0 else {
+            throw CLIError("cannot write the import's scratch file: \(FileDescriptorIO.reason(failure))")
         }
         written += pending.count
         pending.removeAll(keepingCapacity: true)
@@ -94,14 +89,14 @@ struct ImportPlan: Sendable {
         var buffer: [UInt8] = []
         return try entries[range].map { entry in
             if buffer.count < entry.length { buffer = [UInt8](repeating: 0, count: entry.length) }
-            try buffer.withUnsafeMutableBytes { raw in
-                var done = 0
-                while done < entry.length, let base = raw.baseAddress {
-                    let got = pread(descriptor, base + done, entry.length - done, off_t(entry.offset + done))
-                    if got < 0, errno == EINTR { continue }
-                    guard got > 0 else { throw CLIError("cannot read the import's scratch file: \(Self.reason())") }
-                    done += got
-                }
+            let (got, failure) = buffer.withUnsafeMutableBytes {
+                FileDescriptorIO.readFull(
+                    descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<entry.length]),
+                    at: Int64(entry.offset))
+            }
+            guard got == entry.length else {
+                let reason = failure == 0 ? "it ends early" : FileDescriptorIO.reason(failure)
+                throw CLIError("cannot read the import's scratch file: \(reason)")
             }
             guard
                 let note = buffer.withUnsafeBytes({
@@ -111,6 +106,4 @@ struct ImportPlan: Sendable {
             return note
         }
     }
-
-    private static func reason() -> String { String(cString: strerror(errno)) }
 }

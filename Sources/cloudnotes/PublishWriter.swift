@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import NotesCore
 import NotesPublish
 import NotesStore
 
@@ -105,21 +106,8 @@ struct PublishWriter {
     /// One new file: open, write, close; not fsynced, as `Export.writeNew` (the notes stay in the
     /// store, and the OS writes the files back within seconds).
     static func writeNew(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard let base = bytes.baseAddress else { return }  // nothing to write
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
+        let failure = data.withUnsafeBytes { FileDescriptorIO.writeNewFile($0, to: path, mode: 0o644) }
+        guard failure == 0 else { throw CLIError("cannot write \(path): \(FileDescriptorIO.reason(failure))") }
     }
 
     /// Streams an attachment's content from the store unless the file has its SHA-256 already.
