@@ -7,18 +7,11 @@ public enum FileDescriptorIO {
     /// Writes all of `bytes` at the file's position, or at `offset` (pwrite(2)).
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }  // nothing to write
-        var done = 0
-        while done < bytes.count {
-            let count =
-                offset.map { pwrite(fd, base + done, bytes.count - done, off_t($0) + off_t(done)) }
+        let (done, failure) = whole(bytes.count) { done in
+            offset.map { pwrite(fd, base + done, bytes.count - done, off_t($0) + off_t(done)) }
                 ?? write(fd, base + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += count
         }
-        return 0
+        return failure != 0 || done == bytes.count ? failure : EIO
     }
 
     /// Reads until `buffer` is full or the file ends, from the file's position or from `offset`
@@ -27,11 +20,18 @@ public enum FileDescriptorIO {
         _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64? = nil
     ) -> (count: Int, failure: Int32) {
         guard let base = buffer.baseAddress else { return (0, 0) }  // no room
-        var done = 0
-        while done < buffer.count {
-            let count =
-                offset.map { pread(fd, base + done, buffer.count - done, off_t($0) + off_t(done)) }
+        return whole(buffer.count) { done in
+            offset.map { pread(fd, base + done, buffer.count - done, off_t($0) + off_t(done)) }
                 ?? read(fd, base + done, buffer.count - done)
+        }
+    }
+
+    /// Calls `step` with the count done so far until `total` is done, a step does nothing (the
+    /// end of a file) or fails with other than EINTR.
+    private static func whole(_ total: Int, _ step: (Int) -> Int) -> (count: Int, failure: Int32) {
+        var done = 0
+        while done < total {
+            let count = step(done)
             if count < 0 {
                 if errno == EINTR { continue }
                 return (done, errno)
