@@ -17,12 +17,20 @@ public struct PublishManifest: Codable, Sendable, Equatable {
     /// Page path → the fingerprint of what the page was made from (`SiteBuilder.fingerprint`):
     /// the next publish renders again only the pages whose fingerprint changed.
     public var fingerprints: [String: String]?
+    /// Path → the ETag the bucket gave the object publish uploaded there (nil in a folder, and
+    /// from builds before 0.24): an object whose listed ETag is another was changed or replaced
+    /// by other means, and is uploaded again.
+    public var etags: [String: String]?
 
-    public init(files: [String], hashes: [String: String]? = nil, fingerprints: [String: String]? = nil) {
+    public init(
+        files: [String], hashes: [String: String]? = nil, fingerprints: [String: String]? = nil,
+        etags: [String: String]? = nil
+    ) {
         version = 1
         self.files = files.sorted()
         self.hashes = hashes
         self.fingerprints = fingerprints
+        self.etags = etags
     }
 
     /// The manifest in `data`, or nil when it is not one (then the folder is not a site this

@@ -9,7 +9,9 @@ import NotesStore
 ///
 /// Only files whose SHA-256 differs from the one the last publish recorded in its manifest
 /// (`PublishManifest.hashes`) are uploaded (comparing with the objects would mean downloading
-/// them), then the objects of the last publish that the site no longer has are deleted. As in a
+/// them), and files whose object is gone or has another ETag than the one the upload was given
+/// (changed by other means: one listing tells), then the objects of the last publish that the
+/// site no longer has are deleted. As in a
 /// folder, the manifest names what is ours: a prefix holding other objects and no manifest is
 /// refused, a new file never replaces an object publish did not write, and the manifest is
 /// first rewritten as the union of the old and new files (with the old hashes), so a publish
@@ -21,6 +23,12 @@ struct PublishBucketWriter {
     /// `s3://BUCKET/PREFIX`, for messages.
     var name: String
     var store: NoteStore
+    /// The objects under the prefix with their ETags, listed by `previousManifest()`.
+    let listed = Listed()
+
+    final class Listed {
+        var etags: [String: String] = [:]
+    }
 
     /// The path of `io` of a file of the site.
     func at(_ path: String) -> String { root + "/" + path }
@@ -32,7 +40,7 @@ struct PublishBucketWriter {
         var hashes: [String: String] = [:]
         for file in site.files { hashes[file.path] = Self.sha256(file) ?? uploaded[file.path] }
         for file in site.files where !ours.contains(file.path) {
-            guard try io.kind(at(file.path)) == nil else {
+            guard listed.etags[file.path] == nil else {
                 throw CLIError("\(name)/\(file.path) exists and publish did not write it; remove it first")
             }
         }
@@ -40,19 +48,22 @@ struct PublishBucketWriter {
             files: Array(ours.union(hashes.keys)), hashes: uploaded.filter { ours.contains($0.key) })
         if union != previous { try put(Array(union.encoded()), PublishManifest.fileName) }
         var result = PublishWriter.Result()
+        var etags: [String: String] = [:]
         for file in site.files {
-            guard uploaded[file.path] != hashes[file.path] else {
+            if uploaded[file.path] == hashes[file.path], intact(file.path, previous) {
+                etags[file.path] = listed.etags[file.path]
                 result.unchanged += 1
                 continue
             }
-            try put(try bytes(of: file), file.path)
+            etags[file.path] = try put(try bytes(of: file), file.path)
             result.written += 1
         }
         for gone in previous?.removed(by: site) ?? [] {
             try io.remove(at(gone))
             result.removed += 1
         }
-        let current = PublishManifest(files: site.files.map(\.path), hashes: hashes, fingerprints: site.fingerprints)
+        let current = PublishManifest(
+            files: site.files.map(\.path), hashes: hashes, fingerprints: site.fingerprints, etags: etags)
         if current != union { try put(Array(current.encoded()), PublishManifest.fileName) }
         return result
     }
@@ -60,17 +71,26 @@ struct PublishBucketWriter {
     /// The fingerprints of the pages `previous` uploaded: those a publish need not render again
     /// while their inputs stay (`SiteBuilder.site`'s `unchanged`).
     func reusable(_ previous: PublishManifest?) -> [String: String] {
-        (previous?.fingerprints ?? [:]).filter { previous?.hashes?[$0.key] != nil }
+        (previous?.fingerprints ?? [:]).filter { previous?.hashes?[$0.key] != nil && intact($0.key, previous) }
+    }
+
+    /// Whether the object at `path` is the one the last publish uploaded: there, with the ETag it
+    /// was given (a manifest of a build before 0.24 recorded none: there is all it can tell).
+    func intact(_ path: String, _ previous: PublishManifest?) -> Bool {
+        guard let now = listed.etags[path] else { return false }
+        guard let then = previous?.etags?[path] else { return true }
+        return now == then && !now.isEmpty
     }
 
     /// The manifest of the publish that wrote the prefix; nil for an empty prefix. A prefix
     /// with other objects and no manifest is refused.
     func previousManifest() throws -> PublishManifest? {
+        listed.etags = try io.listETags(under: root)
         let bytes: [UInt8]
         do {
             bytes = try io.read(at(PublishManifest.fileName), maxBytes: 256 << 20)
         } catch let error as CloudError where error.code == .unknownItem {
-            guard try io.list(root).isEmpty else {
+            guard listed.etags.isEmpty else {
                 throw CLIError("\(name) holds objects that publish did not write; give an empty or new prefix")
             }
             return nil
@@ -82,13 +102,16 @@ struct PublishBucketWriter {
         return manifest
     }
 
-    func put(_ bytes: [UInt8], _ path: String) throws {
+    /// Uploads `bytes` to `path`; the ETag the bucket gave it.
+    @discardableResult
+    func put(_ bytes: [UInt8], _ path: String) throws -> String {
         let key = io.key(at(path))
         let response = try io.client.send(
             "PUT", key: key, headers: [("Content-Type", Self.contentType(path))], body: bytes)
         guard (200..<300).contains(response.status) else {
             throw response.cloudError(operation: "put", key: key, bucket: io.client.endpoint.bucket)
         }
+        return S3FileIO.unquoted(response.headers["etag"] ?? "")
     }
 
     /// A file's bytes: a page's, or an attachment's content read from the store.

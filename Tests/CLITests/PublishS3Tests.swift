@@ -75,4 +75,37 @@ import Testing
         #expect(refused.stderr.contains("holds objects that publish did not write"), "\(refused.stderr)")
         #expect(try client.send("GET", key: "\(prefix)/theirs/index.html").body == Array("keep".utf8))
     }
+
+    @Test func anObjectChangedOrDeletedInTheBucketByOtherMeansIsUploadedAgainAtTheNextPublish() async throws {
+        let server = try await SeaweedServer.shared.endpoint()
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let prefix = "publish-\(UUID().uuidString.lowercased())"
+        let client = S3Client(
+            endpoint: S3Endpoint(
+                url: try #require(URL(string: server.url)), bucket: server.bucket, region: "us-east-1",
+                credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 10))
+        func publish() throws -> CLIRunner.Result {
+            try cli.cn(
+                ["publish", "Public", "s3://\(server.bucket)/\(prefix)"], stdinBytes: Data(),
+                environment: server.environment)
+        }
+        try cli.cn("notebook", "create", "Public")
+        try cli.add("Alpha", body: "alpha text", "--notebook", "Public")
+        try cli.add("Beta", body: "beta text", "--notebook", "Public")
+        #expect(try publish().status == 0)
+        let keys = try S3FileIO(client: client, prefix: prefix).listETags(under: "/").keys
+        let alpha = try #require(keys.first { $0.hasPrefix("notes/alpha-") })
+        let beta = try #require(keys.first { $0.hasPrefix("notes/beta-") })
+        let page = try client.send("GET", key: "\(prefix)/\(alpha)").body
+        // Someone edits one page in the bucket's console and deletes another.
+        #expect(try client.send("PUT", key: "\(prefix)/\(alpha)", body: Array("defaced".utf8)).status == 200)
+        #expect(try client.send("DELETE", key: "\(prefix)/\(beta)").status == 204)
+        let again = try publish()
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("2 file(s) written"), "\(again.stderr)")
+        #expect(try client.send("GET", key: "\(prefix)/\(alpha)").body == page)
+        #expect(try client.send("GET", key: "\(prefix)/\(beta)").status == 200)
+        #expect(try publish().stderr.contains("0 file(s) written"))
+    }
 }

@@ -20,4 +20,24 @@ extension S3FileIO: KeyListingFileIO {
         }
         return found.sorted(by: String.byteOrder)
     }
+
+    /// Every object under `path` (relative name) with its ETag, quotes dropped; an object whose
+    /// listing gave no ETag is there with an empty one. One ListObjectsV2 per 1,000 objects.
+    public func listETags(under path: String) throws -> [String: String] {
+        let base = key(path)
+        let listPrefix = base.isEmpty ? "" : base + "/"
+        var found: [String: String] = [:]
+        try eachListPage(prefix: listPrefix, delimiter: nil, startAfter: nil, path: path) { page in
+            for (index, key) in page.keys.enumerated() where key.hasPrefix(listPrefix) && !key.hasSuffix("/") {
+                found[String(key.dropFirst(listPrefix.count))] =
+                    page.etags.isEmpty ? "" : Self.unquoted(page.etags[index])
+            }
+        }
+        return found
+    }
+
+    /// An ETag without the quotes S3 puts around it.
+    public static func unquoted(_ etag: String) -> String {
+        etag.count >= 2 && etag.hasPrefix("\"") && etag.hasSuffix("\"") ? String(etag.dropFirst().dropLast()) : etag
+    }
 }

@@ -10,6 +10,9 @@ public enum S3XML {
     /// One page of ListObjectsV2.
     public struct ListPage: Sendable, Equatable {
         public var keys: [String] = []
+        /// Each key's ETag, quotes and all, in the keys' order; empty when the page did not give
+        /// one for every key.
+        public var etags: [String] = []
         public var commonPrefixes: [String] = []
         public var isTruncated = false
         public var nextContinuationToken: String?
@@ -27,12 +30,14 @@ public enum S3XML {
     /// A ListObjectsV2 result page, or nil for a body that is not one.
     public static func listPage(_ body: [UInt8]) -> ListPage? {
         let collector = Collector(paths: [
-            "ListBucketResult/Contents/Key", "ListBucketResult/CommonPrefixes/Prefix",
+            "ListBucketResult/Contents/Key", "ListBucketResult/Contents/ETag", "ListBucketResult/CommonPrefixes/Prefix",
             "ListBucketResult/IsTruncated", "ListBucketResult/NextContinuationToken",
         ])
         guard collector.parse(body), collector.root == "ListBucketResult" else { return nil }
         var page = ListPage()
         page.keys = collector.values["ListBucketResult/Contents/Key"] ?? []
+        let etags = collector.values["ListBucketResult/Contents/ETag"] ?? []
+        page.etags = etags.count == page.keys.count ? etags : []
         page.commonPrefixes = collector.values["ListBucketResult/CommonPrefixes/Prefix"] ?? []
         page.isTruncated = collector.values["ListBucketResult/IsTruncated"]?.first == "true"
         page.nextContinuationToken = collector.values["ListBucketResult/NextContinuationToken"]?.first
