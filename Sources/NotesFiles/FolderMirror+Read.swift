@@ -62,7 +62,7 @@ extension FolderMirror {
         {
             changes.append(.deleted(id: id, path: record.path))
         }
-        return changes
+        return try withoutReadOnly(changes, &report)
     }
 
     /// Reads and parses one file; nil (and the file named in `report`) when it changed while
