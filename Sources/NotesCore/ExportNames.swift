@@ -68,10 +68,12 @@ public enum ExportNames {
     /// `folders` maps each note's zone to its folder (`folders(_:)`; the zone id when absent).
     public static func paths(_ notes: [Note], folders: [String: String] = [:]) -> [String] {
         var paths = [String](repeating: "", count: notes.count)
+        // The ids as text once, not at each comparison (10k notes: 280k conversions otherwise).
+        let ids = notes.map(\.idString)
         let order = notes.indices.sorted {
             let a = notes[$0]
             let b = notes[$1]
-            return (a.zone, a.createdAt, a.idString) < (b.zone, b.createdAt, b.idString)
+            return (a.zone, a.createdAt, ids[$0]) < (b.zone, b.createdAt, ids[$1])
         }
         // A note is never named like the folder of a notebook nested in its own (`Work/Projects.md`
         // beside `Work/Projects/`): its attachment folder would be that notebook's.
@@ -86,8 +88,8 @@ public enum ExportNames {
             let note = notes[index]
             var stem = safe(note.title)
             if taken[note.zone, default: []].contains(stem.lowercased()) {
-                stem += " (" + note.idString.prefix(8) + ")"
-                if taken[note.zone, default: []].contains(stem.lowercased()) { stem = note.idString }
+                stem += " (" + ids[index].prefix(8) + ")"
+                if taken[note.zone, default: []].contains(stem.lowercased()) { stem = ids[index] }
             }
             taken[note.zone, default: []].insert(stem.lowercased())
             paths[index] = (folders[note.zone] ?? note.zone) + "/" + stem + ".md"

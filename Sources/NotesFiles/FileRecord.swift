@@ -31,6 +31,12 @@ public struct FileRecord: Sendable, Equatable, Codable {
     /// Whether the file at this record's path, now with `current` stat, may hold bytes the
     /// mirror has not read: its stat changed, or it was modified too close to the last check.
     func mayHaveChanged(_ current: FileStat) -> Bool {
-        current != stat || stat.mtimeNs + 2_000_000_000 > checkedAtNs
+        current != stat || isRacilyClean
+    }
+
+    /// Whether the file was modified too close to the last check for its stat to tell a later
+    /// save (git's "racily clean"): it is hashed again until a check 2 s after its mtime.
+    var isRacilyClean: Bool {
+        stat.mtimeNs + 2_000_000_000 > checkedAtNs
     }
 }

@@ -12,7 +12,14 @@ public struct FileStat: Sendable, Equatable, Codable {
     public static func of(_ path: String) -> FileStat? {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return FileStat(
+        return FileStat(info)
+    }
+}
+
+extension FileStat {
+    /// What `info`, a `stat` already taken, says.
+    init(_ info: stat) {
+        self.init(
             size: Int64(info.st_size),
             mtimeNs: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
             inode: UInt64(info.st_ino))

@@ -5,20 +5,28 @@ extension FolderMirror {
     /// The folder's changes since the mirror last looked. A file is read only when its stat
     /// says it may have changed (`FileRecord.mayHaveChanged`), and counts as edited only when
     /// its bytes differ from those recorded: the mirror's own writes never come back.
-    func readFolder(_ report: inout MirrorReport) throws -> [FolderChange] {
-        let scan = try FolderScan.scan(root)
+    /// `scan`: the folder's listing when the caller has just taken it.
+    func readFolder(_ report: inout MirrorReport, scan: [String: FileStat]? = nil) throws -> [FolderChange] {
+        let scan = try scan ?? FolderScan.scan(root)
         var idAtPath: [String: String] = [:]
         for (id, record) in state.files { idAtPath[record.path] = id }
         var changes: [FolderChange] = []
         var present: Set<String> = []
         var unknown: [FolderChange.ReadFile] = []
-        for (path, stat) in scan.sorted(by: { $0.key < $1.key }) {
+        // Most files are as recorded: only the others are sorted (changes in path order) and read.
+        var candidates: [(path: String, stat: FileStat)] = []
+        for (path, stat) in scan {
+            if let id = idAtPath[path], let record = state.files[id] {
+                present.insert(id)
+                guard record.mayHaveChanged(stat) else { continue }
+            }
+            candidates.append((path, stat))
+        }
+        for (path, _) in candidates.sorted(by: { $0.path < $1.path }) {
             guard let id = idAtPath[path], let record = state.files[id] else {
                 if let file = read(path, &report) { unknown.append(file) }
                 continue
             }
-            present.insert(id)
-            guard record.mayHaveChanged(stat) else { continue }
             var unchanged: FileStat?
             guard let file = read(path, &report, unlessHash: record.sha256, unchanged: &unchanged) else {
                 if let unchanged { changes.append(.touched(id: id, unchanged)) }
@@ -49,11 +57,12 @@ extension FolderMirror {
             }
             changes.append(.created(file))
         }
-        for (id, record) in state.files.sorted(by: { $0.value.path < $1.value.path })
-        where !present.contains(id) && !claimed.contains(id) {
+        for (id, record) in state.files.filter({ !present.contains($0.key) && !claimed.contains($0.key) })
+            .sorted(by: { $0.value.path < $1.value.path })
+        {
             changes.append(.deleted(id: id, path: record.path))
         }
-        return changes
+        return try withoutReadOnly(changes, &report)
     }
 
     /// Reads and parses one file; nil (and the file named in `report`) when it changed while

@@ -8,13 +8,26 @@ extension FolderMirror {
     /// is written atomically. A file is replaced, renamed or removed only while it still holds
     /// what the mirror last read (its stat unchanged); else it waits for the next pass, which
     /// reads it first. With `dryRun`, only says what it would do.
-    func writeFolder(_ report: inout MirrorReport, dryRun: Bool) throws {
-        let notes = try store.allNotes(includeTrash: false)
+    ///
+    /// The notes are read without their text (`allNoteHeads`): a note whose file is at its path
+    /// and says its head revision is passed over, and only the others are read in full, so a
+    /// pass after one change costs a look at each note's head, not a read of every note. With
+    /// `sweep`, each note's attachments missing from the folder are written back too.
+    func writeFolder(_ report: inout MirrorReport, dryRun: Bool, sweep: Bool = true) throws {
+        let notes = try store.allNoteHeads()
         let notebooks = try NotebookFolders(store, zonesOf: notes)
-        let paths = ExportNames.paths(notes, folders: notebooks.folders)
+        let keys = notes.map { PathKey(id: $0.id, zone: $0.zone, title: $0.title, createdAt: $0.createdAt) }
+        let paths: [String]
+        if let last = lastPaths, last.keys == keys, last.folders == notebooks.folders {
+            paths = last.paths
+        } else {
+            paths = ExportNames.paths(notes, folders: notebooks.folders)
+            lastPaths = (keys, notebooks.folders, paths)
+        }
         let unparsed = Set(report.unparsed.map(\.path))
         let live = Set(notes.map(\.idString))
-        for (id, record) in state.files.sorted(by: { $0.value.path < $1.value.path }) where !live.contains(id) {
+        for (id, record) in state.files.filter({ !live.contains($0.key) }).sorted(by: { $0.value.path < $1.value.path })
+        {
             if dryRun {
                 report.toFolder.append("remove \(record.path)")
                 continue
@@ -26,6 +39,7 @@ extension FolderMirror {
                     continue
                 }
                 unlink(full)
+                written.insert(record.path)
                 removeEmptyFolders(Self.folder(of: record.path))
             }
             state.files[id] = nil
@@ -37,9 +51,10 @@ extension FolderMirror {
             let id = note.idString
             let target = paths[index]
             let record = state.files[id]
-            let attachments = note.attachments.isEmpty ? [] : attachmentFiles(of: note)
             if let record, record.path == target, record.inStep, record.revision == note.headRev {
-                if !dryRun { try writeAttachments(note, attachments, notePath: target) }
+                if !dryRun, sweep, !note.attachments.isEmpty {
+                    try writeAttachments(note, attachmentFiles(of: note), notePath: target)
+                }
                 continue
             }
             if let record, unparsed.contains(record.path) {
@@ -60,6 +75,9 @@ extension FolderMirror {
                 report.waiting.append(record.path)
                 continue
             }
+            // Its text, now that it is to be written (gone meanwhile: the next pass removes its file).
+            guard let note = try store.note(note.id), !note.isTrashed else { continue }
+            let attachments = note.attachments.isEmpty ? [] : attachmentFiles(of: note)
             let data = Data(
                 MarkdownNote.render(note, notebookName: notebooks.names[note.zone], attachmentFiles: attachments).utf8)
             let sha256 = Self.sha256(data)
@@ -71,6 +89,7 @@ extension FolderMirror {
                     throw MirrorError(
                         "cannot rename \(root)/\(record.path) to \(target): \(String(cString: strerror(errno)))")
                 }
+                written.formUnion([record.path, target])
                 moveAttachmentFolder(from: record.path, to: target)
                 occupied[record.path] = nil
                 occupied[target] = id
@@ -78,6 +97,7 @@ extension FolderMirror {
             }
             if record?.sha256 != sha256 || FileStat.of(root + "/" + target) == nil {
                 try AtomicFile.write(data, to: root + "/" + target)
+                written.insert(target)
             }
             try writeAttachments(note, attachments, notePath: target)
             guard let stat = FileStat.of(root + "/" + target) else {

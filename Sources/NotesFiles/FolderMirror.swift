@@ -24,6 +24,22 @@ public final class FolderMirror {
     /// Wall-clock nanoseconds, for `FileRecord.checkedAtNs`.
     let nowNs: () -> Int64
     var state: MirrorState
+    /// The stat of the state file as this mirror last loaded or saved it: while it is unchanged,
+    /// no other pass has run since and `state` is what it holds (no reload of 10k records).
+    var stateFileStat: FileStat?
+    /// The note files the last pass wrote, renamed or removed (relative paths): the only ones
+    /// whose stat moved because of the mirror itself.
+    public internal(set) var written: Set<String> = []
+    /// The last pass's file names (`ExportNames.paths`) and what they were made of: reused while
+    /// no note was added, removed, retitled or moved and no notebook renamed.
+    var lastPaths: (keys: [PathKey], folders: [String: String], paths: [String])?
+
+    struct PathKey: Equatable {
+        var id: UUID
+        var zone: String
+        var title: String
+        var createdAt: Date
+    }
 
     /// A mirror of `store` into `folder`, its state in `dataDirectory`; `resolve` merges heads
     /// as sync does (`ConflictResolver.resolve`).
@@ -43,24 +59,49 @@ public final class FolderMirror {
     /// Reads the records saved by the last pass, of this process or another (`files sync` beside
     /// `files --watch`): passes take turns (`PassLock`) and each starts from the last one's records.
     func reloadState() throws {
+        let current = FileStat.of(statePath)
+        if let current, current == stateFileStat { return }
         let saved = try MirrorState.load(directory: dataDirectory)
         state = saved?.folder == root ? saved ?? MirrorState(folder: root) : MirrorState(folder: root)
+        // Another folder's state (or none) is replaced at the end of the pass.
+        stateFileStat = saved?.folder == root ? current : nil
     }
 
+    private var statePath: String { dataDirectory + "/" + MirrorState.fileName }
+
     /// One pass both ways: the folder's changes into the store, then the store's into the folder.
+    ///
+    /// Either way a pass reads only the files whose stat says they may have changed and writes
+    /// only the notes whose head moved. `scan` is the folder's listing when the caller just took
+    /// it (`MirrorKeeper`'s tick), saving a second walk. A `sweep` (the default: `files sync`,
+    /// the keeper's periodic pass) also reads the files added to the notes' attachment folders
+    /// and writes back attachments missing from the folder; without it those wait for the next
+    /// sweep.
     @discardableResult
-    public func sync() throws -> MirrorReport {
+    public func sync(scan: [String: FileStat]? = nil, sweep: Bool = true) throws -> MirrorReport {
         try checkRoot()
         let lock = try PassLock(directory: dataDirectory)
         defer { lock.release() }
         try reloadState()
+        written = []
+        let before = state
         var report = MirrorReport()
-        let changes = try readFolder(&report)
+        let changes = try readFolder(&report, scan: scan)
         try apply(changes, &report)
-        try readAttachments(&report)
-        try writeFolder(&report, dryRun: false)
-        try state.save(directory: dataDirectory)
+        if sweep { try readAttachments(&report) }
+        try writeFolder(&report, dryRun: false, sweep: sweep)
+        if stateFileStat == nil || state.recordsDiffer(from: before) {
+            try state.save(directory: dataDirectory)
+            stateFileStat = FileStat.of(statePath)
+        }
         return report
+    }
+
+    /// Whether a file was read or written so recently that it could be saved again with the
+    /// same stat (`FileRecord.mayHaveChanged`): the next pass hashes it again.
+    public var hasRacilyCleanFiles: Bool {
+        // A file dated ahead of the clock (a minute or more) is left to the sweep, not every tick.
+        state.files.values.contains { $0.isRacilyClean && $0.stat.mtimeNs < $0.checkedAtNs + 60_000_000_000 }
     }
 
     /// What a pass would do, doing nothing: files changed in the folder, notes whose files are

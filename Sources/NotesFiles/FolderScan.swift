@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// The note files under a notes folder: every `*.md` file, by path relative to the folder,
-/// with its stat. Skipped: dot-files and dot-folders (`.git/`, vim's `.x.md.swp`, Emacs's
+/// with its stat (in no order: each tick walks the whole folder). Skipped: dot-files and dot-folders (`.git/`, vim's `.x.md.swp`, Emacs's
 /// `.#x.md`, the mirror's own temporary files), backups ending in `~`, vim's `4913` probe,
 /// anything not ending in `.md` (`sed -i`'s `sedXXXXXX`), and a note's attachment folder (the
 /// folder named like a `.md` file beside it).
@@ -18,7 +18,7 @@ public enum FolderScan {
         !isIgnored(name) && name.hasSuffix(".md") && name.count > 3
     }
 
-    /// Every note file under `root` (relative path → stat), folders sorted.
+    /// Every note file under `root` (relative path → stat).
     public static func scan(_ root: String) throws -> [String: FileStat] {
         var found: [String: FileStat] = [:]
         try walk(root, relative: "", into: &found)
@@ -29,7 +29,7 @@ public enum FolderScan {
         let directory = relative.isEmpty ? root : root + "/" + relative
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
             throw MirrorError("cannot list \(directory): \(error.localizedDescription)")
         }
@@ -43,7 +43,7 @@ public enum FolderScan {
                 // A note's attachments sit in the folder named like its file.
                 if !markdown.contains(name) { try walk(root, relative: path, into: &found) }
             case S_IFREG:
-                if isNoteFile(name), let stat = FileStat.of(root + "/" + path) { found[path] = stat }
+                if isNoteFile(name) { found[path] = FileStat(info) }
             default:
                 continue  // links, sockets: never a note
             }

@@ -78,14 +78,26 @@ public final class MirrorKeeper: Sendable {
                 watcher.checkNow()
                 // A folder that cannot be listed reads as changed: the pass then says why.
                 let scan = try? FolderScan.scan(mirror.root)
+                let isSweep = turn.sinceSweep >= sweep
+                // A file read or written less than the clock's granularity ago may be saved again
+                // with the same stat: it is hashed again at each tick until that window closes.
                 let due =
                     storeChanged.value.exchange(false, ordering: .sequentiallyConsistent) || scan == nil
-                    || scan != turn.lastScan || turn.sinceSweep >= sweep
+                    || scan != turn.lastScan || isSweep || mirror.hasRacilyCleanFiles
                 guard due else { return .quiet }
-                turn.sinceSweep = .zero
-                let done = try mirror.sync()
-                // The pass's own writes are not a change to look at again (nil: look again).
-                turn.lastScan = try? FolderScan.scan(mirror.root)
+                // A pass reads only the files whose stat moved and writes only the notes whose
+                // head moved; the sweep also looks at the attachment folders.
+                if isSweep { turn.sinceSweep = .zero }
+                let done = try mirror.sync(scan: scan, sweep: isSweep)
+                // The pass's own writes are not a change to look at again, while a file another
+                // program saved during the pass still differs from this look (a second walk
+                // after the pass would take that save for the pass's own and miss it until the
+                // sweep).
+                turn.lastScan = scan.map { scan in
+                    var next = scan
+                    for path in mirror.written { next[path] = FileStat.of(mirror.root + "/" + path) }
+                    return next
+                }
                 return done.isEmpty ? .quiet : .passed(done)
             } catch {
                 turn.lastScan = nil

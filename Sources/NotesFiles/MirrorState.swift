@@ -31,6 +31,19 @@ public struct MirrorState: Sendable, Equatable, Codable {
         }
     }
 
+    /// Whether `other` records something else of a file than this: another path, revision, step
+    /// or content. A stat retaken (a `touch`, a file checked again after its racy window) is not:
+    /// a pass that only retook stats leaves the saved state (10k records: a 2 MB rewrite) alone,
+    /// and another process that reads the older stat only hashes that file once more.
+    public func recordsDiffer(from other: MirrorState) -> Bool {
+        folder != other.folder || files.count != other.files.count
+            || files.contains { id, record in
+                guard let old = other.files[id] else { return true }
+                return old.path != record.path || old.revision != record.revision || old.inStep != record.inStep
+                    || old.sha256 != record.sha256
+            }
+    }
+
     /// Writes the state to `directory` atomically (0600).
     public func save(directory: String) throws {
         let encoder = JSONEncoder()
