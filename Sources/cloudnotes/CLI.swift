@@ -17,6 +17,10 @@ enum CLI {
         }
         do {
             try Input.checkArguments()
+            if let launch = TUI.launchedAlone(Array(CommandLine.arguments.dropFirst())) {
+                try TUI.open(configPath: launch.configPath, dataDirectory: launch.dataDirectory)
+                return
+            }
             var command = try CloudNotes.parseAsRoot(
                 GlobalOptions.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
             try command.run()
