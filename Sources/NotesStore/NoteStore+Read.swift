@@ -132,6 +132,47 @@ extension NoteStore {
         }
     }
 
+    /// Note `id`'s row in the whole list, FAVORITES then NOTES, each in `list`'s order
+    /// (`modifiedAt DESC, id`); nil when it is not listed (trashed, a template, gone). The rows
+    /// before it are counted in its section's range of the partial index `note_by_modified`,
+    /// in one read: the app's `Esc` out of a search asks this, and a binary search of one-row
+    /// `list` pages walked up to the whole section per probe through OFFSET (issue 27).
+    public func listRow(of id: UUID) throws -> Int? {
+        let key = id.lowercasedString
+        return try read { db in
+            guard
+                let note = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT isFavorite, modifiedAt, deletedAt, zone FROM note WHERE id = ?"),
+                    arguments: [key])
+            else { return nil }
+            let deletedAt: Int64? = note["deletedAt"]
+            let zone: String = note["zone"]
+            guard deletedAt == nil, zone != NoteTemplate.zone else { return nil }
+            let favorite: Bool = note["isFavorite"]
+            let modified: Int64 = note["modifiedAt"]
+            let arguments: StatementArguments = [favorite, modified, modified, key]
+            let before =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) FROM note WHERE deletedAt IS NULL AND isFavorite = ?
+                                AND modifiedAt >= ? AND (modifiedAt > ? OR id < ?)
+                            """),
+                    arguments: arguments) ?? 0
+            // Templates before it, found through `note_zone` (the `+` keeps SQLite off
+            // `note_by_modified`, which would read the row of every note in the range).
+            let templates =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) FROM note WHERE zone = ? AND +deletedAt IS NULL AND +isFavorite = ?
+                                AND +modifiedAt >= ? AND (+modifiedAt > ? OR +id < ?)
+                            """),
+                    arguments: [NoteTemplate.zone] + arguments) ?? 0
+            return (favorite ? 0 : try Self.favoriteCount(db)) + before - templates
+        }
+    }
+
     private static func liveCount(_ db: Database) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(
