@@ -7,7 +7,8 @@ Prints, for the store in --data-dir:
   - keystroke to repaint while searching: `/` then queries typed one character at a time; for
     each key, the time from writing it to the last byte of the screen update it caused (the
     update ends when the output has been quiet for --quiet ms; that wait is not counted);
-  - the same for `j` (moving down the list);
+  - the same for Esc after each query (back to the whole list, around the selected result) and
+    for `j` (moving down the list);
   - peak RSS of the app (VmHWM) after all of that.
 
 The app runs with a private HOME and XDG directories and a config with no cloud folder (local
@@ -157,6 +158,7 @@ def main():
     app.settle(quiet)
     rss_start = app.peak_rss_mb()
     typing = []
+    escapes = []
     for query in QUERIES:
         app.key("/", quiet)
         for index, character in enumerate(query):
@@ -165,13 +167,18 @@ def main():
                 typing.append(latency)
             if args.verbose:
                 print(f"  {query[:index + 1]!r}: {latency if latency is None else round(latency, 1)} ms")
-        app.key("\x1b", quiet)  # Esc: clear the search, back to the list
+        leaving = app.key("\x1b", quiet)  # Esc: clear the search, back to the list around the selected note
+        if leaving is not None:
+            escapes.append(leaving)
     moving = [m for m in (app.key("j", quiet) for _ in range(60)) if m is not None]
     rss_end = app.peak_rss_mb()
     app.quit()
     print(f"keystroke to repaint while searching ({len(typing)} keys over {len(QUERIES)} queries typed "
           f"character by character): median {statistics.median(typing):.1f} ms, "
           f"p99 {percentile(typing, 99):.1f} ms, max {max(typing):.1f} ms (targets: median under 16, p99 under 50)")
+    if escapes:
+        print(f"Esc (leave the search, the list around the selected result), {len(escapes)} keys: "
+              f"median {statistics.median(escapes):.1f} ms, max {max(escapes):.1f} ms")
     print(f"j (move down the list), {len(moving)} keys: median {statistics.median(moving):.1f} ms, "
           f"p99 {percentile(moving, 99):.1f} ms")
     print(f"peak RSS: {rss_start:.0f} MB after the first screen, {rss_end:.0f} MB after searching (target: under 120 MB)")

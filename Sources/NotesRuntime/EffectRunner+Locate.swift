@@ -12,32 +12,8 @@ extension EffectRunner {
         return .listLocated(id: id, row: index, window: window)
     }
 
-    /// The note's row over FAVORITES then NOTES, both ordered by `modifiedAt DESC, id`
-    /// (`NoteStore.list`): a binary search of its section by that key, one row per probe.
-    /// Another write between probes can move it; the search is then tried again.
+    /// The note's row over FAVORITES then NOTES (`NoteStore.listRow`, counted in one read).
     static func listIndex(_ store: NoteStore, of id: UUID) throws -> Int? {
-        for _ in 0..<3 {
-            guard let note = try store.note(id), note.deletedAt == nil else { return nil }
-            let section: ListSection = note.isFavorite ? .favorites : .others
-            let key = note.id.lowercasedString
-            /// True when `summary` sorts before the note.
-            func precedes(_ summary: NoteSummary) -> Bool {
-                summary.modifiedAt != note.modifiedAt
-                    ? summary.modifiedAt > note.modifiedAt : summary.idString < key
-            }
-            var low = 0
-            var high = try store.count(section)
-            while low < high {
-                let middle = low + (high - low) / 2
-                guard let probe = try store.list(ListRequest(section: section, offset: middle, limit: 1)).first else {
-                    high = middle
-                    continue
-                }
-                if precedes(probe) { low = middle + 1 } else { high = middle }
-            }
-            let found = try store.list(ListRequest(section: section, offset: low, limit: 1)).first
-            if found?.id == id { return note.isFavorite ? low : try store.count(.favorites) + low }
-        }
-        return nil
+        try store.listRow(of: id)
     }
 }

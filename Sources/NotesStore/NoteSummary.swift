@@ -21,8 +21,18 @@ public struct NoteSummary: Sendable, Equatable, Identifiable {
     public var idString: String { id.lowercasedString }
 
     /// The first non-empty line of the preview that is not the title repeated.
+    ///
+    /// Line by line until one qualifies, each trimmed by `Whitespace.trimmed`: every list row of
+    /// the app's first screen asks, and splitting all of the preview and trimming each line
+    /// through NSString was 2.3 ms of that screen's 90 rows (release, issue 27).
     public var snippet: String {
-        let lines = preview.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        return lines.first { !$0.isEmpty && $0 != title } ?? ""
+        var rest = preview[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: \.isNewline) ?? rest.endIndex
+            let line = Whitespace.trimmed(String(rest[..<end]))
+            if !line.isEmpty && line != title { return line }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        }
+        return ""
     }
 }

@@ -5,6 +5,7 @@ import NotesStore
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add a note (also `new`).",
         discussion:
             "The body comes from --body, --file (- for stdin) or piped stdin. Without a title the body's first line is the title (and leaves the body).",

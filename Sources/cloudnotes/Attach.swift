@@ -7,6 +7,7 @@ import NotesStore
 /// (SYNC-FORMAT rule 15: they sync as chunks).
 struct Attach: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "attach",
         abstract: "Attach files to a note.",
         discussion:
             "cloudnotes attach NOTE report.pdf photo.jpg    attaches each file under its file name; a name the note "
@@ -70,7 +71,7 @@ struct Attach: ParsableCommand {
 
 /// `attachments NOTE [--json]`.
 struct Attachments: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List a note's attachments.")
+    static let configuration = CommandConfiguration(commandName: "attachments", abstract: "List a note's attachments.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String
@@ -136,7 +137,8 @@ struct AttachmentCommand: ParsableCommand {
 
 /// `detach NOTE NAME`.
 struct Detach: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove an attachment from a note.")
+    static let configuration = CommandConfiguration(
+        commandName: "detach", abstract: "Remove an attachment from a note.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String

@@ -8,8 +8,19 @@ import NotesStore
 /// 0 ok, 1 a user error (one line on stderr), 2 an internal error.
 enum CLI {
     static func main() {
+        // `--version` alone is answered before the parser builds the command tree (it reflects
+        // over the commands' properties at the cost of the runtime's conformance scans): the same
+        // line ArgumentParser prints, at the start of a C tool (issue 27).
+        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
+            print(CloudNotes.version)
+            return
+        }
         do {
             try Input.checkArguments()
+            if let launch = TUI.launchedAlone(Array(CommandLine.arguments.dropFirst())) {
+                try TUI.open(configPath: launch.configPath, dataDirectory: launch.dataDirectory)
+                return
+            }
             var command = try CloudNotes.parseAsRoot(
                 GlobalOptions.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
             try command.run()
@@ -72,6 +83,10 @@ struct CloudNotes: ParsableCommand {
     /// What `cloudnotes --version` prints; raised by hand with each release.
     static let version = "0.23.0"
 
+    /// Every command names itself (`commandName`): ArgumentParser's command tree reads each
+    /// command's name on every start, and a name it has to derive from the type costs
+    /// `String(describing:)` of the type, whose conformance lookups each scan all of the runtime's
+    /// conformance records (13% of a `search`'s CPU in a debug build; issue 27).
     static let configuration = CommandConfiguration(
         commandName: "cloudnotes",
         abstract: "Terminal notes with search as you type and folder sync.",
@@ -119,9 +134,13 @@ struct GlobalOptions: ParsableArguments {
                 break
             }
         }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        // The commands' names only now: a command without a `commandName` gets it from
+        // `String(describing:)` of its type, whose conformance lookups cost a scan of the runtime's
+        // conformance records each, a third of the start of every command (issue 27).
         let commands = Set(
             CloudNotes.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases })
-        guard !leading.isEmpty, index < arguments.count, commands.contains(arguments[index]) else { return arguments }
+        guard commands.contains(arguments[index]) else { return arguments }
         var rest = Array(arguments[index...])
         let end = rest.firstIndex(of: "--") ?? rest.endIndex
         rest.insert(contentsOf: leading, at: end)

@@ -5,6 +5,7 @@ import NotesStore
 
 struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conflicts",
         abstract: "List notes with a sync conflict and the versions each is between.",
         discussion: "Resolve one with 'cloudnotes resolve ID --keep mine|theirs|both', or edit the note.")
 
@@ -46,6 +47,7 @@ struct Conflicts: ParsableCommand {
 
 struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resolve",
         abstract: "Resolve a note's sync conflict by keeping one version (both versions stay in its history).")
 
     @OptionGroup var global: GlobalOptions

@@ -13,10 +13,15 @@ struct Context {
     /// Loads the config with the synced settings and this device's own (`config set`) held in the
     /// data directory's store; its warnings go to stderr.
     init(_ global: GlobalOptions) throws {
+        try self.init(configPath: global.configPath, dataDirectory: global.dataDirectory)
+    }
+
+    /// The same, from `--config` and `--data-dir` as given (nil: not given).
+    init(configPath: String?, dataDirectory given: String?) throws {
         environment = ProcessInfo.processInfo.environment
-        let file = try ConfigLoader.load(explicitPath: global.configPath, environment: environment)
+        let file = try ConfigLoader.load(explicitPath: configPath, environment: environment)
         // The data directory never syncs, so the file (or --data-dir) says where the settings are.
-        dataDirectory = global.dataDirectory ?? file.config.dataDirectory
+        dataDirectory = given ?? file.config.dataDirectory
         var settings: SettingsState?
         if !dataDirectory.isEmpty {
             do {
@@ -31,7 +36,7 @@ struct Context {
         loaded =
             settings == nil
             ? file
-            : try ConfigLoader.load(explicitPath: global.configPath, environment: environment, settings: settings)
+            : try ConfigLoader.load(explicitPath: configPath, environment: environment, settings: settings)
         for warning in loaded.warnings { Output.warn(warning) }
     }
 

@@ -7,6 +7,7 @@ import NotesSync
 
 struct Debug: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "debug",
         abstract: "Look inside sync (like CloudKit's debugger).", subcommands: [DebugState.self, DebugRecords.self])
 }
 

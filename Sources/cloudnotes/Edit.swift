@@ -7,6 +7,7 @@ import NotesSync
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Edit a note in $EDITOR, or set its title or body from options.",
         discussion: """
             The editor gets a private (0600) temporary file whose first line is the title and the rest, after one \

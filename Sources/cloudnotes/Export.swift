@@ -11,6 +11,7 @@ enum TransferFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract:
             "Export notes as Markdown files (a folder per notebook named by its name, a file per note named by its title) or one JSON file (with each note's notebook id and name), attachments included.",
         discussion: """

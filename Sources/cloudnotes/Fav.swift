@@ -4,7 +4,7 @@ import NotesCore
 import NotesStore
 
 struct Fav: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark notes as favorites.")
+    static let configuration = CommandConfiguration(commandName: "fav", abstract: "Mark notes as favorites.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String]
 
@@ -12,7 +12,7 @@ struct Fav: ParsableCommand {
 }
 
 struct Unfav: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove notes from the favorites.")
+    static let configuration = CommandConfiguration(commandName: "unfav", abstract: "Remove notes from the favorites.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String]
 

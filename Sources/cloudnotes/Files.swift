@@ -10,6 +10,7 @@ import NotesSync
 /// the store both ways (`NotesFiles.FolderMirror`).
 struct Files: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "files",
         abstract: "Keep every note as a Markdown file in a folder, in step both ways (on, off, status, sync, --watch).",
         discussion: """
             The layout is export's: a folder per notebook, a file per note named by its title, front matter with \

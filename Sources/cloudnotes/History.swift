@@ -6,6 +6,7 @@ import TerminalUI
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List a note's revisions, or show one with --show REV.")
 
     @OptionGroup var global: GlobalOptions

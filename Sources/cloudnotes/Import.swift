@@ -16,6 +16,7 @@ enum ImportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract:
             "Import notes from Markdown files and folders (Obsidian, Joplin, nb), JSON, JSON Lines, jrnl or Simplenote exports.",
         discussion: """

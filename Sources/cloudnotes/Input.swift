@@ -70,6 +70,9 @@ enum Input {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            // Checked in place; only a bad argument is copied into `Data` (whose generic init
+            // costs dynamic casts on every start) for `decode`'s message. A C string holds no NUL.
+            if String(validating: bytes, as: UTF8.self) != nil { continue }
             let previous = index > 1 ? CommandLine.arguments[index - 1] : ""
             _ = try decode(
                 Data(bytes), source: "argument \(index)" + (previous.hasPrefix("-") ? " (after \(previous))" : ""))

@@ -25,6 +25,7 @@ struct LinkedNoteJSON: Encodable {
 /// `links NOTE [--json]`: the links of a note's body and where each leads.
 struct Links: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "links",
         abstract:
             "List a note's links ([[Title]], [[Title#heading|shown]], [text](Other%20Note.md)) and where they lead.")
     @OptionGroup var global: GlobalOptions
@@ -61,7 +62,8 @@ struct Links: ParsableCommand {
 
 /// `backlinks NOTE [--json]`: the notes whose links lead to this one.
 struct Backlinks: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the notes that link to a note.")
+    static let configuration = CommandConfiguration(
+        commandName: "backlinks", abstract: "List the notes that link to a note.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String
     @Flag(help: "Print JSON.") var json = false
@@ -78,6 +80,7 @@ struct Backlinks: ParsableCommand {
 /// whether to rewrite the links that lead to the note; a script keeps them as they are.
 struct Rename: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rename",
         abstract: "Retitle a note, and offer to rewrite the links that lead to it (each linking note an edit).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var note: String

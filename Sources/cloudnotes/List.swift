@@ -5,6 +5,7 @@ import NotesStore
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List notes: favorites first, then the others.")
 
     @OptionGroup var global: GlobalOptions

@@ -7,6 +7,7 @@ import NotesStore
 /// shared one its owner and this account's role.
 struct Notebooks: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "notebooks",
         abstract: "List notebooks with how many notes each holds.",
         discussion:
             "A notebook is a sync zone: its id stays; its name can change (notebook rename). A shared notebook "
@@ -88,7 +89,7 @@ struct NotebookDelete: ParsableCommand {
 
 /// `move NOTE... --notebook NAME`.
 struct Move: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move notes to another notebook.")
+    static let configuration = CommandConfiguration(commandName: "move", abstract: "Move notes to another notebook.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String]
     @Option(help: "The notebook's name or id.") var notebook: String

@@ -10,6 +10,7 @@ import NotesStore
 /// and written by `PublishWriter` into a folder or `PublishBucketWriter` into a bucket.
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "publish",
         abstract:
             "Publish notes as a static web site: an index, a page per note, links, backlinks and an offline search.",
         discussion: """

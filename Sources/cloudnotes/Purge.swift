@@ -5,6 +5,7 @@ import NotesStore
 
 struct Purge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "purge",
         abstract: "Delete notes in the trash for good.",
         discussion:
             "Only notes in the trash can be purged (use rm first, or --force). --empty-trash purges the whole trash.")

@@ -4,7 +4,8 @@ import NotesCore
 import NotesStore
 
 struct Restore: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Bring notes back from the trash.")
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Bring notes back from the trash.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Id, id prefix or exact title.") var notes: [String]
 

@@ -5,6 +5,7 @@ import NotesStore
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search notes.",
         discussion: """
             Case- and diacritic-insensitive substring search over titles, bodies and tags; all terms must match.

@@ -9,6 +9,7 @@ import NotesStore
 /// (`ShareCreate.swift`, synced by `ShareSync.swift`).
 struct Share: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "share",
         abstract: "Share a notebook with other people, end-to-end encrypted, roles checked by signatures.",
         discussion: """
             share create moves a notebook into a shared place (a folder a replicator shares, or \

@@ -5,6 +5,7 @@ import NotesStore
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show a note.",
         discussion:
             "On a terminal, prints the title, details and body made safe for display. When piped, writes the stored body bytes unchanged."

@@ -7,6 +7,7 @@ import NotesSync
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show sync status: account, last sync, pending changes, conflicts, devices, change tokens, warnings.")
 
     @OptionGroup var global: GlobalOptions

@@ -9,6 +9,7 @@ import Synchronization
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Sync with the cloud folder.",
         discussion: """
             `cloudnotes sync` sends pending changes and fetches remote ones once; `--watch` keeps \

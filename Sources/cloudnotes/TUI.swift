@@ -31,7 +31,40 @@ struct TUI: ParsableCommand {
             try list.run()
             return
         }
-        let context = try Context(global)
+        try Self.open(configPath: global.configPath, dataDirectory: global.dataDirectory)
+    }
+
+    /// The arguments of `cloudnotes` run on a terminal with no command and at most `--config` and
+    /// `--data-dir` (each once, with a value that is not empty and is not an option): the app,
+    /// which `CLI.main` then opens without ArgumentParser, whose command tree and reflection
+    /// cost a start what the app's first screen is measured against (issue 27). Nil for anything
+    /// else, which the parser reads as before (and for a pipe, where the parser's path lists).
+    static func launchedAlone(_ arguments: [String]) -> (configPath: String?, dataDirectory: String?)? {
+        guard Output.stdinIsTerminal && Output.stdoutIsTerminal else { return nil }
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var value: String
+            if let equals = name.firstIndex(of: "="), name.hasPrefix("--") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+                index += 1
+            } else {
+                guard index + 1 < arguments.count else { return nil }
+                value = arguments[index + 1]
+                index += 2
+            }
+            guard GlobalOptions.names.contains(name), values[name] == nil, !value.isEmpty, !value.hasPrefix("-")
+            else { return nil }
+            values[name] = value
+        }
+        return (values["--config"], values["--data-dir"])
+    }
+
+    /// The app on this terminal, with the config and data directory given (else the defaults).
+    static func open(configPath: String?, dataDirectory: String?) throws {
+        let context = try Context(configPath: configPath, dataDirectory: dataDirectory)
         let store = try context.openStore()
         var options = RuntimeOptions(
             editorCommand: ExternalEditor.command(configured: context.config.editor, environment: context.environment))
@@ -43,7 +76,7 @@ struct TUI: ParsableCommand {
         options.resolveHeads = ConflictResolver(strategy: context.config.conflictStrategy).resolve
         let deviceName = context.config.deviceName
         options.deviceLabels = { DeviceLabels(store: store, deviceName: deviceName) }
-        options.reloadSettings = Self.settingsReloader(context, store, configPath: global.configPath)
+        options.reloadSettings = Self.settingsReloader(context, store, configPath: configPath)
         let keeper = try Self.keepNotesFolder(context, store, &options)
         let sync = Self.syncClient(context, store)
         options.sync = sync

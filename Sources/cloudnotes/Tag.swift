@@ -5,6 +5,7 @@ import NotesStore
 
 struct Tag: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tag",
         abstract: "Show, add or remove a note's tags.",
         discussion:
             "cloudnotes tag NOTE work ideas    adds tags; --remove TAG removes one; with neither, prints the tags. "

@@ -6,6 +6,7 @@ import NotesStore
 /// `tags [--json]` and `tags rename OLD NEW`.
 struct Tags: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tags",
         abstract: "List tags with how many notes carry each, or rename a tag across notes.",
         subcommands: [TagsList.self, TagsRename.self], defaultSubcommand: TagsList.self)
 }

@@ -6,6 +6,7 @@ import NotesStore
 /// `today [--template NAME]`: the day's note, made from the `Daily` template when missing.
 struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "today",
         abstract: "Open the day's note (titled YYYY-MM-DD), creating it from the Daily template if missing.",
         discussion: """
             Templates are notes in the `templates` notebook; {{date}}, {{time}} and {{title}} in them are filled in. \

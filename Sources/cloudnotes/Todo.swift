@@ -7,6 +7,7 @@ import NotesStore
 /// without one), and `todo done NOTE LINE` to tick one (issue 25, "Tasks across notes").
 struct Todo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "todo",
         abstract: "List the open tasks (- [ ]) of the notes a search matches, or tick one.",
         discussion: """
             Each line is the note's short id, its title and the body line of the task, then the task: \

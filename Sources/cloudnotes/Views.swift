@@ -7,6 +7,7 @@ import NotesStore
 /// (`view.<name>`), so it follows the person to every device of the account.
 struct Views: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "views",
         abstract: "List the saved searches (views), which sync to every device of the account.")
 
     @OptionGroup var global: GlobalOptions

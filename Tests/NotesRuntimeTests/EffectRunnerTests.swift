@@ -55,12 +55,21 @@ import Testing
             clock: { Date(timeIntervalSince1970: 1_700_000_000) })
         for store in [store, fixed] {
             var ids: [UUID] = []
-            for i in 0..<45 { ids.append(try store.create(title: "N\(i)", body: "", isFavorite: i % 6 == 0).id) }
+            var templates: [UUID] = []
+            for i in 0..<45 {
+                ids.append(try store.create(title: "N\(i)", body: "", isFavorite: i % 6 == 0).id)
+                // Templates among them, starred or not, are in no list and move no row.
+                if i % 20 == 3 {
+                    templates.append(
+                        try store.create(title: "T\(i)", body: "", isFavorite: i == 3, zone: NoteTemplate.zone).id)
+                }
+            }
             let all = try EffectRunner.listWindow(store, offset: 0, limit: 100).rows.map(\.id)
             #expect(all.count == 45)
             for (index, id) in all.enumerated() {
                 #expect(try EffectRunner.listIndex(store, of: id) == index)
             }
+            for id in templates { #expect(try EffectRunner.listIndex(store, of: id) == nil) }
             _ = try store.trash(ids[7])
             guard
                 case .listLocated(let id, let row, let window) = try EffectRunner.locate(
