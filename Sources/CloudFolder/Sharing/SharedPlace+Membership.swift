@@ -230,9 +230,8 @@ extension SharedPlace {
     /// under `entry`, and returns whether it wrote one. A box of theirs already there that checks
     /// out as far as a writer can tell (a retry; another admin's) counts as written, unless they
     /// signed it themselves for someone else (an admin's own box of a removal that lost the race
-    /// for its entry holds a key that is not the epoch's). When
-    /// another file took the box's name first, it goes to a spare name, which no one can take
-    /// first (rule 19).
+    /// for its entry holds a key that is not the epoch's). When another file took the box's name
+    /// first, it goes to a spare name, which no one can take first (rule 19).
     @discardableResult
     func writeBox(
         _ key: SymmetricKey, epoch: Int64? = nil, for code: IdentityCode, entry: MembershipEntry,
