@@ -153,63 +153,17 @@ if phase == "s3" {
     await seaweed.stop()
     exit(0)
 }
-if phase == "export" {
-    // Markdown export beside import, through the binary (ExportBenchmark.swift):
-    // --export --cloudnotes PATH-TO-RELEASE-BINARY [--count N]
+// The benchmarks that run the binary as a user does, each beside its peers (export and import
+// beside sqlite3's FTS5, publish and the notes folder beside export and rsync, sharing beside a
+// private sync): `--export`, `--import`, `--publish`, `--folder` or `--share`, with
+// `--cloudnotes PATH` (a release build) [--count N] [--import-runs N].
+if let (flag, benchmark) = binaryBenchmark(phase) {
     guard let cloudnotesBinary else {
-        FileHandle.standardError.write(Data("--export needs --cloudnotes PATH (a release build)\n".utf8))
+        FileHandle.standardError.write(Data("\(flag) needs --cloudnotes PATH (a release build)\n".utf8))
         exit(1)
     }
     for count in counts {
-        try ExportBenchmark(
-            count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns
-        ).run()
-    }
-    exit(0)
-}
-if phase == "import-cli" {
-    // `cloudnotes import` of JSON Lines and of Markdown, beside sqlite3 into FTS5, and the
-    // store's size per table (ImportBenchmark.swift): --import --cloudnotes PATH [--count N]
-    guard let cloudnotesBinary else {
-        FileHandle.standardError.write(Data("--import needs --cloudnotes PATH\n".utf8))
-        exit(1)
-    }
-    for count in counts {
-        try ImportBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
-    }
-    exit(0)
-}
-if phase == "publish" {
-    // Publishing a site beside export and rsync, through the binary (PublishBenchmark.swift).
-    guard let cloudnotesBinary else {
-        FileHandle.standardError.write(Data("--publish needs --cloudnotes PATH\n".utf8))
-        exit(1)
-    }
-    for count in counts {
-        try PublishBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
-    }
-    exit(0)
-}
-if phase == "folder" {
-    // The live notes folder beside export and rsync, through the binary (FolderBenchmark.swift).
-    guard let cloudnotesBinary else {
-        FileHandle.standardError.write(Data("--folder needs --cloudnotes PATH\n".utf8))
-        exit(1)
-    }
-    for count in counts {
-        try FolderBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
-    }
-    exit(0)
-}
-if phase == "share" {
-    // Sharing a notebook beside syncing it privately, through the binary (ShareBenchmark.swift):
-    // --share --cloudnotes PATH [--count N] [--import-runs N]
-    guard let cloudnotesBinary else {
-        FileHandle.standardError.write(Data("--share needs --cloudnotes PATH\n".utf8))
-        exit(1)
-    }
-    for count in counts {
-        try ShareBenchmark(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+        try benchmark.init(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
     }
     exit(0)
 }
