@@ -55,7 +55,7 @@ struct PublishBucketWriter {
                 result.unchanged += 1
                 continue
             }
-            etags[file.path] = try put(try bytes(of: file), file.path)
+            etags[file.path] = try upload(file)
             result.written += 1
         }
         for gone in previous?.removed(by: site) ?? [] {
@@ -112,6 +112,24 @@ struct PublishBucketWriter {
             throw response.cloudError(operation: "put", key: key, bucket: io.client.endpoint.bucket)
         }
         return S3FileIO.unquoted(response.headers["etag"] ?? "")
+    }
+
+    /// The size of each part of an attachment uploaded in parts: one part in memory at a time.
+    static let partBytes = 8 << 20
+
+    /// Uploads a file; the ETag the bucket gave it. An attachment over one part goes up in parts
+    /// read from the store one at a time (a 200 MB attachment is never in memory whole).
+    func upload(_ file: PublishedSite.File) throws -> String {
+        guard case .attachment(let sha256, let size) = file.content, size > Self.partBytes else {
+            return try put(try bytes(of: file), file.path)
+        }
+        return try io.client.uploadInParts(
+            key: io.key(at(file.path)), headers: [("Content-Type", Self.contentType(file.path))]
+        ) { part in
+            guard try store.readAttachmentContent(sha256: sha256, chunkSize: Self.partBytes, part) else {
+                throw CLIError("the content of \(file.path) is not on this device")
+            }
+        }
     }
 
     /// A file's bytes: a page's, or an attachment's content read from the store.

@@ -77,19 +77,9 @@ import Testing
     }
 
     @Test func anObjectChangedOrDeletedInTheBucketByOtherMeansIsUploadedAgainAtTheNextPublish() async throws {
-        let server = try await SeaweedServer.shared.endpoint()
-        let cli = try CLIRunner()
-        defer { cli.cleanUp() }
-        let prefix = "publish-\(UUID().uuidString.lowercased())"
-        let client = S3Client(
-            endpoint: S3Endpoint(
-                url: try #require(URL(string: server.url)), bucket: server.bucket, region: "us-east-1",
-                credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 10))
-        func publish() throws -> CLIRunner.Result {
-            try cli.cn(
-                ["publish", "Public", "s3://\(server.bucket)/\(prefix)"], stdinBytes: Data(),
-                environment: server.environment)
-        }
+        let bucket = try await PublishBucket(.seaweedfs)
+        defer { bucket.cli.cleanUp() }
+        let (cli, client, prefix, publish) = (bucket.cli, bucket.client, bucket.prefix, bucket.publish)
         try cli.cn("notebook", "create", "Public")
         try cli.add("Alpha", body: "alpha text", "--notebook", "Public")
         try cli.add("Beta", body: "beta text", "--notebook", "Public")
@@ -107,5 +97,58 @@ import Testing
         #expect(try client.send("GET", key: "\(prefix)/\(alpha)").body == page)
         #expect(try client.send("GET", key: "\(prefix)/\(beta)").status == 200)
         #expect(try publish().stderr.contains("0 file(s) written"))
+    }
+
+    @Test(arguments: SeaweedServer.Implementation.allCases)
+    func anAttachmentOverOnePartGoesUpInPartsByteForByte(_ implementation: SeaweedServer.Implementation) async throws {
+        let bucket = try await PublishBucket(implementation)
+        defer { bucket.cli.cleanUp() }
+        let (cli, client, prefix, publish) = (bucket.cli, bucket.client, bucket.prefix, bucket.publish)
+        // About 12.6 MB: two parts of 8 MB, the second short.
+        var generator = SeededRandom(seed: 7)
+        let block = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var content = Data()
+        for index in 0..<193 {
+            content.append(contentsOf: block)
+            content.append(UInt8(index))
+        }
+        let file = cli.home.appendingPathComponent("scan.bin")
+        try content.write(to: file)
+        try cli.cn("notebook", "create", "Public")
+        let id = try cli.add("Scans", body: "the scan", "--notebook", "Public")
+        #expect(try cli.cn("attach", id, file.path).status == 0)
+        let first = try publish()
+        #expect(first.status == 0, "\(first.stderr)")
+        let listed = try S3FileIO(client: client, prefix: prefix).listETags(under: "/")
+        let key = try #require(listed.keys.first { $0.hasSuffix("/scan.bin") }, "\(listed.keys.sorted())")
+        let stored = try client.send("GET", key: "\(prefix)/\(key)", maxAnswerBytes: 64 << 20)
+        #expect(stored.status == 200)
+        #expect(stored.body.count == content.count && Data(stored.body) == content)
+        // The ETag the upload was given is the one the bucket lists: nothing goes up again.
+        #expect(try publish().stderr.contains("0 file(s) written"))
+    }
+}
+
+/// A prefix of its own in the loopback bucket of `implementation`, a CLI to publish there
+/// (`publish Public s3://BUCKET/PREFIX`), and a client to read it back.
+struct PublishBucket {
+    let server: SeaweedServer.Endpoint
+    let cli: CLIRunner
+    let prefix = "publish-\(UUID().uuidString.lowercased())"
+    let client: S3Client
+
+    init(_ implementation: SeaweedServer.Implementation) async throws {
+        server = try await SeaweedServer.shared(implementation).endpoint()
+        cli = try CLIRunner()
+        client = S3Client(
+            endpoint: S3Endpoint(
+                url: try #require(URL(string: server.url)), bucket: server.bucket, region: "us-east-1",
+                credentials: .init(accessKeyID: server.accessKey, secretAccessKey: server.secretKey), timeout: 10))
+    }
+
+    func publish() throws -> CLIRunner.Result {
+        try cli.cn(
+            ["publish", "Public", "s3://\(server.bucket)/\(prefix)"], stdinBytes: Data(),
+            environment: server.environment)
     }
 }

@@ -96,7 +96,23 @@ import Testing
         ] {
             #expect(S3XML.errorCodeAndMessage(bytes) == nil)
             #expect(S3XML.listPage(bytes) == nil)
+            #expect(S3XML.value("CompleteMultipartUploadResult/ETag", in: bytes) == nil)
         }
+        // A listing's ETags are given only when every key has one; a multipart answer's ETag.
+        let tagged = S3XML.listPage(
+            Array(
+                ("<ListBucketResult><Contents><Key>a</Key><ETag>\"1\"</ETag></Contents>"
+                    + "<Contents><Key>b</Key><ETag>\"2\"</ETag></Contents></ListBucketResult>").utf8))
+        #expect(tagged?.etags == ["\"1\"", "\"2\""])
+        let partly = S3XML.listPage(
+            Array(
+                ("<ListBucketResult><Contents><Key>a</Key><ETag>\"1\"</ETag></Contents>"
+                    + "<Contents><Key>b</Key></Contents></ListBucketResult>").utf8))
+        #expect(partly?.keys == ["a", "b"] && partly?.etags == [])
+        let completed =
+            "<CompleteMultipartUploadResult><Key>k</Key><ETag>\"e-2\"</ETag></CompleteMultipartUploadResult>"
+        #expect(S3XML.value("CompleteMultipartUploadResult/ETag", in: Array(completed.utf8)) == "\"e-2\"")
+        #expect(S3XML.value("CompleteMultipartUploadResult/ETag", in: Array("<<<".utf8)) == nil)
         let declared = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code></Error>"
         #expect(S3XML.errorCodeAndMessage(Array(declared.utf8))?.code == "SlowDown")
         let doctype = "<!DOCTYPE e [<!ENTITY x \"y\">]><Error><Code>&x;</Code></Error>"

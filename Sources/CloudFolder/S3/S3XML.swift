@@ -27,6 +27,14 @@ public enum S3XML {
         return (code, collector.values["Error/Message"]?.first)
     }
 
+    /// The text of the first element at `path` (slash-separated from the root) of a document,
+    /// or nil when the body is not one or has none there.
+    public static func value(_ path: String, in body: [UInt8]) -> String? {
+        let collector = Collector(paths: [path])
+        guard collector.parse(body) else { return nil }
+        return collector.values[path]?.first
+    }
+
     /// A ListObjectsV2 result page, or nil for a body that is not one.
     public static func listPage(_ body: [UInt8]) -> ListPage? {
         let collector = Collector(paths: [
