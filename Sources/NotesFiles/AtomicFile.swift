@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotesCore
 
 /// Writes a file whole or not at all: the bytes go to a hidden temporary file beside it
 /// (`.<name>.cloudnotes-<pid>`, which the folder scan skips as a dot-file), synced, then renamed
@@ -12,26 +13,13 @@ enum AtomicFile {
         let temporary = directory + "/." + name + ".cloudnotes-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw MirrorError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }  // nothing to write
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
-            throw MirrorError("cannot write \(path): \(String(cString: strerror(failure)))")
+            throw MirrorError("cannot write \(path): \(FileDescriptorIO.reason(failure))")
         }
     }
 }
