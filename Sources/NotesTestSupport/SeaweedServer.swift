@@ -28,6 +28,49 @@ public actor SeaweedServer {
             case .moto: ("moto[server]==5.2.1", "moto_server")
             }
         }
+
+        /// How many free ports the server is given.
+        var portCount: Int {
+            switch self {
+            case .seaweedfs: SeaweedServer.portNames.count
+            case .moto: 1
+            }
+        }
+
+        /// The port, of those given, the S3 API answers on.
+        func s3Port(_ ports: [Int]) -> Int {
+            switch self {
+            case .seaweedfs: ports[SeaweedServer.s3PortIndex]
+            case .moto: ports[0]
+            }
+        }
+
+        /// The server's command line over `dir` on `ports`.
+        func arguments(dir: URL, ports: [Int]) -> [String] {
+            switch self {
+            case .seaweedfs:
+                [
+                    "mini", "-dir=\(dir.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3.port.iceberg=0",
+                    "-s3.port.lance=0", "-admin.ui=false", "-webdav=false",
+                ] + zip(SeaweedServer.portNames, ports).map { "-\($0)=\($1)" }
+            case .moto: ["-H", "127.0.0.1", "-p", String(ports[0])]
+            }
+        }
+
+        /// Whether the server on `ports` serves `bucket`: weed's filer shows the bucket and its
+        /// S3 port answers; moto has made the bucket (it takes an unsigned PUT).
+        func isReady(ports: [Int], bucket: String) async -> Bool {
+            switch self {
+            case .seaweedfs:
+                guard
+                    await SeaweedServer.answers(
+                        port: ports[SeaweedServer.filerPortIndex], path: "/buckets/\(bucket)/",
+                        expecting: [200])
+                else { return false }
+                return await SeaweedServer.answers(port: s3Port(ports), path: "/", expecting: [200, 403])
+            case .moto: return await loopbackStatus(port: ports[0], path: "/\(bucket)", method: "PUT") == 200
+            }
+        }
     }
 
     /// What a test needs to reach the server.
@@ -52,7 +95,10 @@ public actor SeaweedServer {
 
     /// The running server of `implementation`.
     public static func shared(_ implementation: Implementation) -> SeaweedServer {
-        implementation == .moto ? moto : shared
+        switch implementation {
+        case .seaweedfs: shared
+        case .moto: moto
+        }
     }
 
     /// The bucket served (weed's `S3_BUCKET`; made with a PUT on moto).
@@ -169,7 +215,7 @@ public actor SeaweedServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var ports: [Int] = []
         var attempts = 0
-        while ports.count < (implementation == .moto ? 1 : 12) {
+        while ports.count < implementation.portCount {
             attempts += 1
             guard attempts < 10_000 else { throw SeaweedError(message: "no free ports for SeaweedFS") }
             // Below the kernel's ephemeral range (32768 up), so no client socket of a test running
@@ -182,7 +228,7 @@ public actor SeaweedServer {
             }
         }
         let endpoint = Endpoint(
-            url: "http://127.0.0.1:\(ports[implementation == .moto ? 0 : 6])", bucket: bucket,
+            url: "http://127.0.0.1:\(implementation.s3Port(ports))", bucket: bucket,
             accessKey: "cloudnotes-test-key",
             secretKey: "cloudnotes-test-secret")
         try await launch(weed: weed, dir: dir, ports: ports, endpoint: endpoint)
@@ -190,6 +236,8 @@ public actor SeaweedServer {
         return endpoint
     }
 
+    /// Where weed's filer and S3 ports are in `portNames`.
+    static let (filerPortIndex, s3PortIndex) = (4, 6)
     static let portNames = [
         "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
         "s3.port", "s3.port.grpc", "admin.port", "admin.port.grpc", "webdav.port", "debug.port",
@@ -199,12 +247,7 @@ public actor SeaweedServer {
     /// the S3 port answers), at most 120 s (a full test run on 2 cores starts a second weed
     /// for the crash test: one CI run saw 60 s pass). A weed that exits meanwhile is a retryable error.
     func launch(weed: String, dir: URL, ports: [Int], endpoint: Endpoint) async throws {
-        var arguments = [
-            "mini", "-dir=\(dir.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3.port.iceberg=0", "-s3.port.lance=0",
-            "-admin.ui=false", "-webdav=false",
-        ]
-        for (name, port) in zip(Self.portNames, ports) { arguments.append("-\(name)=\(port)") }
-        if implementation == .moto { arguments = ["-H", "127.0.0.1", "-p", String(ports[0])] }
+        let arguments = implementation.arguments(dir: dir, ports: ports)
         // A shell in a new session (its own process group) runs weed and kills it once this
         // process is gone, so a crashed test run leaves no server behind.
         let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
@@ -238,21 +281,9 @@ public actor SeaweedServer {
         guard group > 0 else { throw SeaweedError(message: "the SeaweedFS shell did not start") }
         self.group = group
         seaweedGroups.add(group)
-        // Ready once the filer shows the bucket and the S3 port answers; moto once it has made
-        // the bucket (it takes an unsigned PUT).
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            if implementation == .moto,
-                await loopbackStatus(port: ports[0], path: "/\(endpoint.bucket)", method: "PUT") == 200
-            {
-                return
-            }
-            if implementation == .seaweedfs,
-                await Self.answers(port: ports[4], path: "/buckets/\(endpoint.bucket)/", expecting: [200]),
-                await Self.answers(port: ports[6], path: "/", expecting: [200, 403])
-            {
-                return
-            }
+            if await implementation.isReady(ports: ports, bucket: endpoint.bucket) { return }
             // The group is gone once weed has exited (the shell ends with it).
             if kill(-group, 0) != 0 {
                 let log = (try? String(contentsOf: dir.appendingPathComponent("weed.log"), encoding: .utf8)) ?? ""
@@ -267,7 +298,7 @@ public actor SeaweedServer {
         throw SeaweedError(message: "\(implementation) did not answer within 120 s; its log ends: \(log.suffix(800))")
     }
 
-    private static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {
+    static func answers(port: Int, path: String, expecting statuses: Set<Int>) async -> Bool {
         guard let status = await loopbackStatus(port: port, path: path) else { return false }
         return statuses.contains(status)
     }

@@ -42,46 +42,32 @@ struct Publish: ParsableCommand {
         let linkTargets = try Self.linkTargets(notes, store)
         var names: [String: String] = [:]
         for zone in Set(notes.map(\.zone)) { names[zone] = try store.displayName(ofNotebook: zone) }
-        let writer = try Self.writer(target, context, store)
-        let previous = try writer.previous()
-        // Pages whose inputs are what the last publish made them from are not rendered again.
-        let site = SiteBuilder.site(
-            notes, linkTargets: linkTargets, notebookNames: names, title: title, renderer: CloudNotes.version,
-            unchanged: writer.reusable(previous))
-        let result = try writer.write(site, previous)
+        let site = { (unchanged: [String: String]) in
+            SiteBuilder.site(
+                notes, linkTargets: linkTargets, notebookNames: names, title: title, renderer: CloudNotes.version,
+                unchanged: unchanged)
+        }
+        let result: PublishWriter.Result
+        if CloudLocation.isURL(target) {
+            let location = try CloudLocation.resolve(target, environment: context.environment, s3: context.config.s3)
+            guard let io = location.io as? S3FileIO else { throw CLIError("\(target) is not a bucket") }
+            result = try Self.publish(
+                site, with: PublishBucketWriter(io: io, root: location.root, name: location.name, store: store))
+        } else {
+            result = try Self.publish(site, with: PublishWriter(folder: target, store: store))
+        }
         Output.info(
             "published \(notes.count) note\(notes.count == 1 ? "" : "s") to \(target): \(result.written) file(s) written, "
                 + "\(result.unchanged) unchanged, \(result.removed) removed")
     }
 
-    /// A folder's or a bucket's writer, as three steps.
-    struct Writer {
-        var previous: () throws -> PublishManifest?
-        var reusable: (PublishManifest?) -> [String: String]
-        var write: (PublishedSite, PublishManifest?) throws -> PublishWriter.Result
-    }
-
-    /// What writes the site: into a bucket for `s3://BUCKET/PREFIX` (S3 settings as for sync),
-    /// else into a folder.
-    static func writer(_ target: String, _ context: Context, _ store: NoteStore) throws -> Writer {
-        guard CloudLocation.isURL(target) else {
-            let writer = PublishWriter(folder: target, store: store)
-            return Writer(
-                previous: writer.previousManifest, reusable: writer.reusable, write: writer.write(_:previous:))
-        }
-        let location = try CloudLocation.resolve(target, environment: context.environment, s3: context.config.s3)
-        guard let io = location.io as? S3FileIO else { throw CLIError("\(target) is not a bucket") }
-        let writer = PublishBucketWriter(io: io, root: location.root, name: location.name, store: store)
-        func said<T>(_ body: () throws -> T) throws -> T {
-            do {
-                return try body()
-            } catch let error as CloudError {
-                throw CLIError("cannot publish to \(location.name): \(CloudError.userMessage(error))")
-            }
-        }
-        return Writer(
-            previous: { try said { try writer.previousManifest() } }, reusable: writer.reusable,
-            write: { site, previous in try said { try writer.write(site, previous: previous) } })
+    /// Builds the site and writes it with `writer`, over what the last publish left there.
+    static func publish<Writer: SiteWriter>(
+        _ site: ([String: String]) -> PublishedSite, with writer: Writer
+    ) throws -> PublishWriter.Result {
+        let previous = try writer.previous()
+        // Pages whose inputs are what the last publish made them from are not rendered again.
+        return try writer.write(site(writer.reusable(previous)), previous: previous)
     }
 
     /// The notes `sources` name (outside the trash), each once, with the attachments whose

@@ -16,31 +16,38 @@ import NotesStore
 /// refused, a new file never replaces an object publish did not write, and the manifest is
 /// first rewritten as the union of the old and new files (with the old hashes), so a publish
 /// stopped part-way leaves a prefix the next one finishes.
-struct PublishBucketWriter {
+struct PublishBucketWriter: SiteWriter {
     var io: S3FileIO
     /// The prefix as a path of `io` (`/PREFIX`; `CloudLocation.root`).
     var root: String
     /// `s3://BUCKET/PREFIX`, for messages.
     var name: String
     var store: NoteStore
-    /// The objects under the prefix with their ETags, listed by `previousManifest()`.
-    let listed = Listed()
 
-    final class Listed {
-        var etags: [String: String] = [:]
+    /// What the last publish left under the prefix.
+    struct Previous {
+        /// Its manifest; nil for an empty prefix.
+        var manifest: PublishManifest?
+        /// Every object under the prefix, with its ETag, as one listing found them.
+        var etags: [String: String]
     }
 
     /// The path of `io` of a file of the site.
     func at(_ path: String) -> String { root + "/" + path }
 
-    /// Writes `site` over the site `previous` (`previousManifest()`) describes.
-    func write(_ site: PublishedSite, previous: PublishManifest?) throws -> PublishWriter.Result {
+    /// Writes `site` over the site `before` (`previous()`) describes.
+    func write(_ site: PublishedSite, previous before: Previous) throws -> PublishWriter.Result {
+        try said { try write(site, before) }
+    }
+
+    private func write(_ site: PublishedSite, _ before: Previous) throws -> PublishWriter.Result {
+        let previous = before.manifest
         let ours = Set(previous?.files ?? [])
         let uploaded = previous?.hashes ?? [:]
         var hashes: [String: String] = [:]
         for file in site.files { hashes[file.path] = Self.sha256(file) ?? uploaded[file.path] }
         for file in site.files where !ours.contains(file.path) {
-            guard listed.etags[file.path] == nil else {
+            guard before.etags[file.path] == nil else {
                 throw CLIError("\(name)/\(file.path) exists and publish did not write it; remove it first")
             }
         }
@@ -50,8 +57,8 @@ struct PublishBucketWriter {
         var result = PublishWriter.Result()
         var etags: [String: String] = [:]
         for file in site.files {
-            if uploaded[file.path] == hashes[file.path], intact(file.path, previous) {
-                etags[file.path] = listed.etags[file.path]
+            if uploaded[file.path] == hashes[file.path], intact(file.path, before) {
+                etags[file.path] = before.etags[file.path]
                 result.unchanged += 1
                 continue
             }
@@ -68,38 +75,51 @@ struct PublishBucketWriter {
         return result
     }
 
-    /// The fingerprints of the pages `previous` uploaded: those a publish need not render again
-    /// while their inputs stay (`SiteBuilder.site`'s `unchanged`).
-    func reusable(_ previous: PublishManifest?) -> [String: String] {
-        (previous?.fingerprints ?? [:]).filter { previous?.hashes?[$0.key] != nil && intact($0.key, previous) }
+    /// The fingerprints of the pages the last publish uploaded: those a publish need not render
+    /// again while their inputs stay (`SiteBuilder.site`'s `unchanged`).
+    func reusable(_ before: Previous) -> [String: String] {
+        (before.manifest?.fingerprints ?? [:]).filter {
+            before.manifest?.hashes?[$0.key] != nil && intact($0.key, before)
+        }
     }
 
     /// Whether the object at `path` is the one the last publish uploaded: there, with the ETag it
     /// was given (a manifest of a build before 0.24 recorded none: there is all it can tell).
-    func intact(_ path: String, _ previous: PublishManifest?) -> Bool {
-        guard let now = listed.etags[path] else { return false }
-        guard let then = previous?.etags?[path] else { return true }
+    func intact(_ path: String, _ before: Previous) -> Bool {
+        guard let now = before.etags[path] else { return false }
+        guard let then = before.manifest?.etags?[path] else { return true }
         return now == then && !now.isEmpty
     }
 
-    /// The manifest of the publish that wrote the prefix; nil for an empty prefix. A prefix
+    /// The objects under the prefix and the manifest of the publish that wrote them. A prefix
     /// with other objects and no manifest is refused.
-    func previousManifest() throws -> PublishManifest? {
-        listed.etags = try io.listETags(under: root)
-        let bytes: [UInt8]
-        do {
-            bytes = try io.read(at(PublishManifest.fileName), maxBytes: 256 << 20)
-        } catch let error as CloudError where error.code == .unknownItem {
-            guard listed.etags.isEmpty else {
-                throw CLIError("\(name) holds objects that publish did not write; give an empty or new prefix")
+    func previous() throws -> Previous {
+        try said {
+            let etags = try io.listETags(under: root)
+            let bytes: [UInt8]
+            do {
+                bytes = try io.read(at(PublishManifest.fileName), maxBytes: 256 << 20)
+            } catch let error as CloudError where error.code == .unknownItem {
+                guard etags.isEmpty else {
+                    throw CLIError("\(name) holds objects that publish did not write; give an empty or new prefix")
+                }
+                return Previous(manifest: nil, etags: etags)
             }
-            return nil
+            guard let manifest = PublishManifest.decode(Data(bytes)) else {
+                throw CLIError(
+                    "\(name)/\(PublishManifest.fileName) is not a list publish wrote; remove it or pick another prefix")
+            }
+            return Previous(manifest: manifest, etags: etags)
         }
-        guard let manifest = PublishManifest.decode(Data(bytes)) else {
-            throw CLIError(
-                "\(name)/\(PublishManifest.fileName) is not a list publish wrote; remove it or pick another prefix")
+    }
+
+    /// `body`, with the bucket's errors said as one line naming the bucket.
+    private func said<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CloudError {
+            throw CLIError("cannot publish to \(name): \(CloudError.userMessage(error))")
         }
-        return manifest
     }
 
     /// Uploads `bytes` to `path`; the ETag the bucket gave it.

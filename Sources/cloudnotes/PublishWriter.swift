@@ -5,11 +5,22 @@ import NotesCore
 import NotesPublish
 import NotesStore
 
+/// Where a site is written (a folder or a bucket), as three steps: `previous()` reads what the
+/// last publish left there, `reusable` says which pages need not be rendered again, and `write`
+/// writes the site. The last two are given what `previous()` read, so neither can run without it.
+protocol SiteWriter {
+    /// What the last publish left: its manifest, and whatever else the target tells.
+    associatedtype Previous
+    func previous() throws -> Previous
+    func reusable(_ previous: Previous) -> [String: String]
+    func write(_ site: PublishedSite, previous: Previous) throws -> PublishWriter.Result
+}
+
 /// Writes a `PublishedSite` into a folder: only the files whose bytes changed, each under a
 /// temporary name renamed into place (no reader sees half a page), then removes the files the
 /// previous publish wrote that the site no longer has. The manifest (`PublishManifest`) says
 /// which files are ours; a file it does not name is never replaced or removed.
-struct PublishWriter {
+struct PublishWriter: SiteWriter {
     var folder: String
     var store: NoteStore
 
@@ -19,7 +30,7 @@ struct PublishWriter {
         var removed = 0
     }
 
-    /// Writes `site` over the site `previous` (`previousManifest()`) describes.
+    /// Writes `site` over the site `previous` (`previous()`) describes.
     func write(_ site: PublishedSite, previous: PublishManifest?) throws -> Result {
         let fm = FileManager.default
         let ours = Set(previous?.files ?? [])
@@ -61,7 +72,7 @@ struct PublishWriter {
 
     /// The manifest of the publish that wrote the folder; nil for a missing or empty folder.
     /// A folder with other files and no manifest is refused.
-    func previousManifest() throws -> PublishManifest? {
+    func previous() throws -> PublishManifest? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return nil }
         guard isDirectory.boolValue else { throw CLIError("\(folder) is a file; publish needs a folder") }

@@ -5,35 +5,35 @@ extension S3FileIO: KeyListingFileIO {
     /// another order (SeaweedFS lists directory-tree order: `z/notes/…` before `z/notes-2/…`),
     /// repeating keys, or ignoring `start-after` gives the same answer.
     public func listFiles(under path: String, startAfter: String) throws -> [String] {
-        let base = key(path)
-        let listPrefix = base.isEmpty ? "" : base + "/"
         var found = Set<String>()
-        try eachListPage(
-            prefix: listPrefix, delimiter: nil, startAfter: startAfter.isEmpty ? nil : listPrefix + startAfter,
-            path: path
-        ) { page in
-            for key in page.keys where key.hasPrefix(listPrefix) {
-                let name = String(key.dropFirst(listPrefix.count))
-                // Folder markers (`…/`) are not files.
-                if !name.isEmpty, !name.hasSuffix("/"), String.byteOrder(startAfter, name) { found.insert(name) }
-            }
-        }
+        try eachFile(under: path, startAfter: startAfter) { name, _ in found.insert(name) }
         return found.sorted(by: String.byteOrder)
     }
 
     /// Every object under `path` (relative name) with its ETag, quotes dropped; an object whose
     /// listing gave no ETag is there with an empty one. One ListObjectsV2 per 1,000 objects.
     public func listETags(under path: String) throws -> [String: String] {
+        var found: [String: String] = [:]
+        try eachFile(under: path, startAfter: "") { name, etag in found[name] = etag }
+        return found
+    }
+
+    /// Each object under `path` named after `startAfter` (bytewise; "" for all), by its name
+    /// relative to `path`, with its ETag ("" when the listing gave none). Folder markers (`…/`)
+    /// are not files.
+    private func eachFile(under path: String, startAfter: String, _ body: (String, String) -> Void) throws {
         let base = key(path)
         let listPrefix = base.isEmpty ? "" : base + "/"
-        var found: [String: String] = [:]
-        try eachListPage(prefix: listPrefix, delimiter: nil, startAfter: nil, path: path) { page in
-            for (index, key) in page.keys.enumerated() where key.hasPrefix(listPrefix) && !key.hasSuffix("/") {
-                found[String(key.dropFirst(listPrefix.count))] =
-                    page.etags.isEmpty ? "" : Self.unquoted(page.etags[index])
+        try eachListPage(
+            prefix: listPrefix, delimiter: nil, startAfter: startAfter.isEmpty ? nil : listPrefix + startAfter,
+            path: path
+        ) { page in
+            for (index, key) in page.keys.enumerated() where key.hasPrefix(listPrefix) {
+                let name = String(key.dropFirst(listPrefix.count))
+                guard !name.isEmpty, !name.hasSuffix("/"), String.byteOrder(startAfter, name) else { continue }
+                body(name, index < page.etags.count ? Self.unquoted(page.etags[index]) : "")
             }
         }
-        return found
     }
 
     /// An ETag without the quotes S3 puts around it.
