@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStore
@@ -59,6 +60,42 @@ import Testing
         #expect(try titles(t, .all, offset: 2, limit: 2) == ["Bravo", "delta"])
         #expect(try titles(t, .all, offset: 4, limit: 2).isEmpty)
         #expect(try titles(t, .all, .title, offset: 1, limit: 2) == ["Bravo", "delta"])
+    }
+
+    /// Pages from deep in FAVORITES or NOTES are found by their first row's key, not by OFFSET
+    /// (`ListSeek`): every page of every section and sort is its slice of the whole list, with
+    /// templates (favorite or not) anywhere among the notes, notes modified in the same
+    /// millisecond, equal titles, and notes in the trash. Seeded; the seed is printed.
+    @Test func everyPageIsItsSliceOfTheWholeList() throws {
+        let seed = SeededRandom.seed(default: UInt64.random(in: 1...UInt64.max))
+        print("NoteStoreListTests.everyPageIsItsSliceOfTheWholeList seed: \(seed) (CLOUDNOTES_SEED=\(seed) replays it)")
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<4 {
+            let t = try TestStore()
+            for _ in 0..<Int.random(in: 10...60, using: &random) {
+                // Ties: several notes in one millisecond, and titles from a small set.
+                if Bool.random(using: &random) { t.advance(Double(Int.random(in: 1...3, using: &random))) }
+                let zone = Int.random(in: 0..<5, using: &random) == 0 ? NoteTemplate.zone : Note.defaultZone
+                let note = try t.store.create(
+                    title: ["a", "B", "ç", "d", "a"].randomElement(using: &random) ?? "a", body: "",
+                    isFavorite: Bool.random(using: &random), zone: zone)
+                if Int.random(in: 0..<8, using: &random) == 0 { _ = try t.store.trash(note.id) }
+            }
+            for section in [ListSection.favorites, .others] {
+                for sort in ListSort.allCases {
+                    let whole = try t.store.list(ListRequest(section: section, sort: sort, limit: 1_000)).map(\.id)
+                    #expect(!whole.isEmpty, "seed \(seed)")
+                    for offset in 0...whole.count + 1 {
+                        let limit = Int.random(in: 1...7, using: &random)
+                        let page = try t.store.list(
+                            ListRequest(section: section, sort: sort, offset: offset, limit: limit))
+                        #expect(
+                            page.map(\.id) == Array(whole.dropFirst(offset).prefix(limit)),
+                            "seed \(seed): \(section) by \(sort), offset \(offset), limit \(limit)")
+                    }
+                }
+            }
+        }
     }
 
     @Test func counts() throws {
