@@ -21,6 +21,28 @@ import Testing
         #expect(text.contains(#""kind":"changes","seq":7,"sha256":""# + Envelope.sha256(envelope.body.canonicalBytes)))
     }
 
+    /// The file's bytes are built around the body's bytes (encoded once): they are the whole
+    /// object's canonical form, every kind of body and header, escapes and all.
+    @Test func theBytesAreTheWholeObjectsCanonicalForm() {
+        let bodies: [JSONValue] = [
+            .null, .object([:]), .array([]), .string("\u{0}\u{1f}\"\\/é東京\n"),
+            .array([.object(["z": .int(-1), "a": .bool(true), "é": .array([.null, .string("x")])])]),
+        ]
+        for (index, body) in bodies.enumerated() {
+            var envelope = Envelope(
+                kind: Envelope.Kind.allCases[index % Envelope.Kind.allCases.count], zone: index == 0 ? "" : "z\"one",
+                device: Fixtures.deviceA.rawValue, seq: Int64(index), hlc: Fixtures.hlc, body: body)
+            envelope.format = Int64(index + 1)
+            let whole: JSONValue = .object([
+                "body": body, "device": .string(envelope.device), "format": .int(envelope.format),
+                "hlc": .string(envelope.hlc.description), "kind": .string(envelope.kind.rawValue),
+                "seq": .int(envelope.seq), "sha256": .string(Envelope.sha256(body.canonicalBytes)),
+                "zone": .string(envelope.zone),
+            ])
+            #expect(envelope.encoded == whole.canonicalBytes + [0x0A])
+        }
+    }
+
     @Test func theHashIsOfTheCanonicalBody() {
         #expect(
             Envelope.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
