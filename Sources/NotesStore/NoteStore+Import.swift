@@ -102,9 +102,11 @@ extension NoteStore {
         var next = batches.first.map(prepare)
         for index in batches.indices {
             // `next` is the batch at `index`, prepared while the one before was written.
-            guard let batch = try next?.get() else { break }
+            guard let (batch, ahead) = try next?.get() else { break }
             next = index + 1 < batches.count ? prepare(batches[index + 1]) : nil
             try bulkWrite { db in
+                // Its postings were sorted with it, off this thread (used when every note is written).
+                pendingIndex.ahead = ahead
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
                 // A note given twice is written over the first (it exists once the first is written).
@@ -221,13 +223,16 @@ extension NoteStore {
         try checkStorable(note)
     }
 
-    private static func prepare(_ batch: [Note], device: String) throws -> [PreparedNote] {
+    /// The batch made ready to write, and its search segment sorted as if every note with
+    /// search text is written, in this order.
+    private static func prepare(_ batch: [Note], device: String) throws -> ([PreparedNote], SegmentSort.Ahead) {
         var scratch = KeySet()
-        return try batch.map { note in
+        let prepared = try batch.map { note in
             try checkImportable(note)
             var note = note
             note.title = effectiveTitle(note.title, body: note.body)
             return try PreparedNote(ahead: note, device: device, scratch: &scratch)
         }
+        return (prepared, SegmentSort.Ahead(keys: prepared.compactMap(\.text?.keys)))
     }
 }

@@ -25,10 +25,21 @@ final class PendingIndex: @unchecked Sendable {
         keyCount += documentKeys.count
     }
 
+    /// This transaction's segment sorted ahead (an import's batch), used by `seal` when the
+    /// transaction indexed exactly its documents, in its order.
+    var ahead: SegmentSort.Ahead?
+
     /// Hands what was added so far to a sort of its own (on another thread when `async`).
     func seal(async: Bool) {
         guard !rowids.isEmpty else { return }
         let (documents, documentKeys, count) = (rowids, keys, keyCount)
+        if sealed.isEmpty, let segment = ahead?.segment(rowids: documents, keys: documentKeys) {
+            sealed.append(BackgroundResult(async: false) { segment })
+            rowids = []
+            keys = []
+            keyCount = 0
+            return
+        }
         sealed.append(
             BackgroundResult(async: async) { SegmentSort.sort(rowids: documents, keys: documentKeys, keyCount: count) })
         rowids = []
@@ -50,5 +61,6 @@ final class PendingIndex: @unchecked Sendable {
         keyCount = 0
         sealed = []
         highestRowid = nil
+        ahead = nil
     }
 }

@@ -11,6 +11,34 @@ enum SegmentSort {
         var bytes: [UInt8] = []
     }
 
+    /// A batch's segment sorted before its rowids are known (`NoteStore.importNotes` sorts
+    /// the next batch off the writer's thread): the documents are numbered in the order they
+    /// will be written, which is their rowids' order when an import writes them oldest first.
+    struct Ahead: Sendable {
+        /// Each document's keys, as they were sorted.
+        let keys: [[UInt32]]
+        /// The segment, its documents numbered 0, 1, ….
+        let numbered: Output
+
+        init(keys: [[UInt32]]) {
+            self.keys = keys
+            numbered = SegmentSort.sort(
+                rowids: keys.indices.map(Int64.init), keys: keys, keyCount: keys.reduce(0) { $0 + $1.count })
+        }
+
+        /// The segment of `rowids` with these `keys`, when it is this one renumbered: the same
+        /// documents' keys (as a rule the same arrays, which compare equal without reading
+        /// their elements), in ascending rowids. Else nil, and the caller sorts.
+        func segment(rowids: [Int64], keys documentKeys: [[UInt32]]) -> Output? {
+            guard rowids.count == keys.count, zip(rowids, rowids.dropFirst()).allSatisfy({ $0 < $1 }),
+                zip(documentKeys, keys).allSatisfy({ $0 == $1 })
+            else { return nil }
+            var output = numbered
+            output.documents = rowids
+            return output
+        }
+    }
+
     static func sort(rowids: [Int64], keys: [[UInt32]], keyCount: Int) -> Output {
         // Imports and rebuilds come in rowid order already.
         let ascending = zip(rowids, rowids.dropFirst()).allSatisfy { $0 <= $1 }

@@ -66,4 +66,44 @@ import Testing
         #expect(try reopened.search("tag:third", limit: 2000).hits.count == 1000)
         #expect(try reopened.integrityCheck() == "ok")
     }
+
+    /// An import sorts each batch's segment before it is written; it must be the segment a
+    /// sort at commit makes, and not be used for a transaction that indexed other documents.
+    @Test func aBatchSortedAheadIsTheSegmentSortedAtCommit() throws {
+        let keys: [[UInt32]] = [[7, 3, 0x01_0203], [3], [], [0x01_0203, 9, 7], [5]]
+        let rowids: [Int64] = [40_960, 40_961, 81_920, 81_921, 90_000]
+        let sorted = SegmentSort.sort(rowids: rowids, keys: keys, keyCount: 8)
+        let ahead = try #require(SegmentSort.Ahead(keys: keys).segment(rowids: rowids, keys: keys))
+        #expect(ahead.documents == sorted.documents)
+        #expect(ahead.keys == sorted.keys)
+        #expect(ahead.ends == sorted.ends)
+        #expect(ahead.bytes == sorted.bytes)
+        let other = SegmentSort.Ahead(keys: keys)
+        #expect(other.segment(rowids: [1, 2, 3, 5, 4], keys: keys) == nil, "rowids not ascending")
+        #expect(
+            other.segment(rowids: Array(rowids.prefix(4)), keys: Array(keys.prefix(4))) == nil, "a note not written")
+        #expect(other.segment(rowids: rowids, keys: [[7, 3, 0x01_0203], [3], [], [9, 7], [5]]) == nil, "other keys")
+    }
+
+    /// A batch of an import where some notes are unchanged, or in the trash, indexes the others.
+    @Test func anImportAgainWithUnchangedAndTrashedNotesIndexesTheRest() throws {
+        let t = try TestStore()
+        func notes(_ word: (Int) -> String) -> [Note] {
+            (0..<40).map { i in
+                let date = Date(timeIntervalSince1970: Double(1_600_000_000 + i))
+                var note = Note(
+                    title: "note \(i)", body: "body \(word(i))", createdAt: date, modifiedAt: date)
+                note.id = UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", i))!
+                if i % 10 == 9 { note.deletedAt = date }
+                return note
+            }
+        }
+        _ = try t.store.importNotes(notes { _ in "kiwi" }, batchSize: 30)
+        let counts = try t.store.importNotes(notes { $0 % 2 == 0 ? "mango\($0)" : "kiwi" }, batchSize: 30)
+        #expect(counts.updated == 20 && counts.unchanged == 20)
+        #expect(try t.store.search("kiwi", limit: 100).hits.count == 16)
+        #expect(try t.store.search("mango", limit: 100).hits.count == 20)
+        #expect(try t.store.search("mango12").hits.map(\.note.title) == ["note 12"])
+        #expect(try t.store.integrityCheck() == "ok")
+    }
 }

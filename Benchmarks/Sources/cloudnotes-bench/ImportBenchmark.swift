@@ -26,13 +26,16 @@ struct ImportBenchmark {
         for (name, source) in [("JSON Lines", jsonl), ("Markdown folder", markdown)] {
             var walls: [Double] = []
             var peaks: [Double] = []
+            var cpus: [Double] = []
             for run in 0..<runs {
                 let data = "\(base)/data-\(name.prefix(4))-\(run)"
                 var measured: (status: Int32, peakMB: Double) = (0, 0)
+                let cpuBefore = Stats.cpuMs(of: RUSAGE_CHILDREN) / 1000
                 walls.append(
                     try Stats.time {
                         measured = try Machine.runMeasuringPeak(cloudnotes, ["import", source, "--data-dir", data])
                     })
+                cpus.append(Stats.cpuMs(of: RUSAGE_CHILDREN) / 1000 - cpuBefore)
                 guard measured.status == 0 else { throw BenchError("import \(source) exited \(measured.status)") }
                 peaks.append(measured.peakMB)
                 if run == runs - 1, name == "Markdown folder" {
@@ -44,7 +47,7 @@ struct ImportBenchmark {
             let wall = Stats.median(walls) / 1000
             print(
                 "cloudnotes import (\(name)): median \(Stats.f(wall, 2)) s = \(Int(Double(count) / wall)) notes/s, "
-                    + "peak RSS \(Stats.f(Stats.median(peaks), 0)) MB; runs \(walls.map { Stats.f($0 / 1000, 2) }.joined(separator: ", ")) s"
+                    + "CPU \(Stats.f(Stats.median(cpus), 2)) s, peak RSS \(Stats.f(Stats.median(peaks), 0)) MB; runs \(walls.map { Stats.f($0 / 1000, 2) }.joined(separator: ", ")) s"
             )
         }
         try sqlitePeer(jsonl: jsonl, markdown: markdown, base: base)
@@ -84,16 +87,18 @@ struct ImportBenchmark {
             let scriptFile = database + ".sql"
             try script.write(toFile: scriptFile, atomically: true, encoding: .utf8)
             var measured: (status: Int32, peakMB: Double) = (0, 0)
+            let cpuBefore = Stats.cpuMs(of: RUSAGE_CHILDREN) / 1000
             let ms = try Stats.time {
                 measured = try Machine.runMeasuringPeak(sqlite3, [database, "-cmd", ".read \(scriptFile)", ".quit"])
             }
+            let cpu = Stats.cpuMs(of: RUSAGE_CHILDREN) / 1000 - cpuBefore
             guard measured.status == 0 else {
                 throw BenchError("sqlite3 FTS5 load of \(name) exited \(measured.status)")
             }
             let rows = try Self.sqlite(sqlite3, database, "SELECT count(*) FROM note").trimmingCharacters(
                 in: .whitespacesAndNewlines)
             print(
-                "  peer: sqlite3 CLI into FTS5 (\(name), \(rows) rows): \(Stats.f(ms / 1000, 2)) s, peak RSS \(Stats.f(measured.peakMB, 0)) MB, "
+                "  peer: sqlite3 CLI into FTS5 (\(name), \(rows) rows): \(Stats.f(ms / 1000, 2)) s, CPU \(Stats.f(cpu, 2)) s, peak RSS \(Stats.f(measured.peakMB, 0)) MB, "
                     + "database \(Self.mb(Self.bytes(under: database))) MB")
             try? FileManager.default.removeItem(atPath: database)
         }

@@ -14,10 +14,12 @@ enum Stats {
         return ms(start, now())
     }
 
-    /// CPU time (user + system) of this process so far, in milliseconds.
-    static func cpuMs() -> Double {
+    /// CPU time (user + system) of this process so far, in milliseconds; with
+    /// `RUSAGE_CHILDREN`, of every child process waited for so far (the difference around one
+    /// run is that run's, its threads' included).
+    static func cpuMs(of who: __rusage_who = RUSAGE_SELF) -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        getrusage(who.rawValue, &usage)
         func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
         return ms(usage.ru_utime) + ms(usage.ru_stime)
     }
