@@ -39,4 +39,10 @@ public struct FileRecord: Sendable, Equatable, Codable {
     var isRacilyClean: Bool {
         stat.mtimeNs + 2_000_000_000 > checkedAtNs
     }
+
+    /// Whether a keeper makes a pass at each tick for this file while it is racily clean; a file
+    /// dated ahead of the clock (a minute or more) is left to the sweep.
+    var isWatchedAtTicks: Bool {
+        isRacilyClean && stat.mtimeNs < checkedAtNs + 60_000_000_000
+    }
 }

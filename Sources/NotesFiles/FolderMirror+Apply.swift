@@ -11,8 +11,8 @@ extension FolderMirror {
         for change in changes {
             switch change {
             case .touched(let id, let stat):
-                state.files[id]?.stat = stat
-                state.files[id]?.checkedAtNs = nowNs()
+                state[id: id]?.stat = stat
+                state[id: id]?.checkedAtNs = nowNs()
             case .edited(let id, let file):
                 let zone = try notebooks.zone(of: Self.folder(of: file.path), in: store) ?? Note.defaultZone
                 try save(id, file, base: state.files[id]?.revision, title: file.parsed.note.title, zone: zone, &report)
@@ -36,7 +36,7 @@ extension FolderMirror {
                 try create(file, zone: zone)
                 report.fromFolder.append("new \(file.path)")
             case .deleted(let id, let path):
-                state.files[id] = nil
+                state[id: id] = nil
                 if let uuid = UUID(uuidString: id), let note = try store.note(uuid), !note.isTrashed {
                     _ = try store.trash(uuid)
                     report.fromFolder.append("trashed \(path)")
@@ -53,7 +53,7 @@ extension FolderMirror {
         _ report: inout MirrorReport
     ) throws {
         guard let uuid = UUID(uuidString: id), try store.note(uuid) != nil else {
-            state.files[id] = nil
+            state[id: id] = nil
             try create(file, zone: zone, keepID: false)
             return
         }
@@ -98,7 +98,7 @@ extension FolderMirror {
     /// Records what the mirror read of `file` as `note`'s file.
     func record(_ id: String, _ file: FolderChange.ReadFile, note: Note) {
         let inStep = file.parsed.idGiven && Self.sameContent(file.parsed.note, note)
-        state.files[id] = FileRecord(
+        state[id: id] = FileRecord(
             path: file.path, revision: note.headRev ?? "", inStep: inStep, sha256: file.sha256, stat: file.stat,
             checkedAtNs: nowNs())
     }

@@ -18,7 +18,7 @@ extension FolderMirror {
             return found
         }
         func zone(ofNote id: String) throws -> String? {
-            try UUID(uuidString: id).flatMap { try store.note($0) }?.zone
+            try UUID(uuidString: id).flatMap { try store.zone(ofNote: $0) }
         }
         var kept: [FolderChange] = []
         for change in changes {
@@ -33,7 +33,7 @@ extension FolderMirror {
                     kept.append(change)
                     continue
                 }
-                state.files[id] = nil
+                state[id: id] = nil
                 report.fromFolder.append(
                     "kept \(removed): its notebook is shared with you read-only by \(owner); the file is written again")
                 continue

@@ -25,7 +25,9 @@ extension FolderMirror {
             lastPaths = (keys, notebooks.folders, paths)
         }
         let unparsed = Set(report.unparsed.map(\.path))
-        let live = Set(notes.map(\.idString))
+        // Each note's id as the records key it, once (a UUID's string is made per call).
+        let ids = notes.map(\.idString)
+        let live = Set(ids)
         for (id, record) in state.files.filter({ !live.contains($0.key) }).sorted(by: { $0.value.path < $1.value.path })
         {
             if dryRun {
@@ -42,13 +44,13 @@ extension FolderMirror {
                 written.insert(record.path)
                 removeEmptyFolders(Self.folder(of: record.path))
             }
-            state.files[id] = nil
+            state[id: id] = nil
             report.toFolder.append("removed \(record.path)")
         }
         var occupied: [String: String] = [:]
         for (id, record) in state.files { occupied[record.path] = id }
         for (index, note) in notes.enumerated() {
-            let id = note.idString
+            let id = ids[index]
             let target = paths[index]
             let record = state.files[id]
             if let record, record.path == target, record.inStep, record.revision == note.headRev {
@@ -103,7 +105,7 @@ extension FolderMirror {
             guard let stat = FileStat.of(root + "/" + target) else {
                 throw MirrorError("\(root)/\(target) vanished just after it was written")
             }
-            state.files[id] = FileRecord(
+            state[id: id] = FileRecord(
                 path: target, revision: note.headRev ?? "", inStep: true, sha256: sha256, stat: stat,
                 checkedAtNs: nowNs())
             report.toFolder.append("wrote \(target)")

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import NotesCore
 import NotesStore
@@ -98,10 +97,10 @@ public final class FolderMirror {
     }
 
     /// Whether a file was read or written so recently that it could be saved again with the
-    /// same stat (`FileRecord.mayHaveChanged`): the next pass hashes it again.
+    /// same stat (`FileRecord.mayHaveChanged`): the next pass hashes it again. Kept as records
+    /// change (`MirrorState.racilyClean`): no look at every record.
     public var hasRacilyCleanFiles: Bool {
-        // A file dated ahead of the clock (a minute or more) is left to the sweep, not every tick.
-        state.files.values.contains { $0.isRacilyClean && $0.stat.mtimeNs < $0.checkedAtNs + 60_000_000_000 }
+        !state.racilyClean.isEmpty
     }
 
     /// What a pass would do, doing nothing: files changed in the folder, notes whose files are
@@ -139,7 +138,9 @@ public final class FolderMirror {
     }
 
     static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        var hasher = ContentHasher()
+        hasher.update(data)
+        return hasher.finalize()
     }
 
     /// The folder part of a relative path (`""` at the top).

@@ -77,7 +77,7 @@ public final class MirrorKeeper: Sendable {
                 turn.mirror = mirror
                 watcher.checkNow()
                 // A folder that cannot be listed reads as changed: the pass then says why.
-                let scan = try? FolderScan.scan(mirror.root)
+                let scan = try? FolderScan.scan(mirror.root, expecting: turn.lastScan?.count ?? 0)
                 let isSweep = turn.sinceSweep >= sweep
                 // A file read or written less than the clock's granularity ago may be saved again
                 // with the same stat: it is hashed again at each tick until that window closes.

@@ -53,6 +53,15 @@ extension NoteStore {
         return note
     }
 
+    /// The notebook (zone) of note `id`, in the trash or not; nil when there is no such note. One
+    /// column, not the note: for a caller that needs only where a note is.
+    public func zone(ofNote id: UUID) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT zone FROM note WHERE id = ?"), arguments: [id.lowercasedString])
+        }
+    }
+
     /// The id of a note row; a damaged one is a corrupt database, not a crash.
     static func noteID(_ row: Row) throws -> UUID {
         let text: String = row["id"]

@@ -80,7 +80,7 @@ struct FilesOn: ParsableCommand {
         } catch {
             throw CLIError("cannot create \(absolute): \(Output.reason(error))")
         }
-        if try MirrorState.load(directory: context.dataDirectory)?.folder != absolute {
+        if try MirrorState.loadFolder(directory: context.dataDirectory)?.folder != absolute {
             try MirrorState(folder: absolute).save(directory: context.dataDirectory)
         }
         let report = try FilesSetup.pass(context, store, folder: absolute)

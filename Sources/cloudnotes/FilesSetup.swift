@@ -9,7 +9,9 @@ enum FilesSetup {
     /// The notes folder of this data directory: `files on`/`files off`'s, else the config's.
     static func configuredFolder(_ context: Context) throws -> String? {
         guard !context.dataDirectory.isEmpty else { return context.config.notesFolder }
-        if let state = try mapped({ try MirrorState.load(directory: context.dataDirectory) }) { return state.folder }
+        if let state = try mapped({ try MirrorState.loadFolder(directory: context.dataDirectory) }) {
+            return state.folder
+        }
         return context.config.notesFolder
     }
 

@@ -9,15 +9,10 @@ import Testing
 /// note; the mirror's own copies of the note's attachments are not read back as new ones.
 @Suite struct FolderMirrorAttachmentsTests {
     @Test func aFileAddedBesideANoteIsAttachedOnceAndTheMirrorsOwnCopiesAreNotReadBack() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cloudnotes-attachments-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let folder = home.appendingPathComponent("notes").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = home.appendingPathComponent("data")
-        let store = try NoteStore(directory: data)
-        let mirror = try FolderMirror(
-            store: store, folder: folder, dataDirectory: data.path, resolve: ConflictResolver(strategy: .merge).resolve)
+        let fixture = try MirrorFixture("attachments")
+        defer { fixture.remove() }
+        let (folder, store) = (fixture.folder, fixture.store)
+        let (home, mirror) = (fixture.home, try fixture.mirror())
         let plan = try store.create(title: "Plan", body: "see the photo")
         // An attachment made in the store is written beside the note, and not read back.
         let source = home.appendingPathComponent("doc.txt").path

@@ -9,19 +9,10 @@ import Testing
 /// and each starts from the other's records: the other's writes are not edits to it.
 @Suite struct FolderMirrorTurnsTests {
     @Test func aSecondMirrorStartsFromTheFirstOnesRecords() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cloudnotes-turns-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let folder = home.appendingPathComponent("notes").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = home.appendingPathComponent("data")
-        let store = try NoteStore(directory: data)
-        func mirror() throws -> FolderMirror {
-            try FolderMirror(
-                store: store, folder: folder, dataDirectory: data.path,
-                resolve: ConflictResolver(strategy: .merge).resolve)
-        }
-        let (watching, other) = (try mirror(), try mirror())
+        let fixture = try MirrorFixture("turns")
+        defer { fixture.remove() }
+        let store = fixture.store
+        let (watching, other) = (try fixture.mirror(), try fixture.mirror())
         try store.create(title: "One", body: "first")
         #expect(try watching.sync().toFolder == ["wrote notes/One.md"])
         let second = try other.sync()

@@ -10,20 +10,12 @@ import Testing
 /// side at the next tick, and nothing happens while the clock stands still.
 @Suite struct MirrorWatchTests {
     @Test func eachSideReachesTheOtherAtTheNextTick() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cloudnotes-watch-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let folder = home.appendingPathComponent("notes").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = home.appendingPathComponent("data")
-        let store = try NoteStore(directory: data)
+        let fixture = try MirrorFixture("watch")
+        defer { fixture.remove() }
+        let (folder, store) = (fixture.folder, fixture.store)
         let note = try store.create(title: "Watched", body: "first")
         let clock = TestClock()
-        let keeper = try MirrorKeeper(store: store, dataDirectory: data.path, sweep: .seconds(3600)) {
-            try FolderMirror(
-                store: store, folder: folder, dataDirectory: data.path,
-                resolve: ConflictResolver(strategy: .merge).resolve)
-        }
+        let keeper = try fixture.keeper()
         let task = Task { await MirrorWatch(interval: .milliseconds(250)).run(keeper: keeper, clock: clock) { _ in } }
         defer { task.cancel() }
         let file = folder + "/notes/Watched.md"

@@ -11,21 +11,13 @@ import Testing
 /// than at the periodic sweep. Stepped ticks and an injected clock: no wall-clock sleeps.
 @Suite struct SameStatSaveTests {
     @Test func aSecondSaveWithTheSameStatReachesTheStoreAtTheNextTick() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "cloudnotes-same-stat-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let folder = home.appendingPathComponent("notes").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = home.appendingPathComponent("data")
-        let store = try NoteStore(directory: data)
+        let fixture = try MirrorFixture("same-stat")
+        defer { fixture.remove() }
+        let (folder, store) = (fixture.folder, fixture.store)
         let note = try store.create(title: "Draft", body: "first draft")
         // The mirror's clock: half a second after the saves' mtime, within the racy window.
         let mtime: Int64 = 1_900_000_000_000_000_000
-        let keeper = try MirrorKeeper(store: store, dataDirectory: data.path, sweep: .seconds(3600)) {
-            try FolderMirror(
-                store: store, folder: folder, dataDirectory: data.path,
-                resolve: ConflictResolver(strategy: .merge).resolve, nowNs: { mtime + 500_000_000 })
-        }
+        let keeper = try fixture.keeper { mtime + 500_000_000 }
         let file = folder + "/notes/Draft.md"
         let tick = Duration.milliseconds(250)
         _ = keeper.tick(elapsed: .zero)

@@ -29,6 +29,18 @@ struct NotebookStoreTests {
                 ])
     }
 
+    @Test func aNotesNotebookIsReadWithoutTheNote() throws {
+        let t = try TestStore()
+        let store = t.store
+        let work = try store.createNotebook(named: "Work")
+        let plan = try store.create(title: "Plan", body: "", zone: work.zone)
+        let trashed = try store.create(title: "Old", body: "")
+        _ = try store.trash(trashed.id)
+        #expect(try store.zone(ofNote: plan.id) == "work")
+        #expect(try store.zone(ofNote: trashed.id) == Note.defaultZone, "a trashed note is still in its notebook")
+        #expect(try store.zone(ofNote: UUID()) == nil)
+    }
+
     @Test func namesAreUniqueOnceFoldedAndZonesAreNeverReused() throws {
         let t = try TestStore()
         let store = t.store

@@ -163,7 +163,14 @@ if let (flag, benchmark) = binaryBenchmark(phase) {
         exit(1)
     }
     for count in counts {
-        try benchmark.init(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+        // An error says what failed and ends the run; thrown at the top level it is a trap
+        // (an illegal instruction) that says nothing.
+        do {
+            try benchmark.init(count: count, work: work, cloudnotes: cloudnotesBinary, runs: importRuns).run()
+        } catch {
+            FileHandle.standardError.write(Data("\(flag) at \(count) notes failed: \(error)\n".utf8))
+            exit(1)
+        }
     }
     exit(0)
 }
