@@ -131,7 +131,7 @@ extension NoteStore {
     /// A page of FAVORITES or NOTES from deep in the list (the app's window around a note after
     /// `Esc`, `G`, a scroll), found by its first row's key rather than by `OFFSET` over the rows:
     /// `OFFSET` read the table row of every note it skipped to leave the templates out (at 100k
-    /// notes 117-146 ms for a window at row 49,000; the same rows skipped in the index alone take
+    /// notes 106-146 ms for a window at row 49,000; the same rows skipped in the index alone take
     /// 5 ms). The skipping is done in the section's covering index (`note_by_modified`,
     /// `note_by_title`), which holds the templates too; the few templates are read on their own
     /// (`note_zone`) and taken out by their keys.
@@ -188,7 +188,8 @@ extension NoteStore {
             while k < candidates.count {
                 let templatesSoFar = templates.count { !precedes(candidates[k], $0) }
                 if templatesSoFar == k { return candidates[k] }
-                k = templatesSoFar
+                // Always forward (it is, as `t` only grows): the loop ends whatever the rows say.
+                k = max(templatesSoFar, k + 1)
             }
             return nil
         }

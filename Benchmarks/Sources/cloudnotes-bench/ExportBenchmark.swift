@@ -12,9 +12,7 @@ struct ExportBenchmark {
     let runs: Int
 
     func run() throws {
-        let base = "\(work)/export-\(count)"
-        try? FileManager.default.removeItem(atPath: base)
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let base = try freshFolder("export")
         let corpus = try BenchCorpus.jsonLines(count: count, work: work)
         var imports: [Double] = []
         var markdown: [Double] = []

@@ -15,9 +15,7 @@ struct FolderBenchmark {
     let runs: Int
 
     func run() throws {
-        let base = "\(work)/folder-\(count)"
-        try? FileManager.default.removeItem(atPath: base)
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let base = try freshFolder("folder")
         let corpus = try BenchCorpus.jsonLines(count: count, work: work)
         let rsync = Machine.which("rsync")
         var first: [Double] = []

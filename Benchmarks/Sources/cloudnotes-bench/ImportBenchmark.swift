@@ -12,9 +12,7 @@ struct ImportBenchmark {
     let runs: Int
 
     func run() throws {
-        let base = "\(work)/import-\(count)"
-        try? FileManager.default.removeItem(atPath: base)
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let base = try freshFolder("import")
         let jsonl = try BenchCorpus.jsonLines(count: count, work: work)
         let markdown = try BenchCorpus.markdown(count: count, work: work)
         let markdownBytes = Self.bytes(under: markdown)

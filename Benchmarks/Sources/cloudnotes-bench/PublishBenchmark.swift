@@ -12,9 +12,7 @@ struct PublishBenchmark {
     let runs: Int
 
     func run() throws {
-        let base = "\(work)/publish-\(count)"
-        try? FileManager.default.removeItem(atPath: base)
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let base = try freshFolder("publish")
         let corpus = try BenchCorpus.jsonLines(count: count, work: work)
         let rsync = Machine.which("rsync")
         var first: [Double] = []

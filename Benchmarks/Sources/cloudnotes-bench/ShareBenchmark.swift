@@ -19,9 +19,7 @@ struct ShareBenchmark {
     let runs: Int
 
     func run() throws {
-        let base = "\(work)/share-\(count)"
-        try? FileManager.default.removeItem(atPath: base)
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let base = try freshFolder("share")
         let corpus = try notebookCorpus(base)
         var figures: [String: [Double]] = [:]
         for run in 0..<runs {
