@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import NotesCore
 
@@ -21,12 +20,12 @@ extension SiteBuilder {
         parts += ["attachments"] + note.attachments.flatMap { [$0.name, $0.sha256, String($0.size)] }
         parts += ["links"] + linkPages.map { $0 ?? "" }
         parts += ["backlinks"] + backlinks.flatMap { [$0.title, $0.page] }
-        var hash = SHA256()
+        var hash = ContentHasher()
         for part in parts {
             // Each part with its length first, so no two lists of parts hash alike.
-            hash.update(data: Data("\(part.utf8.count):".utf8))
-            hash.update(data: Data(part.utf8))
+            hash.update(Data("\(part.utf8.count):".utf8))
+            hash.update(Data(part.utf8))
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return hash.finalize()
     }
 }

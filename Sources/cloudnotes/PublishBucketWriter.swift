@@ -1,6 +1,6 @@
 import CloudFolder
-import Crypto
 import Foundation
+import NotesCore
 import NotesPublish
 import NotesStore
 
@@ -171,7 +171,10 @@ struct PublishBucketWriter: SiteWriter {
     /// The SHA-256 of a file's content; nil for a page kept as it is (its hash is the one uploaded).
     static func sha256(_ file: PublishedSite.File) -> String? {
         switch file.content {
-        case .bytes(let bytes): return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        case .bytes(let bytes):
+            var hash = ContentHasher()
+            hash.update(bytes)
+            return hash.finalize()
         case .attachment(let sha256, _): return sha256
         case .kept: return nil
         }

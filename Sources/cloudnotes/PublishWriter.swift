@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Glibc
 import NotesCore
@@ -154,9 +153,9 @@ struct PublishWriter: SiteWriter {
     static func sha256(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        var hash = SHA256()
-        while let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty { hash.update(data: piece) }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        var hash = ContentHasher()
+        while let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty { hash.update(piece) }
+        return hash.finalize()
     }
 
     func temporaryPath(for target: String) -> String {
