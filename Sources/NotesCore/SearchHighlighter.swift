@@ -82,20 +82,43 @@ public enum SearchHighlighter {
     /// The body line with the first match, cut to about `width` characters around it, and the
     /// match ranges within it; nil when no term occurs in `body`.
     ///
-    /// The whole body is folded once and searched as bytes; only the line that matches is
-    /// mapped back to characters. Folding never creates or removes a line feed, so line k of
-    /// the folded text is line k of the original.
+    /// Lines are folded one at a time until one holds a term, and searched as bytes; only that
+    /// line is mapped back to characters. The fold is context-free and never creates or removes
+    /// a line feed, so the first folded line with a match is the line of the first match in
+    /// the folded whole, and a match early in a long note folds only the lines before it.
     public static func snippet(of body: String, terms: [String], width: Int = 80) -> (
         text: String, matches: [Range<Int>]
     )? {
-        let folded = TextFolding.foldedUTF8(body)
-        var firstMatch: Int?
-        for term in terms where !term.isEmpty {
-            if let i = firstIndex(of: Array(term.utf8), in: folded) { firstMatch = min(firstMatch ?? i, i) }
+        let needles = terms.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        guard !needles.isEmpty else { return nil }
+        // A term with a line feed in it matches across lines: the whole body is folded and the
+        // line of the first match is the one shown.
+        if needles.contains(where: { $0.contains(0x0A) }) {
+            let folded = TextFolding.foldedUTF8(body)
+            guard let first = needles.compactMap({ firstIndex(of: $0, in: folded) }).min() else { return nil }
+            let lineNumber = folded[..<first].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width)
         }
-        guard let firstMatch else { return nil }
-        let lineNumber = folded[..<firstMatch].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let text = line(lineNumber, of: body)
+        let utf8 = body.utf8
+        var start = utf8.startIndex
+        while true {
+            let newline = utf8[start...].firstIndex(of: 0x0A)
+            var end = newline ?? utf8.endIndex
+            let folded = TextFolding.foldedUTF8(Substring(utf8[start..<end]))
+            if needles.contains(where: { firstIndex(of: $0, in: folded) != nil }) {
+                // A CRLF line ends before its CR: a snippet must not show a carriage return.
+                if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
+                return snippet(inLine: String(Substring(utf8[start..<end])), terms: terms, width: width)
+            }
+            guard let newline else { return nil }
+            start = utf8.index(after: newline)
+        }
+    }
+
+    /// The snippet of `text`, the line that holds the first match.
+    private static func snippet(inLine text: String, terms: [String], width: Int) -> (
+        text: String, matches: [Range<Int>]
+    )? {
         let found = ranges(of: terms, in: text)
         guard let first = found.first else { return nil }
         let chars = Array(text)

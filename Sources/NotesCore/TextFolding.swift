@@ -20,10 +20,19 @@ public enum TextFolding {
     /// The UTF-8 bytes of `fold(text)`. ASCII is folded byte by byte; other scalars go through
     /// `foldScalar` once per process (memoized: Foundation's decomposition is slow).
     public static func foldedUTF8(_ text: String) -> [UInt8] {
+        foldedUTF8(text.unicodeScalars, capacity: text.utf8.count)
+    }
+
+    /// The UTF-8 bytes of the fold of part of a string (a line of a note's body).
+    public static func foldedUTF8(_ text: Substring) -> [UInt8] {
+        foldedUTF8(text.unicodeScalars, capacity: text.utf8.count)
+    }
+
+    private static func foldedUTF8(_ scalars: some Sequence<Unicode.Scalar>, capacity: Int) -> [UInt8] {
         var bytes = [UInt8]()
-        bytes.reserveCapacity(text.utf8.count)
+        bytes.reserveCapacity(capacity)
         var local: [Unicode.Scalar: [UInt8]] = [:]
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             let v = scalar.value
             if v < 0x80 {
                 let b = UInt8(v)

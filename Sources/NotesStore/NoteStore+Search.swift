@@ -46,7 +46,10 @@ extension NoteStore {
             let zones = try Self.searchZones(query, db)
             var plan = try SearchPlan(
                 query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
-            if let sort = query.sort { return try sorted(&plan, query, by: sort, limit: limit, after: cursor, db) }
+            if let sort = query.sort {
+                let page = try sorted(&plan, by: sort, limit: limit, after: cursor, db)
+                return SearchPage(hits: try hits(for: page.rowids, query: query, db), next: page.next)
+            }
             var rowids: [(Int64, Int)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
@@ -75,13 +78,43 @@ extension NoteStore {
         _ query: SearchQuery, limit: Int, chunk: Int = 256, timeZone: TimeZone = .current,
         _ each: ([SearchHit]) throws -> Void
     ) throws {
+        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone) { found, db in
+            try each(try hits(for: found, query: query, db))
+        }
+    }
+
+    /// The ids of the notes `searchEach` hands over, in the same order and chunks, without
+    /// building their rows and snippets: what a script that wants every match reads
+    /// (`search --ids`, as `rg -l` lists files).
+    public func searchEachID(
+        _ query: SearchQuery, limit: Int, chunk: Int = 1024, timeZone: TimeZone = .current,
+        _ each: ([String]) throws -> Void
+    ) throws {
+        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone) { found, db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT searchRowid, id FROM note WHERE searchRowid IN ("
+                    + found.map { _ in "?" }.joined(separator: ",") + ")",
+                arguments: StatementArguments(found.map(\.0)))
+            var byRowid: [Int64: String] = [:]
+            for row in rows { byRowid[row[0]] = row[1] }
+            try each(found.compactMap { byRowid[$0.0] })
+        }
+    }
+
+    /// Walks the hits of `query` as the index yields them (searchRowid and tier), a chunk at a
+    /// time, in one read; with `sort:` every hit is found and ordered first (one chunk).
+    private func eachFound(
+        _ query: SearchQuery, limit: Int, chunk: Int, timeZone: TimeZone,
+        _ each: ([(Int64, Int)], Database) throws -> Void
+    ) throws {
         let now = clock()
         try read { db in
             let zones = try Self.searchZones(query, db)
             var plan = try SearchPlan(
                 query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
             if let sort = query.sort {
-                try each(try sorted(&plan, query, by: sort, limit: limit, after: nil, db).hits)
+                try each(try sorted(&plan, by: sort, limit: limit, after: nil, db).rowids, db)
                 return
             }
             var left = limit
@@ -90,7 +123,7 @@ extension NoteStore {
                 while left > 0 {
                     let asked = min(chunk, left)
                     let found = try plan.find(tier: tier, after: after, limit: asked, db)
-                    if !found.isEmpty { try each(try hits(for: found.map { ($0, tier) }, query: query, db)) }
+                    if !found.isEmpty { try each(found.map { ($0, tier) }, db) }
                     left -= found.count
                     guard found.count == asked, let last = found.last else { break }
                     after = last
@@ -106,12 +139,12 @@ extension NoteStore {
         try search(SearchQuery(parsing: text), limit: limit, after: cursor, timeZone: timeZone)
     }
 
-    /// A page of every hit ordered by `sort` (newest created or modified first, or title A to
-    /// Z; newest first among equals): all hits are found, then ordered by their column.
+    /// A page of the hits (searchRowid, tier) ordered by `sort` (newest created or modified
+    /// first, or title A to Z; newest first among equals): all hits are found, then ordered by
+    /// their column.
     private func sorted(
-        _ plan: inout SearchPlan, _ query: SearchQuery, by sort: SearchQuery.Sort, limit: Int,
-        after cursor: SearchCursor?, _ db: Database
-    ) throws -> SearchPage {
+        _ plan: inout SearchPlan, by sort: SearchQuery.Sort, limit: Int, after cursor: SearchCursor?, _ db: Database
+    ) throws -> (rowids: [(Int64, Int)], next: SearchCursor?) {
         var all: [(rowid: Int64, tier: Int)] = []
         for tier in 0...2 {
             all += try plan.find(tier: tier, after: nil, limit: Int.max / 2, db).map { ($0, tier) }
@@ -151,7 +184,7 @@ extension NoteStore {
         let page = Array(all[offset..<min(offset + limit, all.count)])
         let end = offset + page.count
         let next = end < all.count ? page.last.map { SearchCursor(tier: $0.tier, rowid: $0.rowid, offset: end) } : nil
-        return SearchPage(hits: try hits(for: page.map { ($0.rowid, $0.tier) }, query: query, db), next: next)
+        return (page.map { ($0.rowid, $0.tier) }, next)
     }
 
     /// The zone of each notebook `query` names: a display name (exact, then folded) or a zone

@@ -38,9 +38,12 @@ struct Search: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The query.") var query: [String]
     @Option(help: "At most this many results.") var limit: Int = 50
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Print only the ids of the matching notes, one per line, in the same order (as `rg -l` lists files).")
+    var ids = false
 
     func validate() throws {
         if query.isEmpty { throw ValidationError("give a query") }
+        if ids && json { throw ValidationError("--ids and --json cannot be combined") }
         // A mistyped option must not turn silently into a search word.
         if let option = query.first(where: { $0.hasPrefix("--") }) {
             throw ValidationError("unknown option '\(option)'")
@@ -48,13 +51,20 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        try Self.run(Self.queryText(query), store: Context(global).openStore(), limit: limit, json: json)
+        try Self.run(Self.queryText(query), store: Context(global).openStore(), limit: limit, json: json, ids: ids)
     }
 
     /// Searches `text` and prints the hits (`view NAME` runs a saved query through this too).
-    static func run(_ text: String, store: NoteStore, limit: Int, json: Bool) throws {
+    static func run(_ text: String, store: NoteStore, limit: Int, json: Bool, ids: Bool = false) throws {
         let parsed = SearchQuery(parsing: text)
         for hint in parsed.hints { Output.error("cloudnotes: hint: " + TerminalSafeText.sanitize(hint.line)) }
+        if ids {
+            // Ids only: no row or snippet is built; an id is plain ASCII, safe on any terminal.
+            try store.searchEachID(parsed, limit: max(1, limit)) { ids in
+                Output.raw(ids.map { $0 + "\n" }.joined())
+            }
+            return
+        }
         // Hits are printed as the index yields them, a chunk at a time (issue 27).
         if json {
             var array = JSONArrayStream { data in

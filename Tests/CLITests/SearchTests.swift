@@ -81,4 +81,22 @@ import Testing
         #expect(typo.stderrLines.count == 1)
         #expect(typo.stderr.contains("--limt"))
     }
+
+    @Test func idsListEveryMatchingNoteInTheSameOrderAndNothingElse() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        let result = try cli.cn("search", "cafe", "--ids")
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == "10000000-0000-4000-8000-000000000001\n20000000-0000-4000-8000-000000000002\n")
+        // The same notes, in the same order, as the full output; a limit and sort: apply too.
+        #expect(
+            try cli.cn("search", "cafe", "--ids", "--limit", "1").stdout == "10000000-0000-4000-8000-000000000001\n")
+        #expect(
+            try cli.cn("search", "cafe", "sort:title", "--ids").stdout
+                == "10000000-0000-4000-8000-000000000001\n20000000-0000-4000-8000-000000000002\n")
+        #expect(try cli.cn("search", "zzz", "--ids").stdout.isEmpty)
+        let both = try cli.cn("search", "cafe", "--ids", "--json")
+        #expect(both.status != 0 && both.stderr.contains("--ids and --json"))
+    }
 }
