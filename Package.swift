@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "NotesPublish",
             dependencies: [
-                "NotesCore", .product(name: "Ink", package: "Ink"), .product(name: "Crypto", package: "swift-crypto"),
+                "NotesCore", .product(name: "Ink", package: "Ink"),
             ]),
         // The live notes folder (`files`): notes as Markdown files, kept in step both ways.
         .target(
