@@ -390,7 +390,7 @@ extension NoteStore {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM revision WHERE recordID = ? ORDER BY hlc DESC, id",
                 arguments: [id.lowercasedString]
-            ).map(Self.revision(from:))
+            ).map { try Self.revision(from: $0, db) }
         }
     }
 
@@ -401,17 +401,6 @@ extension NoteStore {
             throw StoreError(.corrupt, "the database holds a record id that is not a UUID: \(text)")
         }
         return id
-    }
-
-    static func revision(from row: Row) throws -> Revision {
-        let parents =
-            try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
-        let fields = try (row["fields"] as String?).map { try RevisionFields(json: JSONValue(parsing: Data($0.utf8))) }
-        var revision = Revision(
-            recordID: try recordID(of: row), parents: parents, fields: fields,
-            hlc: HLC(packed: row["hlc"]), device: row["device"])
-        revision.id = row["id"]
-        return revision
     }
 
     /// Every tag in use by notes outside the trash, with how many notes carry it.

@@ -39,7 +39,7 @@ extension NoteStore {
                         ORDER BY o.seq LIMIT ?
                         """),
                 arguments: [outboxSeq, zone ?? NotebookSlug.sharedZoneGlob, limit]
-            ).map { row in (row["outboxSeq"], row["outboxZone"], try Self.revision(from: row)) }
+            ).map { row in (row["outboxSeq"], row["outboxZone"], try Self.revision(from: row, db)) }
         }
     }
 
@@ -149,19 +149,26 @@ extension NoteStore {
     /// re-derived as a record's are written; `sync --repair` and the damaged-chunk check read
     /// them back. One scan of the revision table for the ids, then a read per large revision.
     public func forEachLargeFields(over bytes: Int, _ body: ([UInt8]) throws -> Void) throws {
+        // An elided head's body is in its note row (`HeadBody`); escaped, a byte becomes at most
+        // six, so the candidates are a superset, each measured once read whole.
         let ids = try read { db in
             try String.fetchAll(
-                db, sql: "SELECT id FROM revision WHERE fields IS NOT NULL AND length(CAST(fields AS BLOB)) > ?",
+                db,
+                sql: """
+                    SELECT r.id FROM revision r LEFT JOIN note n ON r.bodyAt IS NOT NULL AND n.id = r.recordID
+                    WHERE r.fields IS NOT NULL
+                    AND length(CAST(r.fields AS BLOB)) + 6 * coalesce(length(CAST(n.body AS BLOB)), 0) > ?
+                    """,
                 arguments: [bytes])
         }
         for id in ids.sorted() {
-            let text = try read { db in
-                try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT fields FROM revision WHERE id = ?"), arguments: [id])
+            let fields = try read { db in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM revision WHERE id = ?"), arguments: [id])
+                    .flatMap { try Self.revision(from: $0, db).fields }
             }
-            guard let text else { continue }  // purged meanwhile: nothing to repair from
-            let fields = try RevisionFields(json: JSONValue(parsing: Data(text.utf8)))
-            try body(fields.json.canonicalBytes)
+            guard let fields else { continue }  // purged meanwhile: nothing to repair from
+            let canonical = fields.json.canonicalBytes
+            if canonical.count > bytes { try body(canonical) }
         }
     }
 
@@ -203,14 +210,14 @@ extension NoteStore {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM revision WHERE recordID = ? ORDER BY hlc, id"),
             arguments: [recordID]
-        ).map(Self.revision(from:))
+        ).map { try Self.revision(from: $0, db) }
     }
 
     /// One revision of a record, fields and all; nil when it has not arrived.
     static func fetchRevision(_ id: String, of recordID: String, _ db: Database) throws -> Revision? {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM revision WHERE id = ? AND recordID = ?"), arguments: [id, recordID]
-        ).map(Self.revision(from:))
+        ).map { try Self.revision(from: $0, db) }
     }
 
     /// A record's revision graph, read without any revision's fields: `id` and `parents`
@@ -264,7 +271,7 @@ extension NoteStore {
                 SELECT r.* FROM revision r JOIN note n ON n.id = r.recordID
                 WHERE n.zone = ? ORDER BY r.hlc, r.id
                 """, arguments: [zone]
-        ).map(Self.revision(from:))
+        ).map { try Self.revision(from: $0, db) }
         var count = 0
         for revision in revisions where !skipping.contains(revision.id) {
             try enqueue(revision, zone: zone, kind: revision.isTombstone ? "delete" : "save", db)

@@ -149,7 +149,7 @@ extension NoteStore {
             db,
             sql: "SELECT * FROM revision WHERE recordID = ? AND fields IS NOT NULL ORDER BY hlc DESC, id DESC LIMIT 1",
             arguments: [record]
-        ).map(Self.revision(from:))?.fields?.zone
+        ).map { try Self.revision(from: $0, db) }?.fields?.zone
     }
 
     /// Whether `head` (an edit holding conflict markers) descends along single-parent edits,
@@ -183,6 +183,7 @@ extension NoteStore {
         guard let fields = head.fields else {
             if current != nil {
                 try SearchIndex.remove(noteID: idString, db)
+                try Self.restoreHeadBody(idString, db)
                 try db.run("DELETE FROM note WHERE id = ?", [idString])
             }
             return
@@ -265,7 +266,7 @@ extension NoteStore {
     static func promoteBuffered(_ record: String, _ db: Database) throws -> Bool {
         var waiting = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM sync_buffer WHERE recordID = ?"), arguments: [record]
-        ).map(revision(from:))
+        ).map { try revision(from: $0, db) }
         var moved = false
         var progress = true
         while progress && !waiting.isEmpty {

@@ -21,9 +21,9 @@ extension NoteStore {
                     AND id NOT IN (SELECT revID FROM outbox)
                     ORDER BY recordID, hlc, id
                     """, arguments: [zone, zone]
-            ).map(Self.revision(from:))
+            ).map { try Self.revision(from: $0, db) }
             let buffered = try Row.fetchAll(db, sql: "SELECT * FROM sync_buffer ORDER BY recordID, hlc, id")
-                .map(Self.revision(from:))
+                .map { try Self.revision(from: $0, db) }
             return stored + buffered
         }
     }
@@ -59,7 +59,7 @@ extension NoteStore {
                     SELECT * FROM revision WHERE device = ? AND id NOT IN (SELECT revID FROM outbox)
                     ORDER BY hlc, json_array_length(parents), id
                     """, arguments: [old]
-            ).map(Self.revision(from:))
+            ).map { try Self.revision(from: $0, db) }
             var records = Set<String>()
             for revision in revisions {
                 let record = revision.recordID.lowercasedString

@@ -122,6 +122,7 @@ extension NoteStore {
             hlc: try nextHLC(db), device: deviceID)
         try insert(tombstone, db)
         try SearchIndex.remove(noteID: note.idString, db)
+        try Self.restoreHeadBody(note.idString, db)
         try db.run(
             "DELETE FROM note WHERE id = ?",
             [note.idString])
@@ -160,7 +161,8 @@ extension NoteStore {
         var note = note
         let revision = prepared.revision(
             parents: previous?.headRev.map { [$0] } ?? [], hlc: try stamp ?? nextHLC(db), device: deviceID)
-        try insert(revision, canonicalFields: prepared.canonicalFieldsText, db)
+        // The new head, its body cut out: the note row about to be written holds it (HeadBody).
+        try insert(revision, canonicalFields: prepared.canonicalFields, elidingBody: note.body, db)
         note.headRev = revision.id
         // Conflict markers kept by an edit keep the flag (NoteStore+ConflictFlag.swift).
         note.syncState = Self.keepsConflictFlag(previous?.syncState, body: note.body) ? .conflict : .pending
@@ -172,16 +174,23 @@ extension NoteStore {
         return note
     }
 
-    func insert(_ revision: Revision, canonicalFields: String? = nil, _ db: Database) throws {
+    /// Stores a revision; `elidingBody`: the body of the note row that is about to name it as
+    /// its head, cut out of its fields (`HeadBody`).
+    func insert(
+        _ revision: Revision, canonicalFields: [UInt8]? = nil, elidingBody body: String? = nil, _ db: Database
+    ) throws {
         let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
+        let whole = canonicalFields ?? revision.fields?.json.canonicalBytes
+        let elided = body.flatMap { body in whole.flatMap { HeadBody.elide($0, body: body) } }
         try db.run(
             """
-            INSERT OR IGNORE INTO revision(id, recordID, parents, fields, hlc, device)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO revision(id, recordID, parents, fields, hlc, device, bodyAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 revision.id, revision.recordID.lowercasedString, parents,
-                canonicalFields ?? revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
+                elided?.text ?? whole.map { String(decoding: $0, as: UTF8.self) }, revision.hlc.packed,
+                revision.device, elided?.offset,
             ])
     }
 
@@ -219,9 +228,12 @@ extension NoteStore {
     }
 
     /// Writes the note row and its tags; `isNew`: the note has no row yet (no old tags to drop).
+    /// The head revision holds the body only while the row does not (`HeadBody`): the old head's
+    /// is written back first, the new head's cut out after.
     static func upsert(
         _ note: Note, searchRowid: Int64?, isNew: Bool, sortTitle: String? = nil, _ db: Database
     ) throws {
+        let headStaysElided = try restoreHeadBody(note.idString, keeping: note, db)
         let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
         try db.run(
             """
@@ -242,6 +254,7 @@ extension NoteStore {
                 note.deletedAt?.millisecondsSince1970, note.headRev, note.syncState.rawValue,
                 sortTitle ?? TextFolding.fold(note.title), searchRowid, note.frontMatter,
             ])
+        if !headStaysElided { try elideHeadBody(note, db) }
         try LinkIndex.update(note, isNew: isNew, db)
         if !isNew { try db.run("DELETE FROM note_tag WHERE noteID = ?", [note.idString]) }
         for tag in note.tags {
