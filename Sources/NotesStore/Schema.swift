@@ -169,6 +169,7 @@ enum Schema {
             CREATE INDEX note_by_modified_at ON note(modifiedAt, searchRowid);
             """
         ),
+        ("note-changes-1", noteChanges1),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data
