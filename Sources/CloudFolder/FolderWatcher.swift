@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotesCore
 import Synchronization
 
 /// Watches a folder tree with inotify and calls back when something in it may have changed,
@@ -202,16 +203,8 @@ public final class FolderWatcher: ChangeWatcher, Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
             guard count > 0 else { return changed }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (wd, eventMask, nameLength) = buffer.withUnsafeBytes { raw in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let nameStart = offset + MemoryLayout<inotify_event>.size
-                let nameBytes = buffer[nameStart..<min(count, nameStart + nameLength)].prefix { $0 != 0 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
-                offset = nameStart + nameLength
+            for event in InotifyRecords.parse(buffer, count: count) {
+                let (wd, eventMask, name) = (event.wd, event.mask, event.name)
                 if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
                     state.withLock { addTree(root, depth: 0, into: &$0.paths) }
                     changed = true

@@ -5,22 +5,27 @@ extension FolderMirror {
     /// The folder's changes since the mirror last looked. A file is read only when its stat
     /// says it may have changed (`FileRecord.mayHaveChanged`), and counts as edited only when
     /// its bytes differ from those recorded: the mirror's own writes never come back.
-    /// `scan`: the folder's listing when the caller has just taken it.
-    func readFolder(_ report: inout MirrorReport, scan: [String: FileStat]? = nil) throws -> [FolderChange] {
+    /// `scan`: the folder's listing when the caller has just taken it; `changed`: the only paths
+    /// that may have moved since the last pass (a keeper's inotify events), nil when any may have.
+    func readFolder(_ report: inout MirrorReport, scan: [String: FileStat]? = nil, changed: Set<String>? = nil) throws
+        -> [FolderChange]
+    {
         let scan = try scan ?? FolderScan.scan(root)
-        var idAtPath: [String: String] = [:]
-        for (id, record) in state.files { idAtPath[record.path] = id }
+        let idAtPath = state.idAtPath
         var changes: [FolderChange] = []
-        var present: Set<String> = []
+        // Notes whose path now holds another note's file (that note's, moved over it).
+        var displaced: Set<String> = []
         var unknown: [FolderChange.ReadFile] = []
         // Most files are as recorded: only the others are sorted (changes in path order) and read.
         var candidates: [(path: String, stat: FileStat)] = []
-        for (path, stat) in scan {
-            if let id = idAtPath[path], let record = state.files[id] {
-                present.insert(id)
-                guard record.mayHaveChanged(stat) else { continue }
-            }
+        func consider(_ path: String, _ stat: FileStat) {
+            if let id = idAtPath[path], let record = state.files[id], !record.mayHaveChanged(stat) { return }
             candidates.append((path, stat))
+        }
+        if let changed {
+            for path in changed { if let stat = scan[path] { consider(path, stat) } }
+        } else {
+            for (path, stat) in scan { consider(path, stat) }
         }
         for (path, _) in candidates.sorted(by: { $0.path < $1.path }) {
             guard let id = idAtPath[path], let record = state.files[id] else {
@@ -34,16 +39,21 @@ extension FolderMirror {
             }
             if file.parsed.idGiven, file.parsed.note.idString != id {
                 // Another note's file saved over this one's name: that note's, moved here.
-                present.remove(id)
+                displaced.insert(id)
                 unknown.append(file)
             } else {
                 changes.append(.edited(id: id, file))
             }
         }
+        /// Whether note `id`'s recorded file is still there, its own.
+        func isPresent(_ id: String) -> Bool {
+            guard let record = state.files[id] else { return false }
+            return scan[record.path] != nil && !displaced.contains(id)
+        }
         var claimed: Set<String> = []
         for file in unknown {
             let id = file.parsed.note.idString
-            if file.parsed.idGiven, !claimed.contains(id), !present.contains(id) {
+            if file.parsed.idGiven, !claimed.contains(id), !isPresent(id) {
                 if let record = state.files[id] {
                     claimed.insert(id)
                     changes.append(.moved(id: id, from: record.path, file))
@@ -57,10 +67,19 @@ extension FolderMirror {
             }
             changes.append(.created(file))
         }
-        for (id, record) in state.files.filter({ !present.contains($0.key) && !claimed.contains($0.key) })
-            .sorted(by: { $0.value.path < $1.value.path })
-        {
-            changes.append(.deleted(id: id, path: record.path))
+        // Only a changed path can have lost its file, when the caller knows which changed.
+        var suspects = displaced
+        if let changed {
+            for path in changed { if let id = idAtPath[path] { suspects.insert(id) } }
+        } else {
+            suspects.formUnion(state.files.keys)
+        }
+        var gone: [(id: String, path: String)] = []
+        for id in suspects where !claimed.contains(id) && !isPresent(id) {
+            if let record = state.files[id] { gone.append((id, record.path)) }
+        }
+        for (id, path) in gone.sorted(by: { $0.path < $1.path }) {
+            changes.append(.deleted(id: id, path: path))
         }
         return try withoutReadOnly(changes, &report)
     }

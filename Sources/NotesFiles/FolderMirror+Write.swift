@@ -10,46 +10,45 @@ extension FolderMirror {
     /// reads it first. With `dryRun`, only says what it would do.
     ///
     /// The notes are read without their text (`allNoteHeads`): a note whose file is at its path
-    /// and says its head revision is passed over, and only the others are read in full, so a
-    /// pass after one change costs a look at each note's head, not a read of every note. With
-    /// `sweep`, each note's attachments missing from the folder are written back too.
+    /// and says its head revision is passed over, and only the others are read in full. After a
+    /// first pass, only the notes the store's change sequence says moved since are looked at
+    /// (`writePlan`), unless the files' names may have moved. With `sweep`, each note's
+    /// attachments missing from the folder are written back too.
     func writeFolder(_ report: inout MirrorReport, dryRun: Bool, sweep: Bool = true) throws {
-        let notes = try store.allNoteHeads()
-        let notebooks = try NotebookFolders(store, zonesOf: notes)
-        let keys = notes.map { PathKey(id: $0.id, zone: $0.zone, title: $0.title, createdAt: $0.createdAt) }
-        let paths: [String]
-        if let last = lastPaths, last.keys == keys, last.folders == notebooks.folders {
-            paths = last.paths
-        } else {
-            paths = ExportNames.paths(notes, folders: notebooks.folders)
-            lastPaths = (keys, notebooks.folders, paths)
-        }
+        var finished = false
+        // A pass that stops half way forgets the heads: the next reads every note.
+        defer { if !finished { heads = nil } }
+        let plan = try writePlan(full: sweep, dryRun: dryRun)
+        let (notes, ids, paths, notebooks) = (plan.notes, plan.ids, plan.paths, plan.notebooks)
         let unparsed = Set(report.unparsed.map(\.path))
-        // Each note's id as the records key it, once (a UUID's string is made per call).
-        let ids = notes.map(\.idString)
-        let live = Set(ids)
-        for (id, record) in state.files.filter({ !live.contains($0.key) }).sorted(by: { $0.value.path < $1.value.path })
-        {
-            if dryRun {
-                report.toFolder.append("remove \(record.path)")
-                continue
-            }
-            let full = root + "/" + record.path
-            if let now = FileStat.of(full) {
-                guard now == record.stat else {
-                    report.waiting.append(record.path)
+        var waiting: Set<String> = []
+        if plan.look == nil {
+            // Only a plan of every note can find records of notes gone (else none was).
+            let live = Set(ids)
+            for (id, record) in state.files.filter({ !live.contains($0.key) }).sorted(by: {
+                $0.value.path < $1.value.path
+            }) {
+                if dryRun {
+                    report.toFolder.append("remove \(record.path)")
                     continue
                 }
-                unlink(full)
-                written.insert(record.path)
-                removeEmptyFolders(Self.folder(of: record.path))
+                let full = root + "/" + record.path
+                if let now = FileStat.of(full) {
+                    guard now == record.stat else {
+                        report.waiting.append(record.path)
+                        waiting.insert(id)
+                        continue
+                    }
+                    unlink(full)
+                    written.insert(record.path)
+                    removeEmptyFolders(Self.folder(of: record.path))
+                }
+                state[id: id] = nil
+                report.toFolder.append("removed \(record.path)")
             }
-            state[id: id] = nil
-            report.toFolder.append("removed \(record.path)")
         }
-        var occupied: [String: String] = [:]
-        for (id, record) in state.files { occupied[record.path] = id }
-        for (index, note) in notes.enumerated() {
+        var occupied = state.idAtPath
+        for (index, note) in (plan.look ?? Array(notes.indices)).lazy.map({ ($0, notes[$0]) }) {
             let id = ids[index]
             let target = paths[index]
             let record = state.files[id]
@@ -61,11 +60,13 @@ extension FolderMirror {
             }
             if let record, unparsed.contains(record.path) {
                 report.waiting.append(record.path)
+                waiting.insert(id)
                 continue
             }
             let taken = occupied[target].map { $0 != id } ?? false
             if taken || unparsed.contains(target) || (record == nil && FileStat.of(root + "/" + target) != nil) {
                 report.waiting.append(target)
+                waiting.insert(id)
                 continue
             }
             if dryRun {
@@ -75,6 +76,7 @@ extension FolderMirror {
             }
             if let record, let now = FileStat.of(root + "/" + record.path), now != record.stat {
                 report.waiting.append(record.path)
+                waiting.insert(id)
                 continue
             }
             // Its text, now that it is to be written (gone meanwhile: the next pass removes its file).
@@ -110,6 +112,8 @@ extension FolderMirror {
                 checkedAtNs: nowNs())
             report.toFolder.append("wrote \(target)")
         }
+        if !dryRun { unfinished = waiting }
+        finished = true
     }
 
     private func makeFolders(_ folder: String) throws {

@@ -32,6 +32,14 @@ public final class FolderMirror {
     /// The last pass's file names (`ExportNames.paths`) and what they were made of: reused while
     /// no note was added, removed, retitled or moved and no notebook renamed.
     var lastPaths: (keys: [PathKey], folders: [String: String], paths: [String])?
+    /// The notes the last pass wrote the folder from (`writePlan`); nil: the next pass reads
+    /// every head.
+    var heads: Heads?
+    /// The notes the last pass left waiting (a file changed under it, a name taken): the next
+    /// pass looks at them again even if the store did not change them.
+    var unfinished: Set<String> = []
+    /// How many notes' heads the last pass read from the store (every note's, or the changed ones').
+    public internal(set) var headsRead = 0
 
     struct PathKey: Equatable {
         var id: UUID
@@ -61,6 +69,8 @@ public final class FolderMirror {
         let current = FileStat.of(statePath)
         if let current, current == stateFileStat { return }
         let saved = try MirrorState.load(directory: dataDirectory)
+        // Another pass (another process's) wrote the folder: this one's heads say nothing of it.
+        heads = nil
         state = saved?.folder == root ? saved ?? MirrorState(folder: root) : MirrorState(folder: root)
         // Another folder's state (or none) is replaced at the end of the pass.
         stateFileStat = saved?.folder == root ? current : nil
@@ -75,22 +85,27 @@ public final class FolderMirror {
     /// it (`MirrorKeeper`'s tick), saving a second walk. A `sweep` (the default: `files sync`,
     /// the keeper's periodic pass) also reads the files added to the notes' attachment folders
     /// and writes back attachments missing from the folder; without it those wait for the next
-    /// sweep.
+    /// sweep. `changed`: the only paths of `scan` that may have moved since the last pass (a
+    /// keeper's inotify events); nil: any may have.
     @discardableResult
-    public func sync(scan: [String: FileStat]? = nil, sweep: Bool = true) throws -> MirrorReport {
+    public func sync(scan: [String: FileStat]? = nil, changed: Set<String>? = nil, sweep: Bool = true) throws
+        -> MirrorReport
+    {
         try checkRoot()
         let lock = try PassLock(directory: dataDirectory)
         defer { lock.release() }
         try reloadState()
+        state.forgetChanged()
         written = []
-        let before = state
+        headsRead = 0
         var report = MirrorReport()
-        let changes = try readFolder(&report, scan: scan)
+        let changes = try readFolder(&report, scan: scan, changed: scan == nil ? nil : changed)
         try apply(changes, &report)
         if sweep { try readAttachments(&report) }
         try writeFolder(&report, dryRun: false, sweep: sweep)
-        if stateFileStat == nil || state.recordsDiffer(from: before) {
+        if stateFileStat == nil || state.unsaved {
             try state.save(directory: dataDirectory)
+            state.markSaved()
             stateFileStat = FileStat.of(statePath)
         }
         return report

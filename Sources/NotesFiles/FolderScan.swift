@@ -27,6 +27,23 @@ public enum FolderScan {
         return found
     }
 
+    /// The note files in the folder `relative` under `root` and below it (paths relative to
+    /// `root`): what a folder created or moved in brings. None when it is a note's attachment
+    /// folder (named like a `.md` file beside it).
+    public static func scan(_ root: String, under relative: String) throws -> [String: FileStat] {
+        var found: [String: FileStat] = [:]
+        guard !isAttachmentFolder(root, relative) else { return found }
+        try walk(root, relative: relative, into: &found)
+        return found
+    }
+
+    /// Whether the folder `relative` under `root` is a note's attachment folder.
+    static func isAttachmentFolder(_ root: String, _ relative: String) -> Bool {
+        guard !relative.isEmpty else { return false }
+        var info = stat()
+        return lstat(root + "/" + relative + ".md", &info) == 0
+    }
+
     /// Each tick walks every file (100k at 100,000 notes), so the walk stats each name relative
     /// to its open folder (`fstatat`: no path to build and resolve per file) and builds no set.
     private static func walk(_ root: String, relative: String, into found: inout [String: FileStat]) throws {

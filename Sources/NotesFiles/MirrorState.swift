@@ -15,6 +15,9 @@ public struct MirrorState: Sendable, Equatable, Codable {
     /// The ids of the records a keeper's tick must look at again (`FileRecord.isWatchedAtTicks`):
     /// kept as records change, so a tick with nothing changed costs nothing per note. Not saved.
     private(set) var racilyClean: Set<String> = []
+    /// Each recorded path's note id (the records turned around), kept as records change: a pass
+    /// that looks at a few paths finds their notes without going through every record. Not saved.
+    private(set) var idAtPath: [String: String] = [:]
 
     private enum CodingKeys: String, CodingKey {
         case folder, files
@@ -24,6 +27,8 @@ public struct MirrorState: Sendable, Equatable, Codable {
         self.folder = folder
         self.files = files
         racilyClean = Set(files.filter { $0.value.isWatchedAtTicks }.keys)
+        idAtPath.reserveCapacity(files.count)
+        for (id, record) in files { idAtPath[record.path] = id }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -37,11 +42,20 @@ public struct MirrorState: Sendable, Equatable, Codable {
     public subscript(id id: String) -> FileRecord? {
         get { files[id] }
         set {
+            changedIDs.insert(id)
+            let old = files[id]
+            if old?.path != newValue?.path || old?.revision != newValue?.revision || old?.inStep != newValue?.inStep
+                || old?.sha256 != newValue?.sha256
+            {
+                unsaved = true
+            }
+            if let old, idAtPath[old.path] == id { idAtPath[old.path] = nil }
+            if let newValue { idAtPath[newValue.path] = id }
             files[id] = newValue
             if newValue?.isWatchedAtTicks == true {
-                racilyClean.insert(id)
-            } else {
-                racilyClean.remove(id)
+                if racilyClean.insert(id).inserted { unsaved = true }
+            } else if racilyClean.remove(id) != nil {
+                unsaved = true
             }
         }
     }
@@ -74,19 +88,27 @@ public struct MirrorState: Sendable, Equatable, Codable {
         }
     }
 
-    /// Whether `other` records something else of a file than this: another path, revision, step
-    /// or content, or another set of racily clean files. A stat retaken (a `touch`) is not: a
-    /// pass that only retook stats leaves the saved state (10k records: a 2 MB rewrite) alone,
-    /// and another process that reads the older stat only hashes that file once more. A file
-    /// checked again after its racy window is: else every process after `files on` (which
-    /// leaves every file racily clean) would hash every file again.
-    public func recordsDiffer(from other: MirrorState) -> Bool {
-        folder != other.folder || files.count != other.files.count || racilyClean != other.racilyClean
-            || files.contains { id, record in
-                guard let old = other.files[id] else { return true }
-                return old.path != record.path || old.revision != record.revision || old.inStep != record.inStep
-                    || old.sha256 != record.sha256
-            }
+    /// Whether a record says something else of a file than when the state was read or last
+    /// saved (`markSaved`): another path, revision, step or content, or another set of racily
+    /// clean files. A stat retaken (a `touch`) is not: a pass that only retook stats leaves the
+    /// saved state (10k records: a 2 MB rewrite) alone, and another process that reads the older
+    /// stat only hashes that file once more. A file checked again after its racy window is: else
+    /// every process after `files on` (which leaves every file racily clean) would hash every
+    /// file again. Kept as records change, so a pass keeps no copy of 100k records to compare
+    /// with. Not saved.
+    public private(set) var unsaved = false
+    /// The notes whose record was set or removed since `forgetChanged` (a pass's reads: a
+    /// removed file of a read-only notebook loses its record so that its note is written
+    /// again): the pass's writes look at them even when the store did not change them. Not saved.
+    private(set) var changedIDs: Set<String> = []
+
+    mutating func forgetChanged() {
+        changedIDs = []
+    }
+
+    /// The state is what its file now holds.
+    public mutating func markSaved() {
+        unsaved = false
     }
 
     /// Writes the state to `directory` atomically (0600).

@@ -34,32 +34,36 @@ extension NoteStore {
     /// it changed since a revision (the notes folder loads only those that did); at 10k notes
     /// this reads a fraction of what `allNotes` does.
     public func allNoteHeads() throws -> [Note] {
-        try read { db in
-            let attachments = try Self.allAttachments(db)
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT id, zone, title, createdAt, modifiedAt, headRev FROM note WHERE deletedAt IS NULL
-                    ORDER BY zone, createdAt, id
-                    """)
-            var notes: [Note] = []
-            // Columns by position: a lookup by name per value is most of this read at 10k notes.
-            while let row = try rows.next() {
-                var note = Note(
-                    id: try Self.noteID(row), zone: row[1], title: row[2], body: "",
-                    createdAt: Date(millisecondsSince1970: row[3]), modifiedAt: Date(millisecondsSince1970: row[4]),
-                    headRev: row[5])
-                if let found = attachments[note.idString] { note.attachments = Attachment.sorted(found) }
-                notes.append(note)
-            }
-            return notes
-        }
+        try read { db in try Self.noteHeads(db) }
     }
 
-    /// Every attachment, by note id: in one query (a note row does not carry them).
-    private static func allAttachments(_ db: Database) throws -> [String: [Attachment]] {
+    /// `allNoteHeads` in `db`; with `among` (a query of note ids), only those notes.
+    static func noteHeads(_ db: Database, among ids: String? = nil) throws -> [Note] {
+        let attachments = try Self.allAttachments(db, among: ids)
+        let filter = ids.map { " AND id IN (\($0))" } ?? ""
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT id, zone, title, createdAt, modifiedAt, headRev FROM note WHERE deletedAt IS NULL" + filter
+                + " ORDER BY zone, createdAt, id")
+        var notes: [Note] = []
+        // Columns by position: a lookup by name per value is most of this read at 10k notes.
+        while let row = try rows.next() {
+            var note = Note(
+                id: try Self.noteID(row), zone: row[1], title: row[2], body: "",
+                createdAt: Date(millisecondsSince1970: row[3]), modifiedAt: Date(millisecondsSince1970: row[4]),
+                headRev: row[5])
+            if let found = attachments[note.idString] { note.attachments = Attachment.sorted(found) }
+            notes.append(note)
+        }
+        return notes
+    }
+
+    /// Every attachment (of the notes the query `among` names, when given), by note id: in one
+    /// query (a note row does not carry them).
+    private static func allAttachments(_ db: Database, among ids: String? = nil) throws -> [String: [Attachment]] {
         var attachments: [String: [Attachment]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT noteID, name, size, sha256 FROM attachment") {
+        let filter = ids.map { " WHERE noteID IN (\($0))" } ?? ""
+        for row in try Row.fetchAll(db, sql: "SELECT noteID, name, size, sha256 FROM attachment" + filter) {
             attachments[row["noteID"], default: []].append(
                 Attachment(name: row["name"], size: row["size"], sha256: row["sha256"]))
         }

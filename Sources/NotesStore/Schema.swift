@@ -172,6 +172,7 @@ enum Schema {
         // A note's head revision without the body its note row holds (`HeadBody`): the byte
         // offset in `fields` where the body's escaped contents were cut out; NULL: stored whole.
         ("revision-body-1", "ALTER TABLE revision ADD COLUMN bodyAt INTEGER"),
+        ("note-changes-1", noteChanges1),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

@@ -17,6 +17,8 @@ import Testing
         let folder: String
         let store: NoteStore
         let mirror: FolderMirror
+        /// With a keeper, a pass is its tick: told by inotify which files moved, it reads only those.
+        let keeper: MirrorKeeper?
         var random: SeededRandom
         var tokens: [String] = []
         /// Lines written to a file since the last pass, by file: a file removed before the
@@ -24,7 +26,7 @@ import Testing
         var unseen: [String: [String]] = [:]
         var log: [String] = []
 
-        init(seed: UInt64) throws {
+        init(seed: UInt64, keeper watching: Bool = false) throws {
             home = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "cloudnotes-files-\(UUID().uuidString)")
             folder = home.appendingPathComponent("notes").path
@@ -35,6 +37,25 @@ import Testing
                 store: store, folder: folder, dataDirectory: data.path,
                 resolve: ConflictResolver(strategy: .merge).resolve)
             random = SeededRandom(seed: seed)
+            let (store, folder, directory) = (store, folder, data.path)
+            if watching {
+                keeper = try MirrorKeeper(store: store, dataDirectory: directory, sweep: .seconds(3600)) {
+                    try FolderMirror(
+                        store: store, folder: folder, dataDirectory: directory,
+                        resolve: ConflictResolver(strategy: .merge).resolve)
+                }
+            } else {
+                keeper = nil
+            }
+        }
+
+        /// One pass: the mirror's own, or the keeper's tick.
+        func pass() throws {
+            guard let keeper else {
+                try mirror.sync()
+                return
+            }
+            if case .failed(let error) = keeper.tick(elapsed: .milliseconds(250)) { throw error }
         }
 
         func token() -> String {
@@ -148,14 +169,16 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3])
-    func randomFileOperationsAndStoreEditsKeepFolderAndStoreInStepAndLoseNoText(base: UInt64) throws {
+    /// Seeds 1-3 by the mirror's full passes; 4-6 by a keeper's ticks, each told by inotify
+    /// which paths moved and reading only those.
+    @Test(arguments: [(UInt64(1), false), (2, false), (3, false), (4, true), (5, true), (6, true)])
+    func randomFileOperationsAndStoreEditsKeepFolderAndStoreInStepAndLoseNoText(base: UInt64, keeper: Bool) throws {
         let seed = SeededRandom.seed(default: base)
-        let world = try World(seed: seed)
+        let world = try World(seed: seed, keeper: keeper)
         defer { try? FileManager.default.removeItem(at: world.home) }
         for _ in 0..<40 {
             for _ in 0...world.random.below(3) { try world.step() }
-            try world.mirror.sync()
+            try world.pass()
             world.unseen = [:]
             world.log.append("pass")
             let problems = try world.problems()

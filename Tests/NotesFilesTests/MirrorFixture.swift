@@ -26,12 +26,14 @@ struct MirrorFixture {
         try Self.mirror(store, folder, data.path, nowNs)
     }
 
-    /// A keeper of the folder whose sweep comes only when asked for (an hour by default).
-    func keeper(sweep: Duration = .seconds(3600), nowNs: @escaping @Sendable () -> Int64 = Self.wallClockNs)
-        throws -> MirrorKeeper
-    {
+    /// A keeper of the folder whose sweep comes only when asked for (an hour by default), told
+    /// of the folder's changes by inotify unless `watchEvents` is false (it then polls).
+    func keeper(
+        sweep: Duration = .seconds(3600), watchEvents: Bool = true,
+        nowNs: @escaping @Sendable () -> Int64 = Self.wallClockNs
+    ) throws -> MirrorKeeper {
         let (store, folder, data) = (store, folder, data.path)
-        return try MirrorKeeper(store: store, dataDirectory: data, sweep: sweep) {
+        return try MirrorKeeper(store: store, dataDirectory: data, sweep: sweep, watchEvents: watchEvents) {
             try Self.mirror(store, folder, data, nowNs)
         }
     }

@@ -10,14 +10,17 @@ import Testing
 /// versions: the first in the note's history, the second its text, read at the next tick rather
 /// than at the periodic sweep. Stepped ticks and an injected clock: no wall-clock sleeps.
 @Suite struct SameStatSaveTests {
-    @Test func aSecondSaveWithTheSameStatReachesTheStoreAtTheNextTick() throws {
+    /// With inotify (the second save is an event) and without it (the keeper polls, and hashes
+    /// a racily clean file again at each tick).
+    @Test(arguments: [true, false])
+    func aSecondSaveWithTheSameStatReachesTheStoreAtTheNextTick(watchEvents: Bool) throws {
         let fixture = try MirrorFixture("same-stat")
         defer { fixture.remove() }
         let (folder, store) = (fixture.folder, fixture.store)
         let note = try store.create(title: "Draft", body: "first draft")
         // The mirror's clock: half a second after the saves' mtime, within the racy window.
         let mtime: Int64 = 1_900_000_000_000_000_000
-        let keeper = try fixture.keeper { mtime + 500_000_000 }
+        let keeper = try fixture.keeper(watchEvents: watchEvents) { mtime + 500_000_000 }
         let file = folder + "/notes/Draft.md"
         let tick = Duration.milliseconds(250)
         _ = keeper.tick(elapsed: .zero)
