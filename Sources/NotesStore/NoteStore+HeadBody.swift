@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// A note's body stored once (issue 27; ARCHITECTURE §2, DECISIONS "revbody"): the revision a
+/// A note's body stored once (issue 27; ARCHITECTURE §2, DECISIONS D-208): the revision a
 /// note row names as its head keeps its canonical fields text with the body string's contents
 /// cut out (`"body":""`, so `json_extract(fields, …)` still reads every other field) and
 /// `bodyAt`, the byte offset where they go; the note row holds the body. Every other revision,

@@ -81,7 +81,7 @@ struct CLIError: Error {
 
 struct CloudNotes: ParsableCommand {
     /// What `cloudnotes --version` prints; raised by hand with each release.
-    static let version = "0.25.0"
+    static let version = "0.26.0"
 
     /// Every command names itself (`commandName`): ArgumentParser's command tree reads each
     /// command's name on every start, and a name it has to derive from the type costs
@@ -104,7 +104,7 @@ struct CloudNotes: ParsableCommand {
             Detach.self, Export.self, Publish.self, Import.self, Files.self, ConfigCommand.self,
             Sync.self, Status.self, Conflicts.self, Resolve.self, Debug.self, Notebooks.self, NotebookCommand.self,
             Move.self, Tags.self, Links.self, Backlinks.self, Rename.self, Today.self, Todo.self, Share.self,
-            Views.self, ViewCommand.self,
+            Views.self, ViewCommand.self, Compact.self,
             TUI.self,
         ],
         defaultSubcommand: TUI.self
