@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Fixtures and views on output that several CLI test files share.
@@ -99,12 +100,20 @@ extension CLIRunner {
         try #require(python.status == 0, "\(python.stderr)")
     }
 
-    /// A shell script in this runner's home, made executable; returns its path.
+    /// A shell script in this runner's home, made executable; returns its path. Written through
+    /// a close-on-exec descriptor: a process another test starts meanwhile must not inherit it
+    /// open for writing, or running the script fails with "Text file busy" (ETXTBSY).
     func script(_ name: String, _ text: String) throws -> String {
-        let url = home.appendingPathComponent(name)
-        try Data(("#!/bin/sh\n" + text + "\n").utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
-        return url.path
+        let path = home.appendingPathComponent(name).path
+        let bytes = Array(("#!/bin/sh\n" + text + "\n").utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard close(fd) == 0, written == bytes.count else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+        return path
     }
 
     /// Runs with stdout and stderr on a pseudo-terminal (util-linux `script`), merged as a user sees them.
