@@ -11,7 +11,7 @@ public enum SearchHighlighter {
             var found: [Range<Int>] = []
             for term in terms where !term.isEmpty && term.utf8.allSatisfy({ $0 < 0x80 }) {
                 var from = 0
-                while let i = firstIndex(of: Array(term.utf8), in: folded, from: from) {
+                while let i = ByteSearch.firstIndex(of: Array(term.utf8), in: folded, from: from) {
                     found.append(i..<(i + term.utf8.count))
                     from = i + term.utf8.count
                 }
@@ -67,18 +67,6 @@ public enum SearchHighlighter {
         return String(Substring(utf8[start..<end]))
     }
 
-    /// The first index of `needle` in `haystack` at or after `from`.
-    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
-        guard let first = needle.first, needle.count <= haystack.count else { return nil }
-        var i = from
-        let last = haystack.count - needle.count
-        while i <= last {
-            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
-    }
-
     /// The body line with the first match, cut to about `width` characters around it, and the
     /// match ranges within it; nil when no term occurs in `body`.
     ///
@@ -95,7 +83,9 @@ public enum SearchHighlighter {
         // line of the first match is the one shown.
         if needles.contains(where: { $0.contains(0x0A) }) {
             let folded = TextFolding.foldedUTF8(body)
-            guard let first = needles.compactMap({ firstIndex(of: $0, in: folded) }).min() else { return nil }
+            guard let first = needles.compactMap({ ByteSearch.firstIndex(of: $0, in: folded) }).min() else {
+                return nil
+            }
             let lineNumber = folded[..<first].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width)
         }
@@ -105,7 +95,7 @@ public enum SearchHighlighter {
             let newline = utf8[start...].firstIndex(of: 0x0A)
             var end = newline ?? utf8.endIndex
             let folded = TextFolding.foldedUTF8(Substring(utf8[start..<end]))
-            if needles.contains(where: { firstIndex(of: $0, in: folded) != nil }) {
+            if needles.contains(where: { ByteSearch.firstIndex(of: $0, in: folded) != nil }) {
                 // A CRLF line ends before its CR: a snippet must not show a carriage return.
                 if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
                 return snippet(inLine: String(Substring(utf8[start..<end])), terms: terms, width: width)

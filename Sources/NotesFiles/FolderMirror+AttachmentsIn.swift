@@ -8,15 +8,9 @@ extension FolderMirror {
     /// one of the note's attachments' files is that attachment's copy (the mirror wrote it) and is
     /// not read; dot-files, editors' backups, folders and links are skipped, as in the notes.
     func readAttachments(_ report: inout MirrorReport) throws {
-        // The few notes with an attachment folder first, then those in path order.
-        let withFolders = state.files.filter { _, record in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(
-                atPath: root + "/" + record.path.dropLast(3), isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }
-        for (key, record) in withFolders.sorted(by: { $0.value.path < $1.value.path }) {
-            let relative = String(record.path.dropLast(3))
+        // The few notes with an attachment folder, found by listing the folders (not a stat per note).
+        for relative in try FolderScan.attachmentFolders(root) {
+            guard let key = state.idAtPath[relative + ".md"] else { continue }
             let folder = root + "/" + relative
             guard let id = UUID(uuidString: key), let note = try store.note(id) else { continue }
             let known = Set(ExportNames.attachmentFiles(note.attachments).map(\.file))

@@ -17,23 +17,28 @@ extension FolderMirror {
     }
 
     /// What `writeFolder` looks at: the notes, their ids, files and notebooks, and which of
-    /// them to look at (`look`; nil: every one).
+    /// them to look at (`look`; nil: every one), and the notes gone since the last pass whose
+    /// files it removes (with `look` nil: every record of a note not in `notes`).
     struct WritePlan {
         var notes: [Note]
         var ids: [String]
         var paths: [String]
         var notebooks: NotebookFolders
         var look: [Int]?
+        var gone: [String] = []
     }
 
-    /// Every note when `full` (`status`, a sweep) or when the names of the files may have moved
-    /// (a note added, removed, retitled, moved or recreated, a notebook renamed: a file's name
-    /// depends on its neighbours'); else only the notes changed since the last pass, those the
-    /// last pass left waiting and those whose record this pass's reads changed, read by the
-    /// change sequence instead of every head.
+    /// Every note on a first pass, a `dryRun` (`status`) or when a notebook's folder may have
+    /// moved; else only the notes changed since the last pass, those the last pass left waiting
+    /// and those whose record this pass's reads changed, read by the change sequence instead of
+    /// every head; with `sweep` every note with attachments too (the sweep writes back those
+    /// missing from the folder). A note added, gone, retitled or moved names its notebooks'
+    /// files again (a file's name depends on its neighbours' in its folder), from the notes held. The store's change sequence misses
+    /// nothing, so a sweep (the net for the folder's changes that inotify missed) reads no more
+    /// heads than a tick.
     /// A `dryRun` keeps the heads as they were: the folder was not written from the newer ones.
-    func writePlan(full: Bool, dryRun: Bool) throws -> WritePlan {
-        if !full, !dryRun, let plan = try changedOnly() { return plan }
+    func writePlan(sweep: Bool, dryRun: Bool) throws -> WritePlan {
+        if !dryRun, let plan = try changedOnly(sweep: sweep) { return plan }
         let (notes, sequence) = try store.allNoteHeadsAndSequence()
         headsRead = notes.count
         let notebooks = try NotebookFolders(store, zonesOf: notes)
@@ -43,7 +48,8 @@ extension FolderMirror {
             paths = last.paths
         } else {
             paths = ExportNames.paths(notes, folders: notebooks.folders)
-            lastPaths = (keys, notebooks.folders, paths)
+            // Kept beside the heads, position for position: a dry run's (another order) is not.
+            if !dryRun { lastPaths = (keys, notebooks.folders, paths) }
         }
         // Each note's id as the records key it, once (a UUID's string is made per call).
         let ids = notes.map(\.idString)
@@ -61,9 +67,9 @@ extension FolderMirror {
     }
 
     /// The plan from the notes changed since the last pass; nil when every note must be looked at.
-    private func changedOnly() throws -> WritePlan? {
+    private func changedOnly(sweep: Bool) throws -> WritePlan? {
         // Taken out while it changes, so that its arrays are changed in place, not copied.
-        guard var heads, let last = lastPaths else { return nil }
+        guard var heads, var last = lastPaths else { return nil }
         self.heads = nil
         let changes = try store.noteHeads(changedAfter: heads.sequence)
         headsRead = changes.live.count
@@ -74,19 +80,88 @@ extension FolderMirror {
         }
         // Records this pass's reads set or removed (a note created here is in `changes`).
         for id in state.changedIDs { if let index = heads.position[id] { look.insert(index) } }
-        for id in changes.gone where heads.position[id.lowercasedString] != nil { return nil }
+        // The notebooks whose files are named again: a note came, went, was retitled or moved.
+        var renamed: Set<String> = []
+        var gone: Set<Int> = []
+        for id in changes.gone {
+            guard let index = heads.position[id.lowercasedString] else { continue }
+            gone.insert(index)
+            renamed.insert(heads.notes[index].zone)
+        }
+        let goneIDs = gone.map { heads.ids[$0] }
         for note in changes.live {
-            guard let index = heads.position[note.idString] else { return nil }
-            let old = heads.notes[index]
-            guard old.zone == note.zone, old.title == note.title, old.createdAt == note.createdAt else { return nil }
+            let key = PathKey(id: note.id, zone: note.zone, title: note.title, createdAt: note.createdAt)
+            guard let index = heads.position[note.idString] else {
+                look.insert(heads.notes.count)
+                heads.position[note.idString] = heads.notes.count
+                heads.notes.append(note)
+                heads.ids.append(note.idString)
+                last.keys.append(key)
+                last.paths.append("")
+                renamed.insert(note.zone)
+                continue
+            }
+            if last.keys[index] != key {
+                renamed.formUnion([last.keys[index].zone, note.zone])
+                last.keys[index] = key
+            }
             heads.notes[index] = note
             look.insert(index)
         }
+        if !gone.isEmpty { Self.remove(gone, from: &heads, &last, look: &look) }
+        if !renamed.isEmpty {
+            var zones: [String: Note] = [:]
+            for note in heads.notes where zones[note.zone] == nil { zones[note.zone] = note }
+            heads.zones = Array(zones.values)
+        }
+        if sweep {
+            for (index, note) in heads.notes.enumerated() where !note.attachments.isEmpty { look.insert(index) }
+        }
         let notebooks = try NotebookFolders(store, zonesOf: heads.zones)
         guard notebooks.folders == last.folders else { return nil }
+        if !renamed.isEmpty {
+            // Only the notes of those notebooks: a note's name depends on no other folder's.
+            let members = heads.notes.indices.filter { renamed.contains(heads.notes[$0].zone) }
+            let paths = ExportNames.paths(members.map { heads.notes[$0] }, folders: notebooks.folders)
+            for (index, path) in zip(members, paths) where last.paths[index] != path {
+                last.paths[index] = path
+                look.insert(index)
+            }
+        }
         heads.sequence = changes.sequence
         self.heads = heads
+        lastPaths = last
         return WritePlan(
-            notes: heads.notes, ids: heads.ids, paths: last.paths, notebooks: notebooks, look: look.sorted())
+            notes: heads.notes, ids: heads.ids, paths: last.paths, notebooks: notebooks, look: look.sorted(),
+            gone: goneIDs)
+    }
+
+    /// Takes the notes at `gone` out of the heads and the last paths, and renumbers `look`.
+    private static func remove(
+        _ gone: Set<Int>, from heads: inout Heads,
+        _ last: inout (keys: [PathKey], folders: [String: String], paths: [String]),
+        look: inout Set<Int>
+    ) {
+        var newIndex = [Int](repeating: -1, count: heads.notes.count)
+        var kept = 0
+        for index in heads.notes.indices where !gone.contains(index) {
+            newIndex[index] = kept
+            kept += 1
+        }
+        func keep<T>(_ values: inout [T]) {
+            var index = 0
+            values.removeAll { _ in
+                defer { index += 1 }
+                return gone.contains(index)
+            }
+        }
+        keep(&heads.notes)
+        keep(&heads.ids)
+        keep(&last.keys)
+        keep(&last.paths)
+        heads.position = [:]
+        heads.position.reserveCapacity(heads.ids.count)
+        for (index, id) in heads.ids.enumerated() { heads.position[id] = index }
+        look = Set(look.compactMap { newIndex[$0] >= 0 ? newIndex[$0] : nil })
     }
 }

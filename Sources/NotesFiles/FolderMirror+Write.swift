@@ -12,40 +12,39 @@ extension FolderMirror {
     /// The notes are read without their text (`allNoteHeads`): a note whose file is at its path
     /// and says its head revision is passed over, and only the others are read in full. After a
     /// first pass, only the notes the store's change sequence says moved since are looked at
-    /// (`writePlan`), unless the files' names may have moved. With `sweep`, each note's
-    /// attachments missing from the folder are written back too.
+    /// (`writePlan`; a note added, gone, retitled or moved names its notebook's files again). With
+    /// `sweep`, each note's attachments missing from the folder are written back too.
     func writeFolder(_ report: inout MirrorReport, dryRun: Bool, sweep: Bool = true) throws {
         var finished = false
         // A pass that stops half way forgets the heads: the next reads every note.
         defer { if !finished { heads = nil } }
-        let plan = try writePlan(full: sweep, dryRun: dryRun)
+        let plan = try writePlan(sweep: sweep, dryRun: dryRun)
         let (notes, ids, paths, notebooks) = (plan.notes, plan.ids, plan.paths, plan.notebooks)
         let unparsed = Set(report.unparsed.map(\.path))
         var waiting: Set<String> = []
-        if plan.look == nil {
-            // Only a plan of every note can find records of notes gone (else none was).
-            let live = Set(ids)
-            for (id, record) in state.files.filter({ !live.contains($0.key) }).sorted(by: {
-                $0.value.path < $1.value.path
-            }) {
-                if dryRun {
-                    report.toFolder.append("remove \(record.path)")
+        // A plan of every note finds the records of notes gone; else it names them.
+        let live = plan.look == nil ? Set(ids) : []
+        let goneIDs = plan.look == nil ? state.files.keys.filter { !live.contains($0) } : plan.gone
+        for (id, record) in goneIDs.compactMap({ id in state.files[id].map { (id, $0) } }).sorted(by: {
+            $0.1.path < $1.1.path
+        }) {
+            if dryRun {
+                report.toFolder.append("remove \(record.path)")
+                continue
+            }
+            let full = root + "/" + record.path
+            if let now = FileStat.of(full) {
+                guard now == record.stat else {
+                    report.waiting.append(record.path)
+                    waiting.insert(id)
                     continue
                 }
-                let full = root + "/" + record.path
-                if let now = FileStat.of(full) {
-                    guard now == record.stat else {
-                        report.waiting.append(record.path)
-                        waiting.insert(id)
-                        continue
-                    }
-                    unlink(full)
-                    written.insert(record.path)
-                    removeEmptyFolders(Self.folder(of: record.path))
-                }
-                state[id: id] = nil
-                report.toFolder.append("removed \(record.path)")
+                unlink(full)
+                written.insert(record.path)
+                removeEmptyFolders(Self.folder(of: record.path))
             }
+            state[id: id] = nil
+            report.toFolder.append("removed \(record.path)")
         }
         var occupied = state.idAtPath
         for (index, note) in (plan.look ?? Array(notes.indices)).lazy.map({ ($0, notes[$0]) }) {

@@ -23,9 +23,10 @@ public final class FolderMirror {
     /// Wall-clock nanoseconds, for `FileRecord.checkedAtNs`.
     let nowNs: () -> Int64
     var state: MirrorState
-    /// The stat of the state file as this mirror last loaded or saved it: while it is unchanged,
-    /// no other pass has run since and `state` is what it holds (no reload of 10k records).
-    var stateFileStat: FileStat?
+    /// The stats of the state file and its journal as this mirror last loaded or saved them:
+    /// while they are unchanged, no other pass has run since and `state` is what they hold (no
+    /// reload of 100k records).
+    var stateFileStat: MirrorState.Stamp?
     /// The note files the last pass wrote, renamed or removed (relative paths): the only ones
     /// whose stat moved because of the mirror itself.
     public internal(set) var written: Set<String> = []
@@ -66,8 +67,8 @@ public final class FolderMirror {
     /// Reads the records saved by the last pass, of this process or another (`files sync` beside
     /// `files --watch`): passes take turns (`PassLock`) and each starts from the last one's records.
     func reloadState() throws {
-        let current = FileStat.of(statePath)
-        if let current, current == stateFileStat { return }
+        let current = MirrorState.stamp(directory: dataDirectory)
+        if current.state != nil, current == stateFileStat { return }
         let saved = try MirrorState.load(directory: dataDirectory)
         // Another pass (another process's) wrote the folder: this one's heads say nothing of it.
         heads = nil
@@ -75,8 +76,6 @@ public final class FolderMirror {
         // Another folder's state (or none) is replaced at the end of the pass.
         stateFileStat = saved?.folder == root ? current : nil
     }
-
-    private var statePath: String { dataDirectory + "/" + MirrorState.fileName }
 
     /// One pass both ways: the folder's changes into the store, then the store's into the folder.
     ///
@@ -104,9 +103,8 @@ public final class FolderMirror {
         if sweep { try readAttachments(&report) }
         try writeFolder(&report, dryRun: false, sweep: sweep)
         if stateFileStat == nil || state.unsaved {
-            try state.save(directory: dataDirectory)
-            state.markSaved()
-            stateFileStat = FileStat.of(statePath)
+            try state.saveChanges(directory: dataDirectory)
+            stateFileStat = MirrorState.stamp(directory: dataDirectory)
         }
         return report
     }

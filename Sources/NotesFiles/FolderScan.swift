@@ -37,6 +37,46 @@ public enum FolderScan {
         return found
     }
 
+    /// The notes' attachment folders under `root` (relative paths, each named like a `.md` file
+    /// beside it), found from the folders' listings alone: no file is stat'ed, so a sweep at
+    /// 100k notes does not stat every note's possible folder.
+    public static func attachmentFolders(_ root: String) throws -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let directory = relative.isEmpty ? root : root + "/" + relative
+            guard let stream = opendir(directory) else {
+                throw MirrorError("cannot list \(directory): \(String(cString: strerror(errno)))")
+            }
+            defer { closedir(stream) }
+            var names: Set<String> = []
+            var folders: [String] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                }
+                guard name != ".", name != "..", !isIgnored(name) else { continue }
+                names.insert(name)
+                var type = Int(entry.pointee.d_type)
+                if type == DT_UNKNOWN {
+                    // A file system that does not say the type in its listing.
+                    var info = stat()
+                    type = lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? DT_DIR : 0
+                }
+                if type == DT_DIR { folders.append(name) }
+            }
+            let prefix = relative.isEmpty ? "" : relative + "/"
+            for name in folders {
+                if names.contains(name + ".md") {
+                    found.append(prefix + name)
+                } else {
+                    pending.append(prefix + name)
+                }
+            }
+        }
+        return found.sorted()
+    }
+
     /// Whether the folder `relative` under `root` is a note's attachment folder.
     static func isAttachmentFolder(_ root: String, _ relative: String) -> Bool {
         guard !relative.isEmpty else { return false }

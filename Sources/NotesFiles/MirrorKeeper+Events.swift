@@ -55,6 +55,13 @@ extension MirrorKeeper {
                 scan[path] = stat
                 changed.insert(path)
             }
+            // What the last look had there and is gone: removed before the folder was watched
+            // (a folder the mirror made, its file removed at once), so no event of its own said it.
+            let prefix = folder + "/"
+            for path in scan.keys where path.hasPrefix(prefix) && found[path] == nil {
+                scan[path] = nil
+                changed.insert(path)
+            }
         }
         for (path, inPlace) in batch.files {
             if isInAttachmentFolder(path, root: root) {

@@ -35,10 +35,7 @@ extension NoteStore {
                         """, arguments: [after, max(1, batch)])
                 var done = 0
                 for row in rows {
-                    let fields: String = row["fields"]
-                    guard let (text, offset) = HeadBody.elide(Array(fields.utf8), body: row["body"]) else { continue }
-                    try db.run("UPDATE revision SET fields = ?, bodyAt = ? WHERE id = ?", [text, offset, row["head"]])
-                    done += 1
+                    if try Self.cutHeadBody(row["head"], fields: row["fields"], body: row["body"], db) { done += 1 }
                 }
                 return (rows.last?["id"], done)
             }

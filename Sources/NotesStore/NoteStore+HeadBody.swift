@@ -32,7 +32,7 @@ enum HeadBody {
         let contents = Array(escaped(body))
         return fields.withUnsafeBufferPointer { whole -> (text: String, offset: Int)? in
             // `body` is the first key, or the second after `attachments` (present only with any).
-            guard let offset = firstEnd(of: key, in: whole) else { return nil }
+            guard let offset = ByteSearch.firstIndex(of: key, in: whole).map({ $0 + key.count }) else { return nil }
             let end = offset + contents.count
             guard end < whole.count, whole[end] == UInt8(ascii: "\""),
                 contents.withUnsafeBufferPointer({ cut in
@@ -58,19 +58,6 @@ enum HeadBody {
         }
         bytes.insert(contentsOf: escaped(body), at: offset)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The index just past the first occurrence of `needle` in `haystack`.
-    private static func firstEnd(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var start = 0
-        while start <= haystack.count - needle.count {
-            var matched = 0
-            while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-            if matched == needle.count { return start + matched }
-            start += 1
-        }
-        return nil
     }
 }
 
@@ -132,10 +119,18 @@ extension NoteStore {
             let fields = try String.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT fields FROM revision WHERE id = ? AND recordID = ? AND bodyAt IS NULL"),
-                arguments: [head, note.idString]),
-            let (text, offset) = HeadBody.elide(Array(fields.utf8), body: note.body)
+                arguments: [head, note.idString])
         else { return }
+        try cutHeadBody(head, fields: fields, body: note.body, db)
+    }
+
+    /// Stores head revision `head`, whose `fields` are whole, without `body` (the note row's):
+    /// false, and left whole, when its fields do not hold that body as stored (`HeadBody.elide`).
+    @discardableResult
+    static func cutHeadBody(_ head: String, fields: String, body: String, _ db: Database) throws -> Bool {
+        guard let (text, offset) = HeadBody.elide(Array(fields.utf8), body: body) else { return false }
         try db.run("UPDATE revision SET fields = ?, bodyAt = ? WHERE id = ?", [text, offset, head])
+        return true
     }
 }
 

@@ -63,7 +63,7 @@ struct Attach: ParsableCommand {
         try store.attach(note.id, attachments, replacing: force)
         for attachment in attachments {
             Output.line(
-                "attached \(Output.display(attachment.name)) (\(AttachmentFormat.size(attachment.size))) to "
+                "attached \(Output.display(attachment.name)) (\(Format.bytes(attachment.size))) to "
                     + Format.shortID(note.id))
         }
     }
@@ -96,7 +96,7 @@ struct Attachments: ParsableCommand {
         for entry in entries {
             let missing = entry.present ? "" : "  (content not here yet)"
             Output.line(
-                AttachmentFormat.size(entry.size).padding(toLength: 10, withPad: " ", startingAt: 0) + " "
+                Format.bytes(entry.size).padding(toLength: 10, withPad: " ", startingAt: 0) + " "
                     + Output.display(entry.name) + missing)
         }
     }
@@ -156,19 +156,6 @@ struct Detach: ParsableCommand {
 }
 
 enum AttachmentFormat {
-    /// "12 B", "3.4 KB", "200.0 MB".
-    static func size(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        let units = ["KB", "MB", "GB"]
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f", value) + " " + units[unit]
-    }
-
     /// Writes a file under a temporary name beside it and renames it into place, so a failure
     /// leaves no half-written file.
     static func writeAtomically(to path: String, _ write: (FileHandle) throws -> Void) throws {

@@ -20,7 +20,7 @@ struct Compact: ParsableCommand {
     func run() throws {
         let done = try Context(global).openStore().compact()
         Output.line(
-            "store: \(AttachmentFormat.size(done.bytesBefore)) -> \(AttachmentFormat.size(done.bytesAfter))"
+            "store: \(Format.bytes(done.bytesBefore)) -> \(Format.bytes(done.bytesAfter))"
                 + (done.headsCut > 0 ? " (\(done.headsCut) note(s) no longer stored twice)" : ""))
     }
 }

@@ -18,6 +18,19 @@ enum Format {
         return (n < 0 ? "-" : "") + out
     }
 
+    /// A size in bytes: "12 B", "3.4 KB", "200.0 MB" (an attachment, the store).
+    static func bytes(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+
     static func syncMark(_ state: Note.SyncState) -> String {
         switch state {
         case .synced: return "✓"

@@ -142,4 +142,69 @@ import Testing
         #expect(keeper.lastLook.walked && keeper.lastLook.passed)
         #expect(try fixture.store.note(note.id)?.body == "polled")
     }
+
+    /// The sweep (the net for what inotify misses) walks the folder but reads from the store
+    /// only the heads that changed and those of notes with attachments (to write back a copy
+    /// removed from the folder): at 100k notes it does not stop the keeper for seconds.
+    @Test func aSweepReadsOnlyTheChangedHeadsAndWritesBackAttachments() throws {
+        let fixture = try MirrorFixture("events-sweep")
+        defer { fixture.remove() }
+        let (keeper, notes) = try settled(fixture, ["One", "Two", "Three", "Four", "Five"])
+        _ = keeper.tick(elapsed: .seconds(3601))
+        #expect(keeper.lastLook.walked && keeper.lastLook.heads == 0, "\(keeper.lastLook)")
+        try fixture.store.update(notes[2].id) { $0.body = "changed in the store" }
+        let source = fixture.home.appendingPathComponent("doc.txt").path
+        try Data("attached".utf8).write(to: URL(fileURLWithPath: source))
+        try fixture.store.attach(
+            notes[0].id, [try fixture.store.addAttachmentContent(fromFile: source, name: "doc.txt", maxBytes: 1 << 20)])
+        _ = keeper.tick(elapsed: tick)
+        let copy = fixture.folder + "/notes/One/doc.txt"
+        #expect(FileManager.default.contents(atPath: copy) == Data("attached".utf8))
+        _ = keeper.tick(elapsed: tick)
+        _ = keeper.tick(elapsed: tick)
+        unlink(copy)
+        _ = keeper.tick(elapsed: .seconds(3601))
+        #expect(keeper.lastLook.walked && keeper.lastLook.heads == 0, "\(keeper.lastLook)")
+        #expect(FileManager.default.contents(atPath: copy) == Data("attached".utf8), "written back")
+        #expect(try String(contentsOfFile: fixture.folder + "/notes/Three.md", encoding: .utf8).contains("changed in"))
+    }
+
+    /// A note added beside one of the same title, retitled, moved or trashed names its notebook's
+    /// files again from the notes the keeper holds: the pass reads only the heads that changed.
+    @Test func aNoteAddedRetitledMovedOrTrashedReadsOnlyItsHead() throws {
+        let fixture = try MirrorFixture("events-names")
+        defer { fixture.remove() }
+        _ = try fixture.store.createNotebook(named: "Work")
+        let (keeper, notes) = try settled(fixture, ["One", "Two", "Three", "Four"])
+        let notesFolder = fixture.folder + "/notes/"
+        func expectPass(heads: Int, _ comment: Comment) {
+            #expect(keeper.lastLook.passed && !keeper.lastLook.walked && keeper.lastLook.heads == heads, comment)
+        }
+        let twin = try fixture.store.create(title: "Two", body: "another Two")
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 1, "added")
+        let twinFile = notesFolder + "Two (\(twin.idString.prefix(8))).md"
+        #expect(try String(contentsOfFile: twinFile, encoding: .utf8).hasSuffix("another Two\n"))
+        #expect(try String(contentsOfFile: notesFolder + "Two.md", encoding: .utf8).hasSuffix("about Two\n"))
+        try fixture.store.update(notes[0].id) { $0.title = "Uno" }
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 1, "retitled")
+        #expect(FileManager.default.fileExists(atPath: notesFolder + "Uno.md"))
+        #expect(!FileManager.default.fileExists(atPath: notesFolder + "One.md"))
+        _ = try fixture.store.move(notes[3].id, toNotebook: "Work")
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 1, "moved")
+        #expect(FileManager.default.fileExists(atPath: fixture.folder + "/Work/Four.md"))
+        #expect(!FileManager.default.fileExists(atPath: notesFolder + "Four.md"))
+        // The older Two leaves: its file goes, and the twin takes the plain name.
+        _ = try fixture.store.trash(notes[1].id)
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 0, "trashed")
+        #expect(try String(contentsOfFile: notesFolder + "Two.md", encoding: .utf8).hasSuffix("another Two\n"))
+        #expect(!FileManager.default.fileExists(atPath: twinFile))
+        _ = keeper.tick(elapsed: tick)
+        _ = keeper.tick(elapsed: tick)
+        // What a pass of every note would write now: nothing.
+        #expect(try fixture.mirror().sync().toFolder == [])
+    }
 }
