@@ -9,7 +9,9 @@ struct PreparedNote: Sendable {
     let note: Note
     let fields: RevisionFields
     let canonicalFields: [UInt8]
-    let canonicalFieldsText: String
+    /// The fields as the note's head revision stores them, the body cut out (`HeadBody`); nil
+    /// when they are stored whole.
+    let headFields: (text: String, offset: Int)?
     /// Computed ahead (`init(ahead:…)`): the note's revision if it has no previous head, and
     /// its search text and keys (nil in the trash). Else both are made when written.
     private(set) var firstRevision: Revision?
@@ -20,7 +22,7 @@ struct PreparedNote: Sendable {
         self.note = note
         fields = RevisionFields(note: note)
         canonicalFields = fields.json.canonicalBytes
-        canonicalFieldsText = String(decoding: canonicalFields, as: UTF8.self)
+        headFields = HeadBody.elide(canonicalFields, body: note.body)
     }
 
     /// Also the first revision and the search text, all of it off the writer's thread.
@@ -68,7 +70,7 @@ extension NoteStore {
     /// they are written oldest first, in batches (`importNotes(count:…)`). A note in
     /// `keepingAttachments` (its source said nothing about attachments) keeps the attachments
     /// it has here.
-    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000) throws -> (
+    public func importNotes(_ notes: [Note], keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000) throws -> (
         created: Int, updated: Int, unchanged: Int
     ) {
         // Notes that cannot be stored fail the import before anything is written.
@@ -82,53 +84,70 @@ extension NoteStore {
 
     /// Imports `count` notes that `load` gives a range at a time (positions in the order they
     /// are written: oldest first, so that search rowids ascend), in transactions of up to
-    /// `batchSize` notes: only a batch read, one prepared and one being written are held, so
-    /// memory does not grow with the import. Each batch is read and prepared (`PreparedNote`:
-    /// validation, revision ids, folded search text and keys) on another thread while the
-    /// previous one is written. The caller checks every note with `checkImportable` before
-    /// the first batch; a note of a batch that fails the check (or a `load` that throws) fails
-    /// the import there, with the batches before it written, as after a kill: importing again
-    /// finishes it. A note given twice is written over the first.
+    /// `batchSize` notes, each read and prepared `chunkSize` notes at a time: only a chunk
+    /// read, one prepared and one being written are held, so memory does not grow with the
+    /// import or the batch. Each chunk is read and prepared (`PreparedNote`: validation,
+    /// revision ids, folded search text and keys, its search segment sorted) on another thread
+    /// while the previous one is written. The caller checks every note with `checkImportable`
+    /// before the first batch; a note of a batch that fails the check (or a `load` that
+    /// throws) fails the import there, with the batches before it written, as after a kill:
+    /// importing again finishes it. A note given twice is written over the first.
+    ///
+    /// A batch is a transaction, and each transaction writes every page it changed to the WAL
+    /// (and the checkpoint writes them again into the database): the notes' own pages are
+    /// new, but the indexes keyed by id (note, revision, outbox, tags, change sequence) take
+    /// each batch's notes all over their pages. At 100k notes, batches of 1,000 wrote 5.0 GB
+    /// for a 436 MB store; batches of 10,000, 1.7 GB (Benchmarks/README, issue 27).
     public func importNotes(
-        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 1_000,
+        count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000, chunkSize: Int = 1_000,
         load: @escaping @Sendable (Range<Int>) throws -> [Note]
     ) throws -> (created: Int, updated: Int, unchanged: Int) {
         var counts = (created: 0, updated: 0, unchanged: 0)
-        let batches = Self.batchRanges(count: count, batchSize: batchSize)
+        let batches = Self.batchRanges(count: count, batchSize: batchSize).map {
+            Self.chunks(of: $0, size: min(chunkSize, batchSize))
+        }
+        let chunks = batches.flatMap { $0 }
         let device = deviceID
         let prepare = { @Sendable (range: Range<Int>) in
             BackgroundResult { try Self.prepare(try load(range), device: device) }
         }
-        var next = batches.first.map(prepare)
-        for index in batches.indices {
-            // `next` is the batch at `index`, prepared while the one before was written.
-            guard let (batch, ahead) = try next?.get() else { break }
-            next = index + 1 < batches.count ? prepare(batches[index + 1]) : nil
+        var position = 0
+        var next = chunks.first.map(prepare)
+        for batch in batches {
             try bulkWrite { db in
-                // Its postings were sorted with it, off this thread (used when every note is written).
-                pendingIndex.ahead = ahead
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
                 // A note given twice is written over the first (it exists once the first is written).
-                var known = try Self.existingIDs(batch.map(\.note.idString), db)
-                for var prepared in batch {
-                    let existing =
-                        known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
-                    if let existing, keepingAttachments.contains(existing.id),
-                        existing.attachments != prepared.note.attachments
-                    {
-                        var note = prepared.note
-                        note.attachments = existing.attachments
-                        prepared = try PreparedNote(note)
+                var known = Set<String>()
+                for _ in batch {
+                    // `next` is the chunk at `position`, prepared while the one before was written.
+                    guard let (chunk, ahead) = try next?.get() else { break }
+                    position += 1
+                    next = position < chunks.count ? prepare(chunks[position]) : nil
+                    // Its postings were sorted with it, off this thread (used when every note is written).
+                    pendingIndex.ahead = ahead
+                    known.formUnion(try Self.existingIDs(chunk.map(\.note.idString), db))
+                    for var prepared in chunk {
+                        let existing =
+                            known.contains(prepared.note.idString) ? try Self.fetchNote(db, id: prepared.note.id) : nil
+                        if let existing, keepingAttachments.contains(existing.id),
+                            existing.attachments != prepared.note.attachments
+                        {
+                            var note = prepared.note
+                            note.attachments = existing.attachments
+                            prepared = try PreparedNote(note)
+                        }
+                        if let existing, RevisionFields(note: existing) == prepared.fields {
+                            counts.unchanged += 1
+                            continue
+                        }
+                        let stamp = clock.tick(now: self.clock().millisecondsSince1970)
+                        try save(prepared.note, previous: existing, stamp: stamp, prepared: prepared, db)
+                        if existing == nil { counts.created += 1 } else { counts.updated += 1 }
+                        known.insert(prepared.note.idString)
                     }
-                    if let existing, RevisionFields(note: existing) == prepared.fields {
-                        counts.unchanged += 1
-                        continue
-                    }
-                    let stamp = clock.tick(now: self.clock().millisecondsSince1970)
-                    try save(prepared.note, previous: existing, stamp: stamp, prepared: prepared, db)
-                    if existing == nil { counts.created += 1 } else { counts.updated += 1 }
-                    known.insert(prepared.note.idString)
+                    // The chunk's segment, now: a batch holds one chunk's postings at a time.
+                    try SearchIndex.flush(pendingIndex, db)
                 }
                 try persist(clock.last, db)
             }
@@ -137,6 +156,13 @@ extension NoteStore {
         // commit checkpointed.
         if batches.count > 0 { finishCheckpoints() }
         return counts
+    }
+
+    /// `range` cut into parts of `size` positions (the last one shorter).
+    static func chunks(of range: Range<Int>, size: Int) -> [Range<Int>] {
+        stride(from: range.lowerBound, to: range.upperBound, by: max(size, 1)).map {
+            $0..<min($0 + max(size, 1), range.upperBound)
+        }
     }
 
     /// The positions of each batch: the first two smaller, so that writing starts while the

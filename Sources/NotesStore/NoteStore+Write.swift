@@ -149,7 +149,7 @@ extension NoteStore {
     }
 
     /// The one write path of a local edit: revision, note row, search index and outbox, in the
-    /// caller's transaction. `prepared`: the same note made ready off the writer's thread (an
+    /// caller's transaction. `prepared`: `note` itself made ready off the writer's thread (an
     /// import); else it is prepared here.
     @discardableResult
     func save(
@@ -162,26 +162,30 @@ extension NoteStore {
         let revision = prepared.revision(
             parents: previous?.headRev.map { [$0] } ?? [], hlc: try stamp ?? nextHLC(db), device: deviceID)
         // The new head, its body cut out: the note row about to be written holds it (HeadBody).
-        try insert(revision, canonicalFields: prepared.canonicalFields, elidingBody: note.body, db)
+        let headElided = try insert(
+            revision, canonicalFields: prepared.canonicalFields, elided: prepared.headFields, db)
         note.headRev = revision.id
         // Conflict markers kept by an edit keep the flag (NoteStore+ConflictFlag.swift).
         note.syncState = Self.keepsConflictFlag(previous?.syncState, body: note.body) ? .conflict : .pending
         let searchRowid = try SearchIndex.update(
             note: note, previous: previous, text: prepared.text, pending: pendingIndex, db)
         try Self.upsert(
-            note, searchRowid: searchRowid, isNew: previous == nil, sortTitle: prepared.text.map(\.foldedTitle), db)
+            note, searchRowid: searchRowid, isNew: previous == nil, sortTitle: prepared.text.map(\.foldedTitle),
+            headElided: headElided, db)
         try enqueue(revision, zone: note.zone, kind: "save", db)
         return note
     }
 
-    /// Stores a revision; `elidingBody`: the body of the note row that is about to name it as
-    /// its head, cut out of its fields (`HeadBody`).
+    /// Stores a revision; `elided`: its fields with the body of the note row that is about to
+    /// name it as its head cut out (`HeadBody.elide`). Returns whether it was stored so (not
+    /// when a revision of that id was there already).
+    @discardableResult
     func insert(
-        _ revision: Revision, canonicalFields: [UInt8]? = nil, elidingBody body: String? = nil, _ db: Database
-    ) throws {
+        _ revision: Revision, canonicalFields: [UInt8]? = nil, elided: (text: String, offset: Int)? = nil,
+        _ db: Database
+    ) throws -> Bool {
         let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
-        let whole = canonicalFields ?? revision.fields?.json.canonicalBytes
-        let elided = body.flatMap { body in whole.flatMap { HeadBody.elide($0, body: body) } }
+        let whole = elided == nil ? canonicalFields ?? revision.fields?.json.canonicalBytes : nil
         try db.run(
             """
             INSERT OR IGNORE INTO revision(id, recordID, parents, fields, hlc, device, bodyAt)
@@ -192,6 +196,7 @@ extension NoteStore {
                 elided?.text ?? whole.map { String(decoding: $0, as: UTF8.self) }, revision.hlc.packed,
                 revision.device, elided?.offset,
             ])
+        return elided != nil && db.changesCount > 0
     }
 
     func enqueue(_ revision: Revision, zone: String, kind: String, _ db: Database) throws {
@@ -227,13 +232,17 @@ extension NoteStore {
             [stamp.packed])
     }
 
-    /// Writes the note row and its tags; `isNew`: the note has no row yet (no old tags to drop).
-    /// The head revision holds the body only while the row does not (`HeadBody`): the old head's
-    /// is written back first, the new head's cut out after.
+    /// Writes the note row and its tags; `isNew`: the note has no row yet (no old tags to drop,
+    /// no old head to write back). The head revision holds the body only while the row does not
+    /// (`HeadBody`): the old head's is written back first, the new head's cut out after, unless
+    /// it was stored cut (`headElided`: an edit or an import inserted it so).
     static func upsert(
-        _ note: Note, searchRowid: Int64?, isNew: Bool, sortTitle: String? = nil, _ db: Database
+        _ note: Note, searchRowid: Int64?, isNew: Bool, sortTitle: String? = nil, headElided: Bool = false,
+        _ db: Database
     ) throws {
-        let headStaysElided = try restoreHeadBody(note.idString, keeping: note, db)
+        // A new row has no old head to write back.
+        let oldHeadKept = try !isNew && restoreHeadBody(note.idString, keeping: note, db)
+        let headStaysElided = oldHeadKept || headElided
         let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
         try db.run(
             """

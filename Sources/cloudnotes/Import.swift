@@ -172,7 +172,7 @@ struct Import: ParsableCommand {
                 start = end
             }
             tally.skipped += scan.unreadable.filter { $0.source == source }.count
-            // Pass 2: the notes read again a batch at a time, oldest first, as they are written.
+            // Pass 2: the notes read again a chunk at a time, oldest first, as they are written.
             try plan.sort()
             let load = { @Sendable [plan] (range: Range<Int>) throws -> [Note] in try plan.notes(range) }
             let counts =

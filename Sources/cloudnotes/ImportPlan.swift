@@ -7,8 +7,8 @@ import Synchronization
 /// checks every file, writes each note it keeps to a scratch file in the data directory (no
 /// name: it is unlinked as soon as it is made, so a killed import leaves nothing) and keeps
 /// per note only its date and where it lies; the second (`notes(_:)`, which the store calls a
-/// batch at a time) reads them back oldest first while the batch before is written. So memory
-/// holds a batch or two, not the whole import, and nothing is parsed twice.
+/// chunk of 1,000 at a time) reads them back oldest first while the chunk before is written. So
+/// memory holds a chunk or two, not the whole import, and nothing is parsed twice.
 struct ImportPlan: Sendable {
     /// Where one note lies in the scratch file.
     struct Entry: Sendable {
