@@ -68,15 +68,18 @@ extension FolderMirror {
             changes.append(.created(file))
         }
         // Only a changed path can have lost its file, when the caller knows which changed.
-        var suspects = displaced
-        if let changed {
-            for path in changed { if let id = idAtPath[path] { suspects.insert(id) } }
-        } else {
-            suspects.formUnion(state.files.keys)
-        }
         var gone: [(id: String, path: String)] = []
-        for id in suspects where !claimed.contains(id) && !isPresent(id) {
-            if let record = state.files[id] { gone.append((id, record.path)) }
+        func suspect(_ id: String, _ record: FileRecord) {
+            guard !claimed.contains(id), scan[record.path] == nil || displaced.contains(id) else { return }
+            gone.append((id, record.path))
+        }
+        if let changed {
+            var suspects = displaced
+            for path in changed { if let id = idAtPath[path] { suspects.insert(id) } }
+            for id in suspects { if let record = state.files[id] { suspect(id, record) } }
+        } else {
+            // Every record, once (a sweep at 100k notes: no set of every id made first).
+            for (id, record) in state.files { suspect(id, record) }
         }
         for (id, path) in gone.sorted(by: { $0.path < $1.path }) {
             changes.append(.deleted(id: id, path: path))

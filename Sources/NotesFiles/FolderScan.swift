@@ -49,25 +49,23 @@ public enum FolderScan {
                 throw MirrorError("cannot list \(directory): \(String(cString: strerror(errno)))")
             }
             defer { closedir(stream) }
-            var names: Set<String> = []
-            var folders: [String] = []
+            let prefix = relative.isEmpty ? "" : relative + "/"
             while let entry = readdir(stream) {
+                var type = Int(entry.pointee.d_type)
+                // Files are most entries: passed over by their type, their names never made.
+                guard type == DT_DIR || type == DT_UNKNOWN else { continue }
                 let name = withUnsafePointer(to: &entry.pointee.d_name) {
                     String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
                 }
                 guard name != ".", name != "..", !isIgnored(name) else { continue }
-                names.insert(name)
-                var type = Int(entry.pointee.d_type)
+                var info = stat()
                 if type == DT_UNKNOWN {
                     // A file system that does not say the type in its listing.
-                    var info = stat()
                     type = lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? DT_DIR : 0
                 }
-                if type == DT_DIR { folders.append(name) }
-            }
-            let prefix = relative.isEmpty ? "" : relative + "/"
-            for name in folders {
-                if names.contains(name + ".md") {
+                guard type == DT_DIR else { continue }
+                // One stat per folder (a notebook's folders are few), not per file.
+                if fstatat(dirfd(stream), name + ".md", &info, AT_SYMLINK_NOFOLLOW) == 0 {
                     found.append(prefix + name)
                 } else {
                     pending.append(prefix + name)
