@@ -14,6 +14,9 @@ extension FolderMirror {
         /// One note of each notebook the notes are in (what `NotebookFolders` names).
         var zones: [Note]
         var sequence: Int64
+        /// Each note's file name stem as `ExportNames.paths` compares it (`safe`, lowercased), by
+        /// position: made the first time a name must be made again, then kept.
+        var stems: [String]?
     }
 
     /// What `writeFolder` looks at: the notes, their ids, files and notebooks, and which of
@@ -80,13 +83,16 @@ extension FolderMirror {
         }
         // Records this pass's reads set or removed (a note created here is in `changes`).
         for id in state.changedIDs { if let index = heads.position[id] { look.insert(index) } }
-        // The notebooks whose files are named again: a note came, went, was retitled or moved.
+        // The notebooks whose files are named again: a note came, went, was retitled or moved;
+        // and the stems it had and has (only their namesakes' names can move).
         var renamed: Set<String> = []
+        var namesakes: Set<String> = []
         var gone: Set<Int> = []
         for id in changes.gone {
             guard let index = heads.position[id.lowercasedString] else { continue }
             gone.insert(index)
             renamed.insert(heads.notes[index].zone)
+            namesakes.insert(Self.stem(heads.notes[index].title))
         }
         let goneIDs = gone.map { heads.ids[$0] }
         for note in changes.live {
@@ -96,13 +102,17 @@ extension FolderMirror {
                 heads.position[note.idString] = heads.notes.count
                 heads.notes.append(note)
                 heads.ids.append(note.idString)
+                heads.stems?.append(Self.stem(note.title))
                 last.keys.append(key)
                 last.paths.append("")
                 renamed.insert(note.zone)
+                namesakes.insert(Self.stem(note.title))
                 continue
             }
             if last.keys[index] != key {
                 renamed.formUnion([last.keys[index].zone, note.zone])
+                namesakes.formUnion([Self.stem(last.keys[index].title), Self.stem(note.title)])
+                heads.stems?[index] = Self.stem(note.title)
                 last.keys[index] = key
             }
             heads.notes[index] = note
@@ -120,8 +130,11 @@ extension FolderMirror {
         let notebooks = try NotebookFolders(store, zonesOf: heads.zones)
         guard notebooks.folders == last.folders else { return nil }
         if !renamed.isEmpty {
-            // Only the notes of those notebooks: a note's name depends on no other folder's.
-            let members = heads.notes.indices.filter { renamed.contains(heads.notes[$0].zone) }
+            // Only the notes of those notebooks (a note's name depends on no other folder's), and
+            // of them only the changed notes' namesakes (`namesakes(of:…)`).
+            let stems = heads.stems ?? heads.notes.map { Self.stem($0.title) }
+            heads.stems = stems
+            let members = Self.namesakes(of: namesakes, in: renamed, heads.notes, stems)
             let paths = ExportNames.paths(members.map { heads.notes[$0] }, folders: notebooks.folders)
             for (index, path) in zip(members, paths) where last.paths[index] != path {
                 last.paths[index] = path
@@ -134,6 +147,34 @@ extension FolderMirror {
         return WritePlan(
             notes: heads.notes, ids: heads.ids, paths: last.paths, notebooks: notebooks, look: look.sorted(),
             gone: goneIDs)
+    }
+
+    /// A title's stem as `ExportNames.paths` compares it.
+    private static func stem(_ title: String) -> String { ExportNames.safe(title).lowercased() }
+
+    /// The positions of the notes in `zones` whose file names may move when notes of the stems
+    /// `changed` come, go or are renamed: those whose stem starts with a changed stem's base (up
+    /// to its first `(`, without the spaces before it). `ExportNames.paths` gives a note its stem,
+    /// else `stem (1a2b3c4d)`, else its id: a note whose stem does not start with such a base
+    /// can take none of those names from such a note, nor they from it, so named apart the group
+    /// gets the names a naming of the whole notebook gives it. A stem that is a note id (the
+    /// third name), or a base that is empty, and every note of those notebooks is named again.
+    static func namesakes(of changed: Set<String>, in zones: Set<String>, _ notes: [Note], _ stems: [String]) -> [Int] {
+        let inZones = notes.indices.filter { zones.contains(notes[$0].zone) }
+        var bases: [String] = []
+        for stem in changed {
+            var base = stem.prefix { $0 != "(" }
+            while base.last?.isWhitespace == true { base.removeLast() }
+            guard !base.isEmpty else { return inZones }
+            bases.append(String(base))
+        }
+        var members: [Int] = []
+        for index in inZones {
+            let stem = stems[index]
+            if stem.utf8.count == 36, UUID(uuidString: stem) != nil { return inZones }
+            if bases.contains(where: { stem.hasPrefix($0) }) { members.append(index) }
+        }
+        return members
     }
 
     /// Takes the notes at `gone` out of the heads and the last paths, and renumbers `look`.
@@ -157,6 +198,11 @@ extension FolderMirror {
         }
         keep(&heads.notes)
         keep(&heads.ids)
+        if var stems = heads.stems {
+            heads.stems = nil
+            keep(&stems)
+            heads.stems = stems
+        }
         keep(&last.keys)
         keep(&last.paths)
         heads.position = [:]
