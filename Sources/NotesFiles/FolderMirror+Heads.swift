@@ -35,10 +35,10 @@ extension FolderMirror {
     /// moved; else only the notes changed since the last pass, those the last pass left waiting
     /// and those whose record this pass's reads changed, read by the change sequence instead of
     /// every head; with `sweep` every note with attachments too (the sweep writes back those
-    /// missing from the folder). A note added, gone, retitled or moved names its notebooks'
-    /// files again (a file's name depends on its neighbours' in its folder), from the notes held. The store's change sequence misses
-    /// nothing, so a sweep (the net for the folder's changes that inotify missed) reads no more
-    /// heads than a tick.
+    /// missing from the folder). A note added, gone, retitled or moved names its namesakes'
+    /// files again (a file's name depends on its namesakes' in its folder), from the notes held.
+    /// The store's change sequence misses nothing, so a sweep (the net for the folder's changes
+    /// that inotify missed) reads no more heads than a tick.
     /// A `dryRun` keeps the heads as they were: the folder was not written from the newer ones.
     func writePlan(sweep: Bool, dryRun: Bool) throws -> WritePlan {
         if !dryRun, let plan = try changedOnly(sweep: sweep) { return plan }

@@ -38,8 +38,9 @@ public enum FolderScan {
     }
 
     /// The notes' attachment folders under `root` (relative paths, each named like a `.md` file
-    /// beside it), found from the folders' listings alone: no file is stat'ed, so a sweep at
-    /// 100k notes does not stat every note's possible folder.
+    /// beside it), found from the folders' listings: files are passed over by the type the
+    /// listing gives, and only each folder is stat'ed (for a `.md` beside it), so a sweep at 100k
+    /// notes does not stat every note's possible folder.
     public static func attachmentFolders(_ root: String) throws -> [String] {
         var found: [String] = []
         var pending = [""]
