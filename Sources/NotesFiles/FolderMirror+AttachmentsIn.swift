@@ -7,9 +7,9 @@ extension FolderMirror {
     /// is copied into the data directory and attached in one edit of the note. A file named like
     /// one of the note's attachments' files is that attachment's copy (the mirror wrote it) and is
     /// not read; dot-files, editors' backups, folders and links are skipped, as in the notes.
-    func readAttachments(_ report: inout MirrorReport) throws {
-        // The few notes with an attachment folder, found by listing the folders (not a stat per note).
-        for relative in try FolderScan.attachmentFolders(root) {
+    /// `folders`: the notes' attachment folders (`FolderScan`), relative to the root.
+    func readAttachments(_ report: inout MirrorReport, in folders: [String]) throws {
+        for relative in folders {
             guard let key = state.idAtPath[relative + ".md"] else { continue }
             let folder = root + "/" + relative
             guard let id = UUID(uuidString: key), let note = try store.note(id) else { continue }

@@ -31,12 +31,13 @@ extension FolderMirror {
         var gone: [String] = []
     }
 
-    /// Every note on a first pass, a `dryRun` (`status`) or when a notebook's folder may have
-    /// moved; else only the notes changed since the last pass, those the last pass left waiting
-    /// and those whose record this pass's reads changed, read by the change sequence instead of
-    /// every head; with `sweep` every note with attachments too (the sweep writes back those
-    /// missing from the folder). A note added, gone, retitled or moved names its namesakes'
-    /// files again (a file's name depends on its namesakes' in its folder), from the notes held.
+    /// Every note on a first pass or a `dryRun` (`status`); else only the notes changed since
+    /// the last pass, those the last pass left waiting and those whose record this pass's reads
+    /// changed, read by the change sequence instead of every head; with `sweep` every note with
+    /// attachments too (the sweep writes back those missing from the folder). A note added,
+    /// gone, retitled or moved names its namesakes' files again (a file's name depends on its
+    /// namesakes' in its folder), and a notebook whose folder moved all its notes, from the
+    /// notes held.
     /// The store's change sequence misses nothing, so a sweep (the net for the folder's changes
     /// that inotify missed) reads no more heads than a tick.
     /// A `dryRun` keeps the heads as they were: the folder was not written from the newer ones.
@@ -128,13 +129,23 @@ extension FolderMirror {
             for (index, note) in heads.notes.enumerated() where !note.attachments.isEmpty { look.insert(index) }
         }
         let notebooks = try NotebookFolders(store, zonesOf: heads.zones)
-        guard notebooks.folders == last.folders else { return nil }
-        if !renamed.isEmpty {
+        // A notebook created, renamed or gone moves the folders of the notebooks whose folder
+        // name changed: every note of those is named again (from the notes held, no head read).
+        var moved: Set<String> = []
+        if notebooks.folders != last.folders {
+            for zone in Set(notebooks.folders.keys).union(last.folders.keys)
+            where notebooks.folders[zone] != last.folders[zone] {
+                moved.insert(zone)
+            }
+            last.folders = notebooks.folders
+        }
+        if !renamed.isEmpty || !moved.isEmpty {
             // Only the notes of those notebooks (a note's name depends on no other folder's), and
             // of them only the changed notes' namesakes (`namesakes(of:…)`).
             let stems = heads.stems ?? heads.notes.map { Self.stem($0.title) }
             heads.stems = stems
-            let members = Self.namesakes(of: namesakes, in: renamed, heads.notes, stems)
+            var members = Self.namesakes(of: namesakes, in: renamed.subtracting(moved), heads.notes, stems)
+            members += heads.notes.indices.filter { moved.contains(heads.notes[$0].zone) }
             let paths = ExportNames.paths(members.map { heads.notes[$0] }, folders: notebooks.folders)
             for (index, path) in zip(members, paths) where last.paths[index] != path {
                 last.paths[index] = path

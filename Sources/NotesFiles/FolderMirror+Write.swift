@@ -12,7 +12,7 @@ extension FolderMirror {
     /// The notes are read without their text (`allNoteHeads`): a note whose file is at its path
     /// and says its head revision is passed over, and only the others are read in full. After a
     /// first pass, only the notes the store's change sequence says moved since are looked at
-    /// (`writePlan`; a note added, gone, retitled or moved names its notebook's files again). With
+    /// (`writePlan`; a note added, gone, retitled or moved names its namesakes' files again). With
     /// `sweep`, each note's attachments missing from the folder are written back too.
     func writeFolder(_ report: inout MirrorReport, dryRun: Bool, sweep: Bool = true) throws {
         var finished = false

@@ -85,11 +85,13 @@ public final class FolderMirror {
     /// the keeper's periodic pass) also reads the files added to the notes' attachment folders
     /// and writes back attachments missing from the folder; without it those wait for the next
     /// sweep. `changed`: the only paths of `scan` that may have moved since the last pass (a
-    /// keeper's inotify events); nil: any may have.
+    /// keeper's inotify events); nil: any may have. `attachmentFolders`: those the walk that took
+    /// `scan` passed over (`FolderScan.listing`), so a sweep does not list the folder again.
     @discardableResult
-    public func sync(scan: [String: FileStat]? = nil, changed: Set<String>? = nil, sweep: Bool = true) throws
-        -> MirrorReport
-    {
+    public func sync(
+        scan: [String: FileStat]? = nil, changed: Set<String>? = nil, sweep: Bool = true,
+        attachmentFolders: [String]? = nil
+    ) throws -> MirrorReport {
         try checkRoot()
         let lock = try PassLock(directory: dataDirectory)
         defer { lock.release() }
@@ -98,9 +100,13 @@ public final class FolderMirror {
         written = []
         headsRead = 0
         var report = MirrorReport()
-        let changes = try readFolder(&report, scan: scan, changed: scan == nil ? nil : changed)
+        let walked = try scan == nil ? FolderScan.listing(root) : nil
+        let changes = try readFolder(&report, scan: scan ?? walked?.files, changed: scan == nil ? nil : changed)
         try apply(changes, &report)
-        if sweep { try readAttachments(&report) }
+        if sweep {
+            let folders = try attachmentFolders ?? walked?.attachmentFolders ?? FolderScan.attachmentFolders(root)
+            try readAttachments(&report, in: folders)
+        }
         try writeFolder(&report, dryRun: false, sweep: sweep)
         if stateFileStat == nil || state.unsaved {
             try state.saveChanges(directory: dataDirectory)

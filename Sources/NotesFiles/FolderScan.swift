@@ -21,10 +21,19 @@ public enum FolderScan {
     /// Every note file under `root` (relative path → stat); `expecting`: about how many there
     /// are (the last scan's count), so the listing is not grown step by step.
     public static func scan(_ root: String, expecting: Int = 0) throws -> [String: FileStat] {
+        try listing(root, expecting: expecting).files
+    }
+
+    /// Every note file under `root`, as `scan`, and the notes' attachment folders the walk passed
+    /// over (sorted): what a sweep needs, in one walk.
+    public static func listing(_ root: String, expecting: Int = 0) throws
+        -> (files: [String: FileStat], attachmentFolders: [String])
+    {
         var found: [String: FileStat] = [:]
         found.reserveCapacity(expecting)
-        try walk(root, relative: "", into: &found)
-        return found
+        var attachments: [String] = []
+        try walk(root, relative: "", into: &found, attachments: &attachments)
+        return (found, attachments.sorted())
     }
 
     /// The note files in the folder `relative` under `root` and below it (paths relative to
@@ -33,14 +42,16 @@ public enum FolderScan {
     public static func scan(_ root: String, under relative: String) throws -> [String: FileStat] {
         var found: [String: FileStat] = [:]
         guard !isAttachmentFolder(root, relative) else { return found }
-        try walk(root, relative: relative, into: &found)
+        var attachments: [String] = []
+        try walk(root, relative: relative, into: &found, attachments: &attachments)
         return found
     }
 
     /// The notes' attachment folders under `root` (relative paths, each named like a `.md` file
     /// beside it), found from the folders' listings: files are passed over by the type the
-    /// listing gives, and only each folder is stat'ed (for a `.md` beside it), so a sweep at 100k
-    /// notes does not stat every note's possible folder.
+    /// listing gives, and only each folder is stat'ed (for a `.md` beside it), so a look at the
+    /// attachments without a walk (a keeper's event in an attachment folder) does not stat every
+    /// note's possible folder.
     public static func attachmentFolders(_ root: String) throws -> [String] {
         var found: [String] = []
         var pending = [""]
@@ -85,7 +96,10 @@ public enum FolderScan {
 
     /// Each tick walks every file (100k at 100,000 notes), so the walk stats each name relative
     /// to its open folder (`fstatat`: no path to build and resolve per file) and builds no set.
-    private static func walk(_ root: String, relative: String, into found: inout [String: FileStat]) throws {
+    /// The attachment folders it passes over are added to `attachments`.
+    private static func walk(
+        _ root: String, relative: String, into found: inout [String: FileStat], attachments: inout [String]
+    ) throws {
         let directory = relative.isEmpty ? root : root + "/" + relative
         let names: [String]
         do {
@@ -110,8 +124,11 @@ public enum FolderScan {
         for name in folders {
             // A note's attachments sit in the folder named like its file.
             var info = stat()
-            if fstatat(folder, name + ".md", &info, AT_SYMLINK_NOFOLLOW) == 0 { continue }
-            try walk(root, relative: prefix + name, into: &found)
+            if fstatat(folder, name + ".md", &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                attachments.append(prefix + name)
+                continue
+            }
+            try walk(root, relative: prefix + name, into: &found, attachments: &attachments)
         }
     }
 }

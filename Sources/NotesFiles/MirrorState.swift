@@ -49,6 +49,13 @@ public struct MirrorState: Sendable, Equatable, Codable {
         for (id, record) in files { idAtPath[record.path] = id }
     }
 
+    /// Two states are equal when they name the same folder and the same records: what a state
+    /// says, not how much of it is still to be saved (`generation`, `dirty`, `rewriteWhole`) nor
+    /// what is derived from the records.
+    public static func == (lhs: MirrorState, rhs: MirrorState) -> Bool {
+        lhs.folder == rhs.folder && lhs.files == rhs.files
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(

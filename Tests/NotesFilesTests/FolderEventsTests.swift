@@ -85,8 +85,8 @@ import Testing
         #expect(!keeper.lastLook.walked)
         try Data("# Plan\n\nthe plan\n".utf8).write(to: URL(fileURLWithPath: projects + "/Plan.md"))
         _ = keeper.tick(elapsed: tick)
-        // A new note: every head is read (the files' names depend on each other's).
-        #expect(keeper.lastLook == MirrorKeeper.Look(walked: false, statted: 1, passed: true, heads: 2))
+        // A new note in a new notebook: only its head is read (the new folder moves no other's).
+        #expect(keeper.lastLook == MirrorKeeper.Look(walked: false, statted: 1, passed: true, heads: 1))
         // A folder moved in whole, its file inside: no event of the file's own.
         let outside = fixture.home.appendingPathComponent("Ideas").path
         try FileManager.default.createDirectory(atPath: outside + "/Later", withIntermediateDirectories: true)
@@ -169,8 +169,9 @@ import Testing
         #expect(try String(contentsOfFile: fixture.folder + "/notes/Three.md", encoding: .utf8).contains("changed in"))
     }
 
-    /// A note added beside one of the same title, retitled, moved or trashed names its notebook's
-    /// files again from the notes the keeper holds: the pass reads only the heads that changed.
+    /// A note added beside one of the same title, retitled, moved or trashed names its namesakes'
+    /// files again from the notes the keeper holds, and a notebook renamed its notes': the pass
+    /// reads only the heads that changed.
     @Test func aNoteAddedRetitledMovedOrTrashedReadsOnlyItsHead() throws {
         let fixture = try MirrorFixture("events-names")
         defer { fixture.remove() }
@@ -202,6 +203,16 @@ import Testing
         expectPass(heads: 0, "trashed")
         #expect(try String(contentsOfFile: notesFolder + "Two.md", encoding: .utf8).hasSuffix("another Two\n"))
         #expect(!FileManager.default.fileExists(atPath: twinFile))
+        // A notebook renamed moves its folder, and one created moves none: no head is read.
+        _ = try fixture.store.renameNotebook("Work", to: "Projects")
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 0, "notebook renamed")
+        let four = fixture.folder + "/Projects/Four.md"
+        #expect(try String(contentsOfFile: four, encoding: .utf8).contains("notebookName: \"Projects\""))
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder + "/Work"))
+        _ = try fixture.store.createNotebook(named: "Empty")
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 0, "notebook created")
         _ = keeper.tick(elapsed: tick)
         _ = keeper.tick(elapsed: tick)
         // What a pass of every note would write now: nothing.

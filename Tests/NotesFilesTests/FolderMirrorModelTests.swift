@@ -81,7 +81,17 @@ import Testing
 
         func step() throws {
             let folders = ["notes", "Work", "Ideas"]
-            switch random.below(9) {
+            switch random.below(10) {
+            case 9:
+                // A notebook renamed (here or by sync): its folder moves, with any file in it
+                // edited since the last pass read first.
+                let notebooks = try store.notebooks().filter { $0.zone != Note.defaultZone }
+                let taken = Set(notebooks.map { $0.name.lowercased() })
+                guard let notebook = pick(notebooks),
+                    let name = pick(["Work", "Ideas", "Plans", "Later"].filter { !taken.contains($0.lowercased()) })
+                else { return }
+                try store.renameNotebook(notebook.name, to: name)
+                log.append("store rename notebook \(notebook.name) \(name)")
             case 8:
                 // Another device's edit arriving: made on an older revision, merged with what
                 // changed since, as sync merges two heads.

@@ -51,7 +51,7 @@ struct FolderBenchmark {
             // as long as it takes (at 100,000 notes it hashes every file `files on` just wrote,
             // far more than a fixed wait or the 30 s allowed a timed change).
             if let warm = notes.last {
-                let path = try notePath(folder, title: warm.title)
+                let path = try notePath(folder, warm)
                 _ = try until(what: "the watcher's first pass", limit: 1800) {
                     try store.update(warm.id) { $0.body += "\nbefore the timed changes" }
                 } done: {
@@ -59,7 +59,7 @@ struct FolderBenchmark {
                 }
             }
             for (index, summary) in notes.dropLast().enumerated() {
-                let path = try notePath(folder, title: summary.title)
+                let path = try notePath(folder, summary)
                 let marker = "saved by the benchmark \(run)-\(index)"
                 let text = try String(contentsOfFile: path, encoding: .utf8)
                 fileToStore.append(
@@ -86,13 +86,19 @@ struct FolderBenchmark {
         )
     }
 
-    /// The file of the note titled `title` (export's name for it) in the default notebook's folder.
-    private func notePath(_ folder: String, title: String) throws -> String {
+    /// The file of `note` in the default notebook's folder: of the files named after its title
+    /// (export's name for it, or that name with a suffix), the one whose front matter has its id.
+    /// At 100,000 notes titles repeat ("Postmortem an" three times), so the name alone may be a
+    /// namesake's file.
+    private func notePath(_ folder: String, _ note: NoteSummary) throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/notes")
-        let stem = ExportNames.safe(title)
-        guard let name = names.first(where: { $0 == stem + ".md" }) ?? names.first(where: { $0.hasPrefix(stem) })
-        else { throw BenchError("no file for \(title)") }
-        return folder + "/notes/" + name
+        let stem = ExportNames.safe(note.title)
+        let idLine = "\nid: \(note.id.lowercasedString)\n"
+        for name in names where name.hasPrefix(stem) && name.hasSuffix(".md") {
+            let path = folder + "/notes/" + name
+            if (try? String(contentsOfFile: path, encoding: .utf8))?.contains(idLine) == true { return path }
+        }
+        throw BenchError("no file for \(note.title) (\(note.id))")
     }
 
     /// Milliseconds from `start` until `done` holds, polled every 5 ms (at most `limit` seconds).
