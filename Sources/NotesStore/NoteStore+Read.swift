@@ -374,10 +374,10 @@ extension NoteStore {
     static func ids(titled title: String, _ db: Database) throws -> [String] {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT id FROM note INDEXED BY note_by_title
+                SELECT id FROM note \(try DeferredIndexes.hint("note_by_title", db))
                 WHERE isFavorite IN (0, 1) AND sortTitle = ?1 AND deletedAt IS NULL AND title = ?2
                 UNION ALL
-                SELECT id FROM note INDEXED BY note_trash_by_title
+                SELECT id FROM note \(try DeferredIndexes.hint("note_trash_by_title", db))
                 WHERE sortTitle = ?1 AND deletedAt IS NOT NULL AND title = ?2
                 ORDER BY id LIMIT 20
                 """)
@@ -416,7 +416,7 @@ extension NoteStore {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.tag, count(*) AS n FROM note n INDEXED BY note_trash JOIN note_tag t ON t.noteID = n.id
+                    SELECT t.tag, count(*) AS n FROM note n \(try DeferredIndexes.hint("note_trash", db)) JOIN note_tag t ON t.noteID = n.id
                     WHERE n.deletedAt IS NOT NULL GROUP BY t.tag
                     """)
             {
