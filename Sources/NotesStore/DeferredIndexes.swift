@@ -98,9 +98,27 @@ enum DeferredIndexes {
             db.cachedStatement(sql: "SELECT 1 FROM sqlite_master WHERE name = ?"), arguments: [name]) != nil
     }
 
-    /// `INDEXED BY name` when the index exists, else nothing: a query that names an index for
-    /// its plan still runs (by a scan) while an import in another process has it dropped.
-    static func hint(_ name: String, _ db: Database) throws -> String {
-        try exists(name, db) ? "INDEXED BY \(name)" : ""
+    /// `sql` without its `INDEXED BY name` clauses.
+    static func withoutIndexNames(_ sql: String) -> String {
+        var rest = Substring(sql)
+        var result = ""
+        while let clause = rest.range(of: "INDEXED BY ") {
+            result += rest[..<clause.lowerBound]
+            rest = rest[clause.upperBound...].drop { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
+        return result + rest
+    }
+}
+
+extension Database {
+    /// `cachedStatement(sql:)` for a query that names an index for its plan (`INDEXED BY`):
+    /// while an import in another process has the index dropped (`DeferredIndexes`), the same
+    /// query without the names, which runs by scans.
+    func indexedStatement(sql: String) throws -> Statement {
+        do {
+            return try cachedStatement(sql: sql)
+        } catch let error as DatabaseError where error.message?.hasPrefix("no such index") == true {
+            return try cachedStatement(sql: DeferredIndexes.withoutIndexNames(sql))
+        }
     }
 }
