@@ -97,33 +97,71 @@ extension NoteStore {
     /// (and the checkpoint writes them again into the database): the notes' own pages are
     /// new, but the indexes keyed by id (note, revision, outbox, tags, change sequence) take
     /// each batch's notes all over their pages. At 100k notes, batches of 1,000 wrote 5.0 GB
-    /// for a 436 MB store; batches of 10,000, 1.7 GB (Benchmarks/README, issue 27).
+    /// for a 436 MB store; batches of 10,000, 1.7 GB (Benchmarks/README, issue 27). Into a store
+    /// that holds no note, those indexes (but the constraints') and the change sequence's insert
+    /// trigger are dropped before the first batch and built once after the last
+    /// (`DeferredIndexes`); a kill in between leaves a marker, and the next open builds them
+    /// before anything else.
     public func importNotes(
         count: Int, keepingAttachments: Set<UUID> = [], batchSize: Int = 10_000, chunkSize: Int = 1_000,
         load: @escaping @Sendable (Range<Int>) throws -> [Note]
     ) throws -> (created: Int, updated: Int, unchanged: Int) {
-        var counts = (created: 0, updated: 0, unchanged: 0)
         let batches = Self.batchRanges(count: count, batchSize: batchSize).map {
             Self.chunks(of: $0, size: min(chunkSize, batchSize))
         }
-        let chunks = batches.flatMap { $0 }
+        // Into an empty store, the secondary indexes are built once, at the end (DeferredIndexes).
+        let deferred = try !batches.isEmpty && deferIndexesIfEmpty()
+        let counts: (created: Int, updated: Int, unchanged: Int)
+        do {
+            counts = try writeBatches(batches, keepingAttachments: keepingAttachments, load: load)
+        } catch {
+            // The batches written stay, as after a kill, in a store with every index (should
+            // building them fail too, the next open builds them: the marker is still there).
+            if deferred { _ = try? bulkWrite { try DeferredIndexes.restore($0) } }
+            throw error
+        }
+        if deferred { try bulkWrite { try DeferredIndexes.restore($0) } }
+        // The import is done when its data is in the database file, as it was when every
+        // commit checkpointed.
+        if !batches.isEmpty { finishCheckpoints() }
+        return counts
+    }
+
+    /// Drops the secondary indexes (`DeferredIndexes.drop`) when the store holds no note;
+    /// returns whether it did.
+    private func deferIndexesIfEmpty() throws -> Bool {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM note)") == true else { return false }
+            try DeferredIndexes.drop(db)
+            return true
+        }
+    }
+
+    /// The batches of `importNotes(count:…)`, each a transaction of its chunks.
+    private func writeBatches(
+        _ batches: [[Range<Int>]], keepingAttachments: Set<UUID>,
+        load: @escaping @Sendable (Range<Int>) throws -> [Note]
+    ) throws -> (created: Int, updated: Int, unchanged: Int) {
+        var counts = (created: 0, updated: 0, unchanged: 0)
         let device = deviceID
         let prepare = { @Sendable (range: Range<Int>) in
             BackgroundResult { try Self.prepare(try load(range), device: device) }
         }
-        var position = 0
-        var next = chunks.first.map(prepare)
-        for batch in batches {
+        // The chunk to write next, prepared while the one before it was written.
+        var next: BackgroundResult<([PreparedNote], SegmentSort.Ahead)>?
+        for (index, batch) in batches.enumerated() {
+            let nextBatch = batches.dropFirst(index + 1).first
             try bulkWrite { db in
                 // One clock for the batch, persisted once: two statements per note fewer.
                 var clock = try hybridLogicalClock(db)
                 // A note given twice is written over the first (it exists once the first is written).
                 var known = Set<String>()
-                for _ in batch {
-                    // `next` is the chunk at `position`, prepared while the one before was written.
-                    guard let (chunk, ahead) = try next?.get() else { break }
-                    position += 1
-                    next = position < chunks.count ? prepare(chunks[position]) : nil
+                for (position, range) in batch.enumerated() {
+                    let (chunk, ahead) = try (next ?? prepare(range)).get()
+                    // The chunk after this one (the next batch's first after the last) is read and
+                    // prepared while this one is written.
+                    let following = position + 1 < batch.count ? batch[position + 1] : nextBatch?.first
+                    next = following.map(prepare)
                     // Its postings were sorted with it, off this thread (used when every note is written).
                     pendingIndex.ahead = ahead
                     known.formUnion(try Self.existingIDs(chunk.map(\.note.idString), db))
@@ -152,9 +190,6 @@ extension NoteStore {
                 try persist(clock.last, db)
             }
         }
-        // The import is done when its data is in the database file, as it was when every
-        // commit checkpointed.
-        if batches.count > 0 { finishCheckpoints() }
         return counts
     }
 
@@ -170,13 +205,12 @@ extension NoteStore {
     static func batchRanges(count: Int, batchSize: Int) -> [Range<Int>] {
         var batches: [Range<Int>] = []
         var start = 0
-        let sizes = [batchSize / 10, batchSize / 3] + Array(repeating: batchSize, count: count / max(batchSize, 1) + 1)
-        for size in sizes where start < count {
+        for size in [batchSize / 10, batchSize / 3] where start < count {
             let end = min(start + max(size, 1), count)
             batches.append(start..<end)
             start = end
         }
-        return batches
+        return batches + chunks(of: start..<count, size: batchSize)
     }
 
     /// What `importNotes` would do with `notes`, without writing anything (`import --dry-run`):

@@ -14,13 +14,16 @@ extension NoteStore {
         // Every note by zone through `note_zone` alone, minus the trash through `note_trash`:
         // filtering on `deletedAt` read each row past its body (190 ms at 100k notes).
         var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT zone, count(*) AS n FROM note INDEXED BY note_zone GROUP BY zone")
+        for row in try Row.fetchAll(
+            db.indexedStatement(sql: "SELECT zone, count(*) AS n FROM note INDEXED BY note_zone GROUP BY zone"))
         {
             counts[row["zone"]] = row["n"]
         }
         for row in try Row.fetchAll(
-            db,
-            sql: "SELECT zone, count(*) AS n FROM note INDEXED BY note_trash WHERE deletedAt IS NOT NULL GROUP BY zone")
+            db.indexedStatement(
+                sql:
+                    "SELECT zone, count(*) AS n FROM note INDEXED BY note_trash WHERE deletedAt IS NOT NULL GROUP BY zone"
+            ))
         {
             let zone: String = row["zone"]
             counts[zone, default: 0] -= row["n"] as Int

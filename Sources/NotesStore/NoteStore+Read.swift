@@ -372,7 +372,7 @@ extension NoteStore {
     /// value) and notes in the trash one in `note_trash_by_title` (v8). A scan of every title
     /// cost 260 ms at 100k notes for each id prefix (the prefix could be a title as well).
     static func ids(titled title: String, _ db: Database) throws -> [String] {
-        let statement = try db.cachedStatement(
+        let statement = try db.indexedStatement(
             sql: """
                 SELECT id FROM note INDEXED BY note_by_title
                 WHERE isFavorite IN (0, 1) AND sortTitle = ?1 AND deletedAt IS NULL AND title = ?2
@@ -414,11 +414,11 @@ extension NoteStore {
                 counts[row["tag"]] = row["n"]
             }
             for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT t.tag, count(*) AS n FROM note n INDEXED BY note_trash JOIN note_tag t ON t.noteID = n.id
-                    WHERE n.deletedAt IS NOT NULL GROUP BY t.tag
-                    """)
+                db.indexedStatement(
+                    sql: """
+                        SELECT t.tag, count(*) AS n FROM note n INDEXED BY note_trash JOIN note_tag t ON t.noteID = n.id
+                        WHERE n.deletedAt IS NOT NULL GROUP BY t.tag
+                        """))
             {
                 let tag: String = row["tag"]
                 counts[tag, default: 0] -= row["n"] as Int

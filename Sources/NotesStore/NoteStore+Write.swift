@@ -240,7 +240,10 @@ extension NoteStore {
         _ note: Note, searchRowid: Int64?, isNew: Bool, sortTitle: String? = nil, headElided: Bool = false,
         _ db: Database
     ) throws {
-        // A new row has no old head to write back.
+        // A new row has no old head to write back. Debug builds check the caller's word: over a
+        // row that exists, the old head would keep its body cut out with no row to hold it.
+        assert(
+            !isNew || !hasNoteRow(note.idString, db), "upsert(isNew: true) of note \(note.idString), which has a row")
         let oldHeadKept = try !isNew && restoreHeadBody(note.idString, keeping: note, db)
         let headStaysElided = oldHeadKept || headElided
         let tagsJSON = JSONValue.array(note.tags.map(JSONValue.string)).canonicalString
@@ -272,5 +275,11 @@ extension NoteStore {
                 [note.idString, tag, TextFolding.fold(tag)])
         }
         try writeAttachments(note, isNew: isNew, db)
+    }
+
+    /// Whether `id` has a note row (for a debug assertion: a failed look-up counts as none).
+    private static func hasNoteRow(_ id: String, _ db: Database) -> Bool {
+        // Only a debug assertion asks; an error here is the caller's to meet on its next statement.
+        (try? Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM note WHERE id = ?"), arguments: [id])) != nil
     }
 }

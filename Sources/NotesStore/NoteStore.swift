@@ -80,7 +80,19 @@ public final class NoteStore: Sendable {
             readOnlyReason = nil
             // Opening is on the path to the first screen: read-only checks first, and a write
             // transaction only when there is something to write.
-            if try !pool.read(Schema.isCurrent) { try Schema.migrate(pool) }
+            let (isCurrent, indexesDeferred) = try pool.read { db in
+                (try Schema.isCurrent(db), try DeferredIndexes.pending(db) != nil)
+            }
+            // An import into the empty store was killed before building its indexes again: they
+            // are built first, from the SQL the database had (the migrations expect them). A
+            // write lock held past the busy timeout is the import still running, which builds
+            // them at its end (else the next open does); reads do without them meanwhile.
+            if indexesDeferred {
+                do {
+                    try pool.write(DeferredIndexes.restore)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && isCurrent {}
+            }
+            if !isCurrent { try Schema.migrate(pool) }
             let existing = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
             }
