@@ -41,6 +41,9 @@ public final class FolderMirror {
     var unfinished: Set<String> = []
     /// How many notes' heads the last pass read from the store (every note's, or the changed ones').
     public internal(set) var headsRead = 0
+    /// Whether a pass wrote new files without an `fsync` each (`AtomicFile.write(sync: false)`):
+    /// the file system is flushed before their records are saved.
+    var unflushed = false
 
     struct PathKey: Equatable {
         var id: UUID
@@ -108,6 +111,12 @@ public final class FolderMirror {
             try readAttachments(&report, in: folders)
         }
         try writeFolder(&report, dryRun: false, sweep: sweep)
+        // New files' bytes are on disk before any record says they were written: after a crash
+        // of the machine, no record names a file that came back empty.
+        if unflushed {
+            try AtomicFile.flush(root)
+            unflushed = false
+        }
         if stateFileStat == nil || state.unsaved {
             try state.saveChanges(directory: dataDirectory)
             stateFileStat = MirrorState.stamp(directory: dataDirectory)

@@ -149,7 +149,9 @@ struct TUIEndToEndTests {
         try tmux.type(" and edited")
         try tmux.keys("Escape")
         try await tmux.waitFor("the list") { $0.contains("q quit") }
-        let deadline = Date().addingTimeInterval(15)
+        // Generous: with the test suites of a filter run side by side on two cores, 15 s was
+        // seen to run out (a run of the "Files|Folder" filter, before and after this change).
+        let deadline = Date().addingTimeInterval(45)
         var shown = ""
         while Date() < deadline {
             try tmux.cli(dataDirectory: laptop, ["sync"])
