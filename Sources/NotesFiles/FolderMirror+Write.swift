@@ -18,8 +18,22 @@ extension FolderMirror {
         var finished = false
         // A pass that stops half way forgets the heads: the next reads every note.
         defer { if !finished { heads = nil } }
-        let plan = try writePlan(sweep: sweep, dryRun: dryRun)
+        var plan = try writePlan(sweep: sweep, dryRun: dryRun)
         let (notes, ids, paths, notebooks) = (plan.notes, plan.ids, plan.paths, plan.notebooks)
+        // A notebook renamed: its notes' files say the old name even where their path stays (a
+        // name with the same folder), so their records say they are behind until written.
+        let renamed = state.namesChanged(notebooks.names)
+        if !renamed.isEmpty {
+            var look = Set(plan.look ?? [])
+            for index in notes.indices where renamed.contains(notes[index].zone) {
+                if var record = state.files[ids[index]], record.inStep {
+                    record.inStep = false
+                    state[id: ids[index]] = record
+                }
+                look.insert(index)
+            }
+            if plan.look != nil { plan.look = look.sorted() }
+        }
         let unparsed = Set(report.unparsed.map(\.path))
         var waiting: Set<String> = []
         // A plan of every note finds the records of notes gone; else it names them.

@@ -19,6 +19,11 @@ public struct MirrorState: Sendable, Equatable, Codable {
     /// Note id (lowercase) → its file; changed through `subscript(id:)`, which keeps
     /// `racilyClean` with it.
     public private(set) var files: [String: FileRecord]
+    /// Each notebook's display name as the folder's files say it (zone → name, front matter's
+    /// `notebookName`); nil in a state written before it was kept. A notebook renamed to a name
+    /// with the same folder changes no path: this is how a pass knows its notes' files are behind
+    /// (`namesChanged(_:)`). Changed rarely, so a change writes the state whole.
+    public private(set) var notebookNames: [String: String]?
     /// The ids of the records a keeper's tick must look at again (`FileRecord.isWatchedAtTicks`):
     /// kept as records change, so a tick with nothing changed costs nothing per note. Not saved.
     private(set) var racilyClean: Set<String> = []
@@ -38,7 +43,7 @@ public struct MirrorState: Sendable, Equatable, Codable {
     private var rewriteWhole = true
 
     private enum CodingKeys: String, CodingKey {
-        case folder, files, generation
+        case folder, files, generation, notebookNames
     }
 
     public init(folder: String?, files: [String: FileRecord] = [:]) {
@@ -53,7 +58,7 @@ public struct MirrorState: Sendable, Equatable, Codable {
     /// says, not how much of it is still to be saved (`generation`, `dirty`, `rewriteWhole`) nor
     /// what is derived from the records.
     public static func == (lhs: MirrorState, rhs: MirrorState) -> Bool {
-        lhs.folder == rhs.folder && lhs.files == rhs.files
+        lhs.folder == rhs.folder && lhs.files == rhs.files && lhs.notebookNames == rhs.notebookNames
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +67,7 @@ public struct MirrorState: Sendable, Equatable, Codable {
             folder: try container.decodeIfPresent(String.self, forKey: .folder),
             files: try container.decode([String: FileRecord].self, forKey: .files))
         generation = try container.decodeIfPresent(UInt64.self, forKey: .generation)
+        notebookNames = try container.decodeIfPresent([String: String].self, forKey: .notebookNames)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,6 +75,19 @@ public struct MirrorState: Sendable, Equatable, Codable {
         try container.encodeIfPresent(folder, forKey: .folder)
         try container.encode(files, forKey: .files)
         try container.encodeIfPresent(generation, forKey: .generation)
+        try container.encodeIfPresent(notebookNames, forKey: .notebookNames)
+    }
+
+    /// The notebooks of `names` (zone → display name, as the store has them now) whose files
+    /// said another name (every one of them when the state does not know), and the state now
+    /// says `names`.
+    mutating func namesChanged(_ names: [String: String]) -> Set<String> {
+        guard notebookNames != names else { return [] }
+        let changed = Set(names.keys.filter { notebookNames?[$0] != names[$0] })
+        notebookNames = names
+        unsaved = true
+        rewriteWhole = true
+        return changed
     }
 
     /// The record of note `id` (lowercase).
@@ -114,6 +133,7 @@ public struct MirrorState: Sendable, Equatable, Codable {
         }
         var state = MirrorState(folder: saved.folder, files: replayed.files)
         state.generation = saved.generation
+        state.notebookNames = saved.notebookNames
         state.rewriteWhole = replayed.cut
         return state
     }

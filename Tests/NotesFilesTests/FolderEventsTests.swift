@@ -210,6 +210,20 @@ import Testing
         let four = fixture.folder + "/Projects/Four.md"
         #expect(try String(contentsOfFile: four, encoding: .utf8).contains("notebookName: \"Projects\""))
         #expect(!FileManager.default.fileExists(atPath: fixture.folder + "/Work"))
+        // Renamed to names with the same folder (`Pro-jects`): no file moves, yet each says the
+        // new name, by a keeper's tick and by another process's full pass.
+        _ = try fixture.store.renameNotebook("Projects", to: "Pro:jects")
+        _ = keeper.tick(elapsed: tick)
+        _ = try fixture.store.renameNotebook("Pro:jects", to: "Pro?jects")
+        _ = keeper.tick(elapsed: tick)
+        expectPass(heads: 0, "renamed within its folder")
+        let moved = fixture.folder + "/Pro-jects/Four.md"
+        #expect(try String(contentsOfFile: moved, encoding: .utf8).contains("notebookName: \"Pro?jects\""))
+        _ = try fixture.store.renameNotebook("Pro?jects", to: "Pro*jects")
+        #expect(try fixture.mirror().status().toFolder == ["write Pro-jects/Four.md"])
+        #expect(try fixture.mirror().sync().toFolder == ["wrote Pro-jects/Four.md"])
+        #expect(try String(contentsOfFile: moved, encoding: .utf8).contains("notebookName: \"Pro*jects\""))
+        _ = keeper.tick(elapsed: tick)
         _ = try fixture.store.createNotebook(named: "Empty")
         _ = keeper.tick(elapsed: tick)
         expectPass(heads: 0, "notebook created")

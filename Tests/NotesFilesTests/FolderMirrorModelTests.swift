@@ -88,7 +88,9 @@ import Testing
                 let notebooks = try store.notebooks().filter { $0.zone != Note.defaultZone }
                 let taken = Set(notebooks.map { $0.name.lowercased() })
                 guard let notebook = pick(notebooks),
-                    let name = pick(["Work", "Ideas", "Plans", "Later"].filter { !taken.contains($0.lowercased()) })
+                    // `A:B` and `A?B` share the folder `A-B`: a rename between them moves no file.
+                    let name = pick(
+                        ["Work", "Ideas", "Plans", "Later", "A:B", "A?B"].filter { !taken.contains($0.lowercased()) })
                 else { return }
                 try store.renameNotebook(notebook.name, to: name)
                 log.append("store rename notebook \(notebook.name) \(name)")
@@ -158,6 +160,7 @@ import Testing
             }
             let live = try store.allNotes(includeTrash: false)
             var seen: [String: String] = [:]
+            let names = Dictionary(try store.notebooks().map { ($0.zone, $0.name) }, uniquingKeysWith: { a, _ in a })
             for path in files {
                 let text = String(
                     decoding: FileManager.default.contents(atPath: folder + "/" + path) ?? Data(), as: UTF8.self)
@@ -166,6 +169,11 @@ import Testing
                     continue
                 }
                 seen[parsed.note.idString] = parsed.note.body
+                let name = names[parsed.note.zone].flatMap { $0 == parsed.note.zone ? nil : $0 }
+                if parsed.notebookName != name {
+                    problems.append(
+                        "\(path) says notebook \(parsed.notebookName ?? "none"), the store \(name ?? "none")")
+                }
             }
             for note in live where seen[note.idString] != note.body {
                 problems.append(
