@@ -26,13 +26,14 @@ public enum FolderScan {
 
     /// Every note file under `root`, as `scan`, and the notes' attachment folders the walk passed
     /// over (sorted): what a sweep needs, in one walk.
-    public static func listing(_ root: String, expecting: Int = 0) throws
+    /// `under`: the folder to walk, relative to `root` (`""`: all of it).
+    public static func listing(_ root: String, under relative: String = "", expecting: Int = 0) throws
         -> (files: [String: FileStat], attachmentFolders: [String])
     {
         var found: [String: FileStat] = [:]
         found.reserveCapacity(expecting)
         var attachments: [String] = []
-        try walk(root, relative: "", into: &found, attachments: &attachments)
+        try walk(root, relative: relative, into: &found, attachments: &attachments)
         return (found, attachments.sorted())
     }
 
@@ -40,11 +41,7 @@ public enum FolderScan {
     /// `root`): what a folder created or moved in brings. None when it is a note's attachment
     /// folder (named like a `.md` file beside it).
     public static func scan(_ root: String, under relative: String) throws -> [String: FileStat] {
-        var found: [String: FileStat] = [:]
-        guard !isAttachmentFolder(root, relative) else { return found }
-        var attachments: [String] = []
-        try walk(root, relative: relative, into: &found, attachments: &attachments)
-        return found
+        isAttachmentFolder(root, relative) ? [:] : try listing(root, under: relative).files
     }
 
     /// The notes' attachment folders under `root` (relative paths, each named like a `.md` file

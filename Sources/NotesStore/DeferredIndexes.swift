@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// Secondary indexes, and the change sequence's insert trigger, that an import into an empty
-/// store builds once at its end instead of keeping them up note by note (issue 27). Keeping
+/// store, or a new device's first sync, builds once at its end instead of keeping them up note
+/// by note (issue 27). Keeping
 /// them up was most of the note row's insert, the largest part of the writer's time: their
 /// keys (titles, dates, ids) come in no order, so each batch changed pages of each index in
 /// thousands of places and wrote them to the WAL.
@@ -30,9 +31,13 @@ enum DeferredIndexes {
         let sql: String
     }
 
-    /// Drops the secondary indexes of `tables` and the change trigger, and records them, in the
-    /// caller's transaction.
-    static func drop(_ db: Database) throws {
+    /// What a first sync keeps (`NoteStore.deferIndexesForFirstSync`): applying fetched
+    /// revisions reads a record's revisions and its queued changes by these.
+    static let readBySync: Set<String> = ["revision_by_record", "outbox_by_record"]
+
+    /// Drops the secondary indexes of `tables` and the change trigger (but those in `keeping`),
+    /// and records them, in the caller's transaction.
+    static func drop(_ db: Database, keeping: Set<String> = []) throws {
         let marks = tables.map { _ in "?" }.joined(separator: ",")
         let objects = try Row.fetchAll(
             db,
@@ -42,15 +47,12 @@ enum DeferredIndexes {
                    OR (type = 'trigger' AND name = ?)
                 ORDER BY type, name
                 """, arguments: StatementArguments(tables + [changeTrigger])
-        ).map { Object(name: $0["name"], sql: $0["sql"]) }
+        ).map { Object(name: $0["name"], sql: $0["sql"]) }.filter { !keeping.contains($0.name) }
         // An import in another process that dropped them already keeps them named (the first
         // import to end restores them all).
         let earlier = try pending(db) ?? []
         let all = earlier + objects.filter { !earlier.contains($0) }
-        try db.execute(
-            sql:
-                "INSERT INTO sync_state(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [key, try JSONEncoder().encode(all)])
+        try NoteStore.setSyncValue(key, String(decoding: try JSONEncoder().encode(all), as: UTF8.self), db)
         for object in objects {
             let kind = object.name == changeTrigger ? "TRIGGER" : "INDEX"
             try db.execute(sql: "DROP \(kind) \(object.name.quotedDatabaseIdentifier)")
@@ -59,11 +61,9 @@ enum DeferredIndexes {
 
     /// What the marker names; nil when there is no marker (or no store yet).
     static func pending(_ db: Database) throws -> [Object]? {
-        guard try db.tableExists("sync_state"),
-            let value = try Data.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key])
-        else { return nil }
+        guard try db.tableExists("sync_state"), let value = try NoteStore.syncValue(key, db) else { return nil }
         do {
-            return try JSONDecoder().decode([Object].self, from: value)
+            return try JSONDecoder().decode([Object].self, from: Data(value.utf8))
         } catch {
             throw StoreError(.corrupt, "the database's record of the indexes an import deferred is damaged: \(error)")
         }
@@ -107,6 +107,28 @@ enum DeferredIndexes {
             rest = rest[clause.upperBound...].drop { $0.isLetter || $0.isNumber || $0 == "_" }
         }
         return result + rest
+    }
+}
+
+extension NoteStore {
+    /// Before a large group of fetched revisions: when the store holds no note (a new device's
+    /// first sync), drops the secondary indexes a sync's apply does not read by
+    /// (`DeferredIndexes`, all but `readBySync`); returns whether it did. The caller builds them
+    /// again (`restoreDeferredIndexes`) when its fetch ends, however it ends; after a kill, the
+    /// next open does.
+    public func deferIndexesForFirstSync() throws -> Bool {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM note)") == true else { return false }
+            try DeferredIndexes.drop(db, keeping: DeferredIndexes.readBySync)
+            return true
+        }
+    }
+
+    /// Builds the indexes an import or a first sync deferred (nothing when none are). Not a bulk
+    /// write: its sorts may spill to temporary files (`temp_store` as by default), so building
+    /// the indexes of 100k notes does not hold them all in memory (50 MB more of peak RSS so).
+    public func restoreDeferredIndexes() throws {
+        try write { try DeferredIndexes.restore($0) }
     }
 }
 

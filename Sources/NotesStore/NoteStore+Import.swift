@@ -117,10 +117,10 @@ extension NoteStore {
         } catch {
             // The batches written stay, as after a kill, in a store with every index (should
             // building them fail too, the next open builds them: the marker is still there).
-            if deferred { _ = try? bulkWrite { try DeferredIndexes.restore($0) } }
+            if deferred { try? restoreDeferredIndexes() }
             throw error
         }
-        if deferred { try bulkWrite { try DeferredIndexes.restore($0) } }
+        if deferred { try restoreDeferredIndexes() }
         // The import is done when its data is in the database file, as it was when every
         // commit checkpointed.
         if !batches.isEmpty { finishCheckpoints() }

@@ -15,8 +15,29 @@ extension SyncEngine {
         try await exclusive { try await fetchChangesLocked() }
     }
 
-    /// `fetchChanges` under the sync lock.
+    /// `fetchChanges` under the sync lock. Indexes deferred on the way (`apply`) are built again
+    /// when it ends, also when it fails (else the next open of the store builds them).
     func fetchChangesLocked() async throws -> FetchSummary {
+        bulkIndexes = .unchecked
+        do {
+            let summary = try await fetchEveryZone()
+            try endBulkIndexes()
+            return summary
+        } catch {
+            // The error that stopped the fetch is the one to tell; a failed build is left to the
+            // next open of the store, which builds what the marker names.
+            try? endBulkIndexes()
+            throw error
+        }
+    }
+
+    private func endBulkIndexes() throws {
+        guard bulkIndexes == .deferred else { return }
+        bulkIndexes = .kept
+        try store.restoreDeferredIndexes()
+    }
+
+    private func fetchEveryZone() async throws -> FetchSummary {
         let folder = try prepareAccount()
         emit(.willFetchChanges)
         defer { emit(.didFetchChanges) }
@@ -181,6 +202,10 @@ extension SyncEngine {
         var next = state
         next.zones[zone] = zoneState
         next.waiting += waiting
+        // A new device's first sync: the store builds its secondary indexes once, at the end.
+        if bulkIndexes == .unchecked, revisions.count >= BulkIndexes.threshold {
+            bulkIndexes = try store.deferIndexesForFirstSync() ? .deferred : .kept
+        }
         let applied = try store.applyFetchedRevisions(
             revisions, engineState: next.serialized, resolve: resolver.resolve)
         state = next
@@ -280,4 +305,14 @@ struct FolderPrefetch {
         guard token == since else { return nil }
         return try changes.get()
     }
+}
+
+/// The store's secondary indexes during one fetch: not looked at yet, deferred (dropped until the
+/// fetch ends: a new device's first sync) or kept up as each revision is applied.
+enum BulkIndexes: Equatable {
+    case unchecked, deferred, kept
+
+    /// The size of a group of fetched revisions worth deferring for: an initial sync's groups
+    /// are tens of thousands; a daily fetch's a few.
+    static let threshold = 1000
 }

@@ -109,6 +109,8 @@ public actor SyncEngine {
     let statusSink: AsyncStream<SyncStatus>.Continuation
 
     var preparedSession = false
+    /// Whether the running fetch deferred the store's indexes (a new device's first sync).
+    var bulkIndexes = BulkIndexes.unchecked
     /// Zones seen in the folder this session (so a send does not stat the zone every time).
     var knownZones = Set<ZoneID>()
     var debounceTask: Task<Void, Never>?

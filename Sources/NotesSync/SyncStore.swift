@@ -35,6 +35,13 @@ public protocol SyncStore: Sendable {
         resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
+    /// Before a large group of fetched revisions: when the store holds no note (a new device's
+    /// first sync), stops keeping the indexes an apply does not read by; whether it did. The
+    /// engine calls `restoreDeferredIndexes` when its fetch ends.
+    func deferIndexesForFirstSync() throws -> Bool
+    /// Builds the indexes `deferIndexesForFirstSync` dropped (nothing when none are).
+    func restoreDeferredIndexes() throws
+
     /// Of revision ids, those the store holds (in history or in the causal buffer), and those a
     /// revision in the causal buffer names as a parent (records waiting for a chunk, rule 15).
     func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>)
@@ -103,6 +110,12 @@ extension SyncStore {
     public func pendingZoneDeletions() throws -> [String] { [] }
     public func markZoneDeletionPublished(_ zone: String) throws {}
     public func requeueNotebookNames() throws {}
+}
+
+/// Stores without indexes to defer (test doubles) keep them.
+extension SyncStore {
+    public func deferIndexesForFirstSync() throws -> Bool { false }
+    public func restoreDeferredIndexes() throws {}
 }
 
 /// Stores without a history to read back (test doubles) hold no large fields.

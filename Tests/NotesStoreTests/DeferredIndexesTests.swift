@@ -126,7 +126,7 @@ import Testing
         let schema = try t.store.read(SchemaFixtureTests.schema)
         let before = try Self.answers(t.store, notes)
 
-        try t.store.pool.write(DeferredIndexes.drop)
+        try t.store.pool.write { try DeferredIndexes.drop($0) }
         #expect(try Self.indexNames(t.store).allSatisfy { !$0.hasPrefix("note_") && !$0.hasPrefix("revision_") })
         #expect(try Self.answers(t.store, notes) == before)
 
@@ -150,6 +150,39 @@ import Testing
         #expect(try t.store.count(.all) > 0)
         #expect(try t.store.read(SchemaFixtureTests.schema) == (try never.store.read(SchemaFixtureTests.schema)))
         #expect(try t.store.read(DeferredIndexes.pending) == nil)
+    }
+
+    /// A new device's first sync (`deferIndexesForFirstSync`): the revisions of another store,
+    /// applied in two groups with the indexes deferred, leave the store that applying them with
+    /// every index leaves; the indexes a sync's apply reads by stay up meanwhile. A store that
+    /// holds a note defers nothing.
+    @Test func aFirstSyncWithItsIndexesDeferredEndsAsOneThatKeptThem() throws {
+        let source = try TestStore()
+        let notes = Self.corpus(90)
+        _ = try source.store.importNotes(count: notes.count, batchSize: 30) { Array(notes[$0]) }
+        let revisions = try notes.flatMap { try source.store.history($0.id).reversed() }
+        let keep: NoteStore.HeadsResolver = { _, _ in (nil, false) }
+        let kept = try TestStore()
+        _ = try kept.store.applyFetchedRevisions(revisions, engineState: "{}", resolve: keep)
+
+        let deferred = try TestStore()
+        #expect(try deferred.store.deferIndexesForFirstSync())
+        let during = try Self.indexNames(deferred.store)
+        #expect(!during.contains("note_by_title") && !during.contains("note_tag_folded"), "\(during)")
+        #expect(DeferredIndexes.readBySync.isSubset(of: during), "\(during)")
+        _ = try deferred.store.applyFetchedRevisions(Array(revisions[..<45]), engineState: "{}", resolve: keep)
+        _ = try deferred.store.applyFetchedRevisions(Array(revisions[45...]), engineState: "{}", resolve: keep)
+        try deferred.store.restoreDeferredIndexes()
+
+        #expect(try deferred.store.read(SchemaFixtureTests.schema) == kept.store.read(SchemaFixtureTests.schema))
+        #expect(try deferred.store.read(DeferredIndexes.pending) == nil)
+        #expect(try Self.answers(deferred.store, notes) == Self.answers(kept.store, notes))
+        #expect(
+            try Set(deferred.store.noteHeads(changedAfter: 0).live.map(\.id))
+                == Set(notes.filter { $0.deletedAt == nil }.map(\.id)))
+        #expect(try deferred.store.integrityCheck() == "ok")
+        #expect(try !kept.store.deferIndexesForFirstSync())
+        #expect(try kept.store.read(DeferredIndexes.pending) == nil)
     }
 }
 

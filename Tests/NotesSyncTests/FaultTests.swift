@@ -74,6 +74,37 @@ struct FaultTests {
         #expect(again.fetched.received == 0)
     }
 
+    /// A new device's first sync defers the store's indexes for its large groups and builds
+    /// them when the fetch ends, also when it fails; a later fetch of a few changes defers nothing.
+    @Test func aFirstSyncDefersTheIndexesAndRestoresThemHoweverItEnds() async throws {
+        let folder = TestFolder.memory().0
+        let a = try TestDevice("a", folder: folder)
+        let notes = (0..<1_200).map { Note(title: "note \($0)", body: "body \($0)") }
+        _ = try a.store.importNotes(notes)
+        _ = await a.sync()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("first-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory)
+        let failing = FailingApplyStore(base: store)
+        let engine = try SyncEngine(store: failing, configuration: SyncEngine.Configuration(folder: folder))
+        #expect(await engine.syncNow().error != nil)
+        #expect(failing.calls.first == "defer true" && failing.calls.last == "restore", "\(failing.calls)")
+        #expect(try store.count(.all) == 0)
+        failing.calls = []
+        #expect(await engine.syncNow().error == nil)
+        #expect(failing.calls.first == "defer true" && failing.calls.last == "restore", "\(failing.calls)")
+        #expect(failing.calls.filter { $0 == "restore" }.count == 1, "\(failing.calls)")
+        #expect(try store.count(.all) == 1_200)
+        #expect(try store.resolve("note 777").body == "body 777")
+        #expect(try store.search(SearchQuery(parsing: "note 1199"), limit: 5).hits.map(\.note.title) == ["note 1199"])
+        _ = try a.store.create(title: "later", body: "one more")
+        _ = await a.sync()
+        failing.calls = []
+        #expect(await engine.syncNow().error == nil)
+        #expect(failing.calls == ["apply 1"], "\(failing.calls)")
+        #expect(try store.count(.all) == 1_201)
+    }
+
     /// An error type of some library that describes itself only as a Swift value.
     struct OpaqueStoreError: Error { var internalCode = 42 }
 
@@ -199,11 +230,13 @@ struct FaultTests {
     }
 }
 
-/// A store whose fetch transaction fails (rolls back) the first time.
+/// A store whose fetch transaction fails (rolls back) the first time. It names the calls that
+/// defer and restore the store's indexes, in order (`calls`).
 final class FailingApplyStore: SyncStore, @unchecked Sendable {
     let base: NoteStore
     let failure: any Error
     var failed = false
+    var calls: [String] = []
 
     init(
         base: NoteStore, failure: any Error = CloudError(.internalError, "simulated crash inside the fetch transaction")
@@ -239,10 +272,20 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     func rotateDeviceID(from old: String, to new: String, engineState: String) throws -> Int {
         try base.rotateDeviceID(from: old, to: new, engineState: engineState)
     }
+    func deferIndexesForFirstSync() throws -> Bool {
+        let deferred = try base.deferIndexesForFirstSync()
+        calls.append("defer \(deferred)")
+        return deferred
+    }
+    func restoreDeferredIndexes() throws {
+        calls.append("restore")
+        try base.restoreDeferredIndexes()
+    }
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
         resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
+        calls.append("apply \(revisions.count)")
         if !failed {
             failed = true
             throw failure
