@@ -19,6 +19,14 @@ public enum TerminalSafeText {
     public static let tabWidth = 4
 
     public static func sanitize(_ text: String, mode: Mode = .line) -> String {
+        // Most rows and lines are printable ASCII: nothing in them is changed (one pass over the
+        // bytes, not a grapheme walk with a property look-up per scalar).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return sanitizedByCharacter(text, mode: mode)
+    }
+
+    /// `sanitize` of any text, a grapheme cluster at a time.
+    static func sanitizedByCharacter(_ text: String, mode: Mode) -> String {
         var out = String.UnicodeScalarView()
         var column = 0
         for character in text {
@@ -97,6 +105,7 @@ public enum TerminalSafeText {
     /// Bidi controls and other invisible format characters; ZWJ stays (emoji sequences need it).
     public static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
+        case ..<0xAD: return false  // no format character (Cf) comes before the soft hyphen
         case 0x200D: return false
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         case 0x2028, 0x2029: return true

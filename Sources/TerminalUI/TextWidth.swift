@@ -66,6 +66,18 @@ public enum TextWidth {
 
     /// Columns taken by a string: the sum over its grapheme clusters.
     public static func width(of text: some StringProtocol) -> Int {
+        // ASCII: a column per printable byte, none per control (CR LF, one cluster, is 0 too),
+        // counted over the bytes instead of a grapheme walk.
+        var printable = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return widthByCharacter(of: text) }
+            if byte >= 0x20 && byte != 0x7F { printable += 1 }
+        }
+        return printable
+    }
+
+    /// `width(of:)` of any text, a grapheme cluster at a time.
+    static func widthByCharacter(of text: some StringProtocol) -> Int {
         var total = 0
         for character in text { total += width(of: character) }
         return total

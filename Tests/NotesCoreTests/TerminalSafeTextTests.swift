@@ -7,6 +7,31 @@ import Testing
     func line(_ s: String) -> String { TerminalSafeText.sanitize(s, mode: .line) }
     func block(_ s: String) -> String { TerminalSafeText.sanitize(s, mode: .block) }
 
+    /// Printable ASCII passes through untouched without the grapheme walk; any other text is
+    /// walked: both give what the walk gives, over random texts (seeded, replayable).
+    @Test func theASCIIPathGivesWhatTheGraphemeWalkGives() {
+        let seed = SeededRandom.seed(default: 20_261_129)
+        var random = SeededRandom(seed: seed)
+        let others = [
+            "\t", "\n", "\r\n", "\r", "\u{1B}", "\u{7F}", "\u{85}", "\u{AD}", "\u{202E}", "é", "e\u{301}", "東", "👩‍💻",
+        ]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<random.below(40) {
+                text.append(Character(Unicode.Scalar(UInt8(0x20 + random.below(0x5F)))))
+            }
+            if random.below(3) == 0 {
+                let at = text.index(text.startIndex, offsetBy: random.below(text.count + 1))
+                text.insert(contentsOf: others[random.below(others.count)], at: at)
+            }
+            for mode in [TerminalSafeText.Mode.line, .block] {
+                let walked = TerminalSafeText.sanitizedByCharacter(text, mode: mode)
+                #expect(TerminalSafeText.sanitize(text, mode: mode) == walked, "seed \(seed): \(text.debugDescription)")
+                if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { #expect(walked == text) }
+            }
+        }
+    }
+
     @Test func escapeSequencesBecomeVisibleText() {
         #expect(line("\u{1B}]0;pwned\u{07}title") == "␛]0;pwned␇title")
         #expect(line("\u{1B}[2J\u{1B}[31mred") == "␛[2J␛[31mred")

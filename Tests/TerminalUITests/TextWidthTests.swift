@@ -1,7 +1,25 @@
-import TerminalUI
+import NotesTestSupport
 import Testing
 
+@testable import TerminalUI
+
 @Suite struct TextWidthTests {
+    /// A text's width counted over its bytes when it is ASCII is what the grapheme walk counts,
+    /// and other text is walked, over random texts (seeded, replayable).
+    @Test func theASCIIWidthIsWhatTheGraphemeWalkCounts() {
+        let seed = SeededRandom.seed(default: 20_261_129)
+        var random = SeededRandom(seed: seed)
+        let others = ["é", "e\u{301}", "東京", "👩‍💻", "\u{AD}", "\u{200B}", "\u{85}", "ｱ"]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<random.below(40) { text.append(Character(Unicode.Scalar(UInt8(random.below(0x80))))) }
+            if random.below(3) == 0 { text += others[random.below(others.count)] }
+            #expect(
+                TextWidth.width(of: text) == TextWidth.widthByCharacter(of: text),
+                "seed \(seed): \(text.debugDescription)")
+            #expect(TextWidth.width(of: text[...]) == TextWidth.widthByCharacter(of: text), "seed \(seed)")
+        }
+    }
     @Test func asciiIsOneColumnEach() {
         #expect(TextWidth.width(of: "a") == 1)
         #expect(TextWidth.width(of: "Hello, world!") == 13)
