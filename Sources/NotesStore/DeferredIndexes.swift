@@ -2,11 +2,10 @@ import Foundation
 import GRDB
 
 /// Secondary indexes, and the change sequence's insert trigger, that an import into an empty
-/// store, or a new device's first sync, builds once at its end instead of keeping them up note
-/// by note (issue 27). Keeping
-/// them up was most of the note row's insert, the largest part of the writer's time: their
-/// keys (titles, dates, ids) come in no order, so each batch changed pages of each index in
-/// thousands of places and wrote them to the WAL.
+/// store, or a new device's first sync (D-219), builds once at its end instead of keeping them
+/// up note by note (issue 27). Keeping them up was most of the note row's insert, the largest
+/// part of the writer's time: their keys (titles, dates, ids) come in no order, so each batch
+/// changed pages of each index in thousands of places and wrote them to the WAL.
 ///
 /// `drop` takes the definitions from `sqlite_master` (the migrations' SQL as they ran: no second
 /// copy), drops them and records them in a marker, a `sync_state` row, in one transaction;
