@@ -81,7 +81,7 @@ struct CLIError: Error {
 
 struct CloudNotes: ParsableCommand {
     /// What `cloudnotes --version` prints; raised by hand with each release.
-    static let version = "0.27.0"
+    static let version = "0.28.0"
 
     /// Every command names itself (`commandName`): ArgumentParser's command tree reads each
     /// command's name on every start, and a name it has to derive from the type costs
