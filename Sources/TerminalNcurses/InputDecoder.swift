@@ -28,6 +28,11 @@ struct InputDecoder {
     /// True while a sequence is incomplete: the caller waits the escape delay, then `flush`es.
     var hasPending: Bool { !pending.isEmpty }
 
+    /// True when all that is pending is one ESC. ncurses (with `keypad`) hands over a lone ESC
+    /// only after waiting its own escape delay for what follows, so nothing more is coming for
+    /// it: the caller flushes it at once instead of waiting the delay a second time.
+    var hasLoneEscape: Bool { pending == [Self.esc] }
+
     /// Decodes `units` (everything read in one go) and returns the complete events.
     mutating func feed(_ units: [Unit]) -> [InputEvent] {
         var events: [InputEvent] = []

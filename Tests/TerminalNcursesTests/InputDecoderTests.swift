@@ -25,7 +25,15 @@ import Testing
         var decoder = InputDecoder()
         #expect(decoder.feed([.scalar("\u{1B}")]) == [])
         #expect(decoder.hasPending)
+        // ncurses gave it after its own delay: the terminal flushes it at once.
+        #expect(decoder.hasLoneEscape)
         #expect(decoder.flush() == [.key(.escape)])
+        // The start of a longer sequence still waits the delay for the rest.
+        #expect(decoder.feed([.scalar("\u{1B}"), .scalar("[")]) == [])
+        #expect(decoder.hasPending && !decoder.hasLoneEscape)
+        let rest = "1;5C".unicodeScalars.map { InputDecoder.Unit.scalar($0) }
+        #expect(decoder.feed(rest) == [.key(.right, modifiers: .control)])
+        #expect(!decoder.hasPending)
     }
 
     @Test func escapeThenACharacterIsAlt() {
