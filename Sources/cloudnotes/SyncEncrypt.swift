@@ -22,8 +22,10 @@ struct SyncEncrypt: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let store = try context.openStore()
-        let state = try store.engineState().map(SyncEngineState.init(serialized:))
-        guard state?.containerID != nil, let bound = try store.boundCloudFolder() else {
+        // Bound is enough: a run cut short after moving this data directory to the encrypted
+        // container leaves it bound there before its first sync learns the container's id, and
+        // this run then says the folder is encrypted already (`sync` finishes the move).
+        guard let bound = try store.boundCloudFolder() else {
             throw CLIError("this data directory is not bound to a cloud folder; run 'cloudnotes sync init PATH' first")
         }
         // A container moved elsewhere is encrypted where it is now, never at a place it left

@@ -22,8 +22,13 @@ struct SyncMove: ParsableCommand {
         let context = try Context(global)
         let store = try context.openStore()
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
-        guard let containerID = state?.containerID, let bound = try store.boundCloudFolder() else {
+        guard let bound = try store.boundCloudFolder() else {
             throw CLIError("this data directory is not bound to a cloud folder; run 'cloudnotes sync init PATH' first")
+        }
+        guard let containerID = state?.containerID else {
+            // Bound before its first sync (a `sync encrypt` or a move cut short): which container
+            // is moved is learned by syncing.
+            throw CLIError("this data directory has not synced with \(bound) yet; run 'cloudnotes sync' first")
         }
         guard let device = state?.deviceID ?? DeviceID(store.deviceID) else {
             throw CLIError("this data directory has no device id")

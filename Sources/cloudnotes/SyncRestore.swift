@@ -13,9 +13,14 @@ import NotesSync
 enum SyncRestore {
     static func run(at location: CloudLocation, _ context: Context, _ store: NoteStore) throws {
         let state = try store.engineState().map(SyncEngineState.init(serialized:))
-        guard let containerID = state?.containerID, let bound = try store.boundCloudFolder() else {
+        guard let bound = try store.boundCloudFolder() else {
             throw CLIError(
                 "--restore re-creates the cloud folder of a data directory that was bound to one; this one never was")
+        }
+        guard let containerID = state?.containerID else {
+            throw CLIError(
+                "--restore re-creates the container this data directory synced with; it is bound to \(bound) but "
+                    + "never synced there, so there is nothing of it to re-create")
         }
         guard let device = state?.deviceID ?? DeviceID(store.deviceID) else {
             throw CLIError("this data directory has no valid device id")

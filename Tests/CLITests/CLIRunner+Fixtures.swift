@@ -88,14 +88,15 @@ extension CLIRunner {
         #expect(result.status == 0, "seeding failed: \(result.stderr)")
     }
 
-    /// Runs SQL on the runner's database with python3's sqlite3 (a damaged row, as a bug or a bad disk would leave it).
-    func damage(_ sql: String) throws {
+    /// Runs SQL on the database of `directory` (default: the runner's) with python3's sqlite3
+    /// (a damaged row, as a bug or a bad disk would leave it, or a state a kill leaves).
+    func damage(_ sql: String, in directory: URL? = nil) throws {
         let python = try runProgram(
             "/usr/bin/env",
             [
                 "python3", "-c",
                 "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-                dataDirectory.appendingPathComponent("notes.sqlite").path, sql,
+                (directory ?? dataDirectory).appendingPathComponent("notes.sqlite").path, sql,
             ])
         try #require(python.status == 0, "\(python.stderr)")
     }
