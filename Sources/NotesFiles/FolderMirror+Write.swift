@@ -24,15 +24,16 @@ extension FolderMirror {
         // name with the same folder), so their records say they are behind until written.
         let renamed = state.namesChanged(notebooks.names)
         if !renamed.isEmpty {
-            var look = Set(plan.look ?? [])
+            // A plan of every note (`look` nil) looks at them anyway.
+            var look = plan.look.map(Set.init)
             for index in notes.indices where renamed.contains(notes[index].zone) {
                 if var record = state.files[ids[index]], record.inStep {
                     record.inStep = false
                     state[id: ids[index]] = record
                 }
-                look.insert(index)
+                look?.insert(index)
             }
-            if plan.look != nil { plan.look = look.sorted() }
+            plan.look = look?.sorted()
         }
         let unparsed = Set(report.unparsed.map(\.path))
         var waiting: Set<String> = []
