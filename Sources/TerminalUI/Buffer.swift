@@ -65,6 +65,32 @@ public struct Buffer: Equatable, Sendable {
     ) -> Int {
         let region = (clip ?? area).intersection(area)
         guard point.y >= region.minY, point.y < region.maxY else { return point.x }
+        if let end = writeASCII(text, at: point, style: style, region: region) { return end }
+        return writeByCharacter(text, at: point, style: style, region: region)
+    }
+
+    /// `write` over the bytes, for text that is ASCII up to the first byte past the right edge:
+    /// a cell per printable byte, none per control (as `TextWidth` measures them), without the
+    /// grapheme walk (a repaint writes every visible row, most of them ASCII). Nil when a byte of
+    /// 0x80 or above comes first; the walk then writes the row again from `point`, over the same
+    /// cells (the byte after the last visible one is looked at too, as a combining mark there
+    /// belongs to that column's cluster).
+    private mutating func writeASCII(_ text: some StringProtocol, at point: Point, style: Style, region: Rect)
+        -> Int?
+    {
+        var x = point.x
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            if x >= region.maxX { break }
+            if byte < 0x20 || byte == 0x7F { continue }
+            if x >= region.minX { set(.ascii(byte, style: style), x: x, y: point.y) }
+            x += 1
+        }
+        return x
+    }
+
+    /// `write` by grapheme cluster, each measured by `TextWidth`.
+    mutating func writeByCharacter(_ text: some StringProtocol, at point: Point, style: Style, region: Rect) -> Int {
         var x = point.x
         for character in text {
             if x >= region.maxX { break }

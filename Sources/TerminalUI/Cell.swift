@@ -29,6 +29,14 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
         self.style = style
     }
 
+    /// The cell of a printable ASCII byte (0x20-0x7E), whose width is 1 without a lookup.
+    static func ascii(_ byte: UInt8, style: Style) -> Cell {
+        Cell(grapheme: asciiGraphemes[Int(byte)], width: 1, style: style)
+    }
+
+    /// Each ASCII byte as a string, made once.
+    private static let asciiGraphemes: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+
     /// A space in the default style.
     public static let blank = Cell(" ")
 
