@@ -63,8 +63,10 @@ extension NoteStore {
     }
 
     /// The id of a note row; a damaged one is a corrupt database, not a crash.
-    static func noteID(_ row: Row) throws -> UUID {
-        let text: String = row["id"]
+    static func noteID(_ row: Row) throws -> UUID { try noteID(row["id"] as String) }
+
+    /// A note id as the store keeps it (a UUID string); a damaged one is an error that says so.
+    static func noteID(_ text: String) throws -> UUID {
         guard let id = UUID(uuidString: text) else {
             throw StoreError(
                 .corrupt,
@@ -91,19 +93,23 @@ extension NoteStore {
         return items.compactMap(\.stringValue)
     }
 
+    /// The columns `summary(from:)` reads, by position: a query selects them first, in this order
+    /// (columns after them are the query's own).
     static let summaryColumns = """
         id, zone, title, substr(body, 1, \(NoteSummary.previewLength)) AS preview, tags, isFavorite,
         createdAt, modifiedAt, deletedAt, syncState, length(CAST(body AS BLOB)) AS bodyLength
         """
 
+    /// A row of `summaryColumns`, read by position: GRDB finds a column by name by comparing it
+    /// lowercased with each, which was a tenth of a long list's time.
     static func summary(from row: Row) throws -> NoteSummary {
         NoteSummary(
-            id: try noteID(row), zone: row["zone"], title: row["title"], preview: row["preview"],
-            tags: decodeTags(row["tags"]), isFavorite: row["isFavorite"],
-            createdAt: Date(millisecondsSince1970: row["createdAt"]),
-            modifiedAt: Date(millisecondsSince1970: row["modifiedAt"]),
-            deletedAt: (row["deletedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
-            syncState: Note.SyncState(rawValue: row["syncState"]) ?? .pending, bodyLength: row["bodyLength"])
+            id: try noteID(row[0] as String), zone: row[1], title: row[2], preview: row[3],
+            tags: decodeTags(row[4]), isFavorite: row[5],
+            createdAt: Date(millisecondsSince1970: row[6]),
+            modifiedAt: Date(millisecondsSince1970: row[7]),
+            deletedAt: (row[8] as Int64?).map(Date.init(millisecondsSince1970:)),
+            syncState: Note.SyncState(rawValue: row[9]) ?? .pending, bodyLength: row[10])
     }
 
     /// One page of a list section.
