@@ -26,8 +26,8 @@ struct SyncMove: ParsableCommand {
             throw CLIError("this data directory is not bound to a cloud folder; run 'cloudnotes sync init PATH' first")
         }
         guard let containerID = state?.containerID else {
-            // Bound before its first sync (a `sync encrypt` or a move cut short): which container
-            // is moved is learned by syncing.
+            // Bound before its first sync there (a `sync encrypt` cut short between moving this
+            // data directory and its first sync): which container is moved is learned by syncing.
             throw CLIError("this data directory has not synced with \(bound) yet; run 'cloudnotes sync' first")
         }
         guard let device = state?.deviceID ?? DeviceID(store.deviceID) else {
