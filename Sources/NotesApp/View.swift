@@ -162,26 +162,60 @@ func syncMark(_ state: Note.SyncState) -> String {
 /// Writes untrusted one-line `text` made safe, ending in "…" when it does not fit `rect`,
 /// with the characters in `matches` (Character ranges of the raw text) in `highlight`.
 /// Returns the column after the last cell written.
+///
+/// Printable ASCII characters go to the buffer in runs of one style (a list row is mostly
+/// such runs; a call per character was most of a repaint's row drawing); any other character
+/// is made safe and written on its own. The cells are those a write per character leaves.
 @discardableResult
 func drawHighlighted(
     _ text: String, matches: [Range<Int>], style: Style, highlight: Style, at point: Point, in rect: Rect,
     on buffer: inout Buffer
 ) -> Int {
+    let printable = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    let width = printable ? text.utf8.count : TextWidth.width(of: TerminalSafeText.sanitize(text))
+    let limit = width <= rect.maxX - point.x ? rect.maxX : rect.maxX - 1
     var x = point.x
     var matchIndex = 0
-    let fits = TextWidth.width(of: TerminalSafeText.sanitize(text)) <= rect.maxX - point.x
-    let limit = fits ? rect.maxX : rect.maxX - 1
-    for (offset, character) in text.enumerated() {
+    // The plain characters not written yet: where they start and end in `text`, their count,
+    // and whether they are matched.
+    var run: (start: String.Index, end: String.Index, count: Int, isMatch: Bool)?
+    func flush() {
+        guard let pending = run else { return }
+        run = nil
+        x = buffer.write(
+            text[pending.start..<pending.end], at: Point(x: x, y: point.y),
+            style: pending.isMatch ? highlight : style, clipTo: rect)
+    }
+    var index = text.startIndex
+    var offset = 0
+    while index < text.endIndex {
+        let character = text[index]
+        let next = text.index(after: index)
+        defer { (index, offset) = (next, offset + 1) }
         while matchIndex < matches.count && matches[matchIndex].upperBound <= offset { matchIndex += 1 }
         let isMatch = matchIndex < matches.count && matches[matchIndex].contains(offset)
-        let isPlain = character.asciiValue.map { $0 >= 0x20 && $0 < 0x7F } ?? false
-        let shown = isPlain ? String(character) : TerminalSafeText.sanitize(String(character))
-        let width = TextWidth.width(of: shown)
-        if x + width > limit {
+        if character.asciiValue.map({ $0 >= 0x20 && $0 < 0x7F }) ?? false {
+            let pending = run?.count ?? 0
+            if x + pending + 1 > limit {
+                flush()
+                return buffer.write("…", at: Point(x: x, y: point.y), style: style, clipTo: rect)
+            }
+            if let current = run, current.isMatch == isMatch {
+                run = (current.start, next, current.count + 1, isMatch)
+            } else {
+                flush()
+                run = (index, next, 1, isMatch)
+            }
+            continue
+        }
+        flush()
+        let shown = TerminalSafeText.sanitize(String(character))
+        if x + TextWidth.width(of: shown) > limit {
             return buffer.write("…", at: Point(x: x, y: point.y), style: style, clipTo: rect)
         }
         x = buffer.write(shown, at: Point(x: x, y: point.y), style: isMatch ? highlight : style, clipTo: rect)
     }
+    flush()
     return x
 }
 

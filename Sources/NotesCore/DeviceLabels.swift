@@ -38,10 +38,16 @@ public struct DeviceLabels: Sendable, Equatable {
     /// `text` with the label of each conflict marker line (`<<<<<<< id`, `>>>>>>> id`) that names
     /// a known device shown as that device's label: for display only, never for what is saved.
     public func relabelingMarkers(in text: String) -> String {
-        guard text.contains(TextMerge.oursMarker) || text.contains(TextMerge.theirsMarker) else { return text }
+        guard Self.hasMarkers(text) else { return text }
         // Split on the LF byte ("\r\n" is one Character in Swift): a CR stays with its line.
         let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         return lines.map { relabel(String(Substring($0))) }.joined(separator: "\n")
+    }
+
+    /// Whether `text` may hold a conflict marker line, which `relabelingMarkers` would relabel:
+    /// without one, a caller need not read the names at all.
+    public static func hasMarkers(_ text: String) -> Bool {
+        text.contains(TextMerge.oursMarker) || text.contains(TextMerge.theirsMarker)
     }
 
     private func relabel(_ line: String) -> String {

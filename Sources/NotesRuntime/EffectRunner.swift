@@ -28,8 +28,13 @@ final class EffectRunner {
     /// Writes that failed so far; `quit` compares it before and after waiting for writes.
     let failedWrites = Counter()
 
-    /// The device names as sync last knew them (read at each load: sync learns new ones).
-    private func deviceLabels() -> DeviceLabels { options.deviceLabels?() ?? DeviceLabels() }
+    /// The device names as sync last knew them, read where a load needs them (sync learns new
+    /// ones): on the lane of the load, never on the loop's thread, since reading them decodes
+    /// sync's saved state.
+    private var deviceLabels: @Sendable () -> DeviceLabels {
+        let source = options.deviceLabels
+        return { source?() ?? DeviceLabels() }
+    }
 
     init(store: NoteStore, inbox: Inbox, backend: TerminalBackend, options: RuntimeOptions) {
         self.store = store
@@ -68,14 +73,14 @@ final class EffectRunner {
                 return .noteLoaded(content)
             }
         case .loadPreview(let id):
-            let labels = deviceLabels()
+            let labels = deviceLabels
             read { store in
                 guard let note = try store.note(id) else { return .previewLoaded(id, nil) }
                 var content = NoteContent(note)
                 content.tasks = TaskItem.all(in: note.body)
                 // Marker lines name devices as people know them (display only; the editor
-                // loads the note as stored).
-                content.body = labels.relabelingMarkers(in: content.body)
+                // loads the note as stored). The names are read only for a body with markers.
+                if DeviceLabels.hasMarkers(content.body) { content.body = labels().relabelingMarkers(in: content.body) }
                 content.markdownIndex = MarkdownIndex(content.body)
                 // The default notebook goes unnamed: the title line stays the title alone.
                 content.notebook = note.zone == Note.defaultZone ? nil : try Self.notebookLabel(store, note.zone)
@@ -175,9 +180,10 @@ final class EffectRunner {
                 return .attachmentOpened(name)
             }
         case .loadHistory(let id):
-            let labels = deviceLabels()
+            let labels = deviceLabels
             read { store in
-                .historyLoaded(id, try store.history(id).map { HistoryEntry(revision: $0, labels: labels) })
+                let labels = labels()
+                return .historyLoaded(id, try store.history(id).map { HistoryEntry(revision: $0, labels: labels) })
             }
         case .restoreRevision(let noteID, let revision):
             write { store in
@@ -185,8 +191,8 @@ final class EffectRunner {
                 return .revisionRestored(noteID)
             }
         case .loadConflict(let id):
-            let labels = deviceLabels()
-            read { store in .conflictLoaded(try Self.conflictVersions(store, id, labels: labels)) }
+            let labels = deviceLabels
+            read { store in .conflictLoaded(try Self.conflictVersions(store, id, labels: labels())) }
         case .resolveConflict(let id, let resolution):
             write { store in
                 try Self.resolve(store, id, resolution)

@@ -11,12 +11,25 @@ extension NcursesTerminal {
     func paint(_ diff: BufferDiff) {
         let maxScalars = Int(cn_ccharw_max())
         var text = [wchar_t](repeating: 0, count: maxScalars + 1)
+        // Runs are mostly of one style: its attributes are looked up again only when it changes.
+        var last: (style: Style, attributes: attr_t, pair: Int32)?
         for run in diff.runs {
             var x = run.origin.x
             for cell in run.cells {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
-                let (attributes, pair) = palette.attributes(for: cell.style)
+                if last?.style != cell.style {
+                    let (attributes, pair) = palette.attributes(for: cell.style)
+                    last = (cell.style, attributes, pair)
+                }
+                guard let (_, attributes, pair) = last else { continue }
+                // An ASCII cell (one byte, one column) is its own and only piece.
+                if cell.grapheme.utf8.count == 1, let byte = cell.grapheme.utf8.first {
+                    text[0] = wchar_t(byte)
+                    text[1] = 0
+                    _ = cn_mvadd_cell(Int32(run.origin.y), Int32(x), text, attributes, pair)
+                    continue
+                }
                 for piece in CellGlyphs.pieces(for: cell.grapheme, width: cell.width, maxScalars: maxScalars) {
                     for (index, scalar) in piece.scalars.enumerated() {
                         text[index] = wchar_t(bitPattern: scalar.value)

@@ -1,3 +1,4 @@
+import TerminalUI
 import Testing
 
 @testable import TerminalNcurses
@@ -15,6 +16,17 @@ import Testing
 
     private func pieces(_ grapheme: String, width: Int) -> [[Unicode.Scalar]] {
         CellGlyphs.pieces(for: grapheme, width: width, maxScalars: 5, terminalWidth: Self.width).map(\.scalars)
+    }
+
+    /// The painter sends an ASCII cell's byte without asking for its pieces: what they would be.
+    @Test func aPrintableASCIICellIsOnePieceOfItsOwnByte() {
+        for byte in UInt8(0x20)..<0x7F {
+            let cell = Cell(Character(Unicode.Scalar(byte)))
+            #expect(cell.grapheme.utf8.count == 1 && cell.width == 1)
+            #expect(
+                CellGlyphs.pieces(for: cell.grapheme, width: cell.width, maxScalars: 5)
+                    == [CellGlyphs.Piece(column: 0, scalars: [Unicode.Scalar(byte)])])
+        }
     }
 
     @Test func aZWJFamilyIsDrawnAsItsFirstEmojiInTwoColumns() {
