@@ -54,7 +54,7 @@ public struct Theme: Equatable, Sendable {
         }
         func color(_ role: String, _ fallback: Style.Color) -> Style.Color {
             guard let name = roles[role] else { return fallback }
-            return Style.Color.allCases.first { "\($0)" == name } ?? fallback
+            return Style.Color.allCases.first { $0.name == name } ?? fallback
         }
         self.init(
             accent: color("accent", .default), favoriteColor: color("favorite", .yellow),

@@ -20,15 +20,55 @@ public enum TextFolding {
     /// The UTF-8 bytes of `fold(text)`. ASCII is folded byte by byte; other scalars go through
     /// `foldScalar` once per process (memoized: Foundation's decomposition is slow).
     public static func foldedUTF8(_ text: String) -> [UInt8] {
-        foldedUTF8(text.unicodeScalars, capacity: text.utf8.count)
+        text.utf8.withContiguousStorageIfAvailable(foldedUTF8(bytes:)).flatMap { $0 }
+            ?? foldedUTF8(scalars: text.unicodeScalars, capacity: text.utf8.count)
     }
 
     /// The UTF-8 bytes of the fold of part of a string (a line of a note's body).
     public static func foldedUTF8(_ text: Substring) -> [UInt8] {
-        foldedUTF8(text.unicodeScalars, capacity: text.utf8.count)
+        text.utf8.withContiguousStorageIfAvailable(foldedUTF8(bytes:)).flatMap { $0 }
+            ?? foldedUTF8(scalars: text.unicodeScalars, capacity: text.utf8.count)
     }
 
-    private static func foldedUTF8(_ scalars: some Sequence<Unicode.Scalar>, capacity: Int) -> [UInt8] {
+    /// The fold of a string's own UTF-8 bytes, read in place: ASCII byte by byte, every other
+    /// scalar decoded from its bytes (the walk of `unicodeScalars` was most of a fold's time).
+    /// Nil for bytes that are not whole UTF-8 sequences, which a String's bytes always are: the
+    /// caller then folds its scalars instead.
+    private static func foldedUTF8(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var folded = [UInt8]()
+        folded.reserveCapacity(bytes.count)
+        var local: [UInt32: [UInt8]] = [:]
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                folded.append(lead >= 0x41 && lead <= 0x5A ? lead | 0x20 : lead)
+                index += 1
+                continue
+            }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+            guard length > 0, index + length <= bytes.count else { return nil }
+            var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+            for offset in 1..<length {
+                let byte = bytes[index + offset]
+                guard byte & 0xC0 == 0x80 else { return nil }
+                value = value << 6 | UInt32(byte & 0x3F)
+            }
+            index += length
+            if let cached = local[value] {
+                folded.append(contentsOf: cached)
+                continue
+            }
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            let encoded = foldCache.utf8(of: scalar)
+            local[value] = encoded
+            folded.append(contentsOf: encoded)
+        }
+        return folded
+    }
+
+    /// The fold scalar by scalar: what `foldedUTF8` gives, by the scalars' own walk.
+    static func foldedUTF8(scalars: some Sequence<Unicode.Scalar>, capacity: Int) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(capacity)
         var local: [Unicode.Scalar: [UInt8]] = [:]

@@ -8,6 +8,30 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
         case `default`
         case black, red, green, yellow, blue, magenta, cyan, white
         case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
+
+        /// The case's name, as a config spells it (`brightBlue`), without the runtime's reflection
+        /// that string interpolation of an enum goes through (a lookup costly at start-up).
+        public var name: String {
+            switch self {
+            case .default: "default"
+            case .black: "black"
+            case .red: "red"
+            case .green: "green"
+            case .yellow: "yellow"
+            case .blue: "blue"
+            case .magenta: "magenta"
+            case .cyan: "cyan"
+            case .white: "white"
+            case .brightBlack: "brightBlack"
+            case .brightRed: "brightRed"
+            case .brightGreen: "brightGreen"
+            case .brightYellow: "brightYellow"
+            case .brightBlue: "brightBlue"
+            case .brightMagenta: "brightMagenta"
+            case .brightCyan: "brightCyan"
+            case .brightWhite: "brightWhite"
+            }
+        }
     }
 
     /// Text attributes; any combination is allowed.
@@ -60,8 +84,8 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         if self == .plain { return "plain" }
         var parts: [String] = []
-        if foreground != .default { parts.append("fg=\(foreground)") }
-        if background != .default { parts.append("bg=\(background)") }
+        if foreground != .default { parts.append("fg=\(foreground.name)") }
+        if background != .default { parts.append("bg=\(background.name)") }
         if isBold { parts.append("bold") }
         if isUnderlined { parts.append("underline") }
         if isReversed { parts.append("reverse") }

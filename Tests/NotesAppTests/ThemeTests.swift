@@ -6,6 +6,16 @@ import Testing
 
 /// NO_COLOR, the config's theme, and the ASCII fallback for a non-UTF-8 locale.
 @Suite struct ThemeTests {
+    /// A colour's name is what the config spells and what interpolating the case gives, for
+    /// every colour: the theme reads config names through it.
+    @Test func everyColourIsNamedAsTheConfigSpellsIt() {
+        #expect(Set(Style.Color.allCases.map(\.name)) == AppConfig.colors)
+        for color in Style.Color.allCases {
+            #expect(color.name == "\(color)")
+            #expect(Theme(roles: ["match": color.name], noColor: false).match == color)
+        }
+    }
+
     @Test func noColorLeavesNoColourOnScreenButKeepsAttributes() {
         var state = AppState.fixture()
         state.theme = Theme(roles: ["favorite": "magenta"], noColor: true)

@@ -8,6 +8,30 @@ import Testing
     /// Compares scalar by scalar: `String ==` would hide a decomposed/composed difference.
     func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
 
+    /// The fold read from a string's bytes is the fold of its scalars: random strings of ASCII,
+    /// accents (composed and combining), Greek, ß, ligatures, Hangul, CJK, emoji with ZWJ and
+    /// skin tones, controls and a lone surrogate's replacement, whole and as slices (seeded).
+    @Test func foldingTheBytesIsFoldingTheScalars() {
+        let seed = SeededRandom.seed(default: 20_261_130)
+        var random = SeededRandom(seed: seed)
+        let pieces = [
+            "A", "z", " ", "\n", "\r\n", "\t", "É", "e\u{301}", "ß", "ẞ", "ΣΑΣ", "ς", "ﬃ", "İ", "한글", "東京",
+            "👩🏽‍💻", "🇫🇷", "\u{FE0F}", "\u{0}", "\u{FFFD}", "\u{10FFFF}", "ǅ", "Ⅻ", "देखें", "ﬆ",
+        ]
+        for round in 0..<2_000 {
+            var text = ""
+            for _ in 0..<random.below(30) { text += pieces[random.below(pieces.count)] }
+            let expected = TextFolding.foldedUTF8(scalars: text.unicodeScalars, capacity: 0)
+            #expect(TextFolding.foldedUTF8(text) == expected, "seed \(seed) round \(round): \(text.debugDescription)")
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines {
+                #expect(
+                    TextFolding.foldedUTF8(line) == TextFolding.foldedUTF8(scalars: line.unicodeScalars, capacity: 0),
+                    "seed \(seed) round \(round): \(line.debugDescription)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("Café", "cafe"), ("CAFÉ", "cafe"), ("cafe\u{301}", "cafe"), ("Zürich", "zurich"),
         ("Ångström", "angstrom"), ("ÅNGSTRÖM", "angstrom"), ("Straße", "strasse"), ("STRASSE", "strasse"),
