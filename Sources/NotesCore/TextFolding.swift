@@ -31,7 +31,7 @@ public enum TextFolding {
     }
 
     /// The fold of a string's own UTF-8 bytes, read in place: ASCII byte by byte, every other
-    /// scalar decoded from its bytes (the walk of `unicodeScalars` was most of a fold's time).
+    /// scalar decoded from its bytes (the walk of `unicodeScalars` was about half a fold's time).
     /// Nil for bytes that are not whole UTF-8 sequences, which a String's bytes always are: the
     /// caller then folds its scalars instead.
     private static func foldedUTF8(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
