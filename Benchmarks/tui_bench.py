@@ -9,7 +9,11 @@ Prints, for the store in --data-dir:
     update ends when the output has been quiet for --quiet ms; that wait is not counted);
   - the same for Esc after each query (back to the whole list, around the selected result) and
     for `j` (moving down the list);
-  - peak RSS of the app (VmHWM) after all of that.
+  - peak RSS of the app (VmHWM) after all of that;
+  - beside it, in the same run, `less` (the peer the issue names) on the same list as a file
+    (`cloudnotes list` of every note): launch to its first full screen, the same queries typed
+    into its incremental search (`--incsearch`, each character searches and repaints), `j`, and
+    its peak RSS (skipped when `less` is not installed).
 
 The app runs with a private HOME and XDG directories and a config with no cloud folder (local
 only), so sync work does not mix into the figures; `--sync-folder DIR` runs it bound to a cloud
@@ -21,6 +25,7 @@ import json
 import os
 import platform
 import select
+import shutil
 import statistics
 import struct
 import subprocess
@@ -40,14 +45,13 @@ def percentile(values, p):
 class App:
     """The binary on a pty of the given size."""
 
-    def __init__(self, binary, data_dir, env, width, height):
+    def __init__(self, command, env, width, height):
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
         self.master = master
         self.start = time.perf_counter()
         self.process = subprocess.Popen(
-            [binary, "--data-dir", data_dir], stdin=slave, stdout=slave, stderr=slave, env=env,
-            start_new_session=True, close_fds=True)
+            command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True)
         os.close(slave)
         self.output = bytearray()
 
@@ -134,10 +138,12 @@ def main():
         [args.cloudnotes, "list", "--limit", "1", "--json", "--data-dir", args.data_dir],
         env=env, capture_output=True, check=True).stdout
     first = json.loads(listed)[0]["title"]
-    count = subprocess.run(
+    everything = subprocess.run(
         [args.cloudnotes, "list", "--limit", "100000000", "--data-dir", args.data_dir],
-        env=env, capture_output=True, check=True).stdout.count(b"\n")
+        env=env, capture_output=True, check=True).stdout
+    count = everything.count(b"\n")
     marker = first[:8].encode()
+    command = [args.cloudnotes, "--data-dir", args.data_dir]
 
     print(f"== TUI, store {args.data_dir} (~{count} list lines), {args.width}x{args.height} pty, "
           f"{'cloud folder ' + args.sync_folder if args.sync_folder else 'local only'} ==")
@@ -145,7 +151,7 @@ def main():
 
     launches = []
     for run in range(args.runs):
-        app = App(args.cloudnotes, args.data_dir, env, args.width, args.height)
+        app = App(command, env, args.width, args.height)
         at = app.wait_for([marker, b"q quit"])
         launches.append((at - app.start) * 1000)
         app.settle(quiet)
@@ -153,7 +159,7 @@ def main():
     print(f"launch to first full screen ({args.runs} launches): median {statistics.median(launches):.1f} ms, "
           f"p90 {percentile(launches, 90):.1f} ms, min {min(launches):.1f} ms (target: under 100 ms)")
 
-    app = App(args.cloudnotes, args.data_dir, env, args.width, args.height)
+    app = App(command, env, args.width, args.height)
     app.wait_for([marker, b"q quit"])
     app.settle(quiet)
     rss_start = app.peak_rss_mb()
@@ -182,6 +188,45 @@ def main():
     print(f"j (move down the list), {len(moving)} keys: median {statistics.median(moving):.1f} ms, "
           f"p99 {percentile(moving, 99):.1f} ms")
     print(f"peak RSS: {rss_start:.0f} MB after the first screen, {rss_end:.0f} MB after searching (target: under 120 MB)")
+    less_beside(everything, env, args, quiet, home)
+
+
+def less_beside(listing, env, args, quiet, home):
+    """`less` on the same list as a file, measured the way the app is."""
+    less = shutil.which("less", path=env["PATH"])
+    if less is None:
+        print("less: not installed, no peer figures")
+        return
+    path = f"{home}/list.txt"
+    with open(path, "wb") as file:
+        file.write(listing)
+    lines = listing.split(b"\n")
+    # The first full screen: the first line and the last one that fits (-S: a line per row).
+    needles = [lines[0][:8], lines[min(len(lines), args.height - 1) - 1][:8]]
+    command = [less, "-S", "--incsearch", path]
+    launches = []
+    for run in range(args.runs):
+        viewer = App(command, env, args.width, args.height)
+        at = viewer.wait_for(needles)
+        launches.append((at - viewer.start) * 1000)
+        viewer.settle(quiet)
+        viewer.quit()
+    viewer = App(command, env, args.width, args.height)
+    viewer.wait_for(needles)
+    viewer.settle(quiet)
+    typing = []
+    for query in QUERIES:
+        viewer.key("/", quiet)
+        typing += [m for m in (viewer.key(character, quiet) for character in query) if m is not None]
+        viewer.key("\r", quiet)  # run the search; its prompt closes
+        viewer.key("g", quiet)  # back to the top for the next query
+    moving = [m for m in (viewer.key("j", quiet) for _ in range(60)) if m is not None]
+    rss = viewer.peak_rss_mb()
+    viewer.quit()
+    print(f"less (peer, the same {len(lines) - 1} lines as a file): launch to first full screen median "
+          f"{statistics.median(launches):.1f} ms; keystroke while searching (--incsearch, {len(typing)} keys) "
+          f"median {statistics.median(typing):.1f} ms, p99 {percentile(typing, 99):.1f} ms; "
+          f"j median {statistics.median(moving):.1f} ms; peak RSS {rss:.0f} MB")
 
 
 if __name__ == "__main__":
