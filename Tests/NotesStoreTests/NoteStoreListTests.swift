@@ -72,6 +72,9 @@ import Testing
         var random = SeededRandom(seed: seed)
         for _ in 0..<4 {
             let t = try TestStore()
+            // A note in each section, so that neither is empty whatever the seed gives.
+            _ = try t.store.create(title: "a", body: "", isFavorite: true)
+            _ = try t.store.create(title: "B", body: "")
             for _ in 0..<Int.random(in: 10...60, using: &random) {
                 // Ties: several notes in one millisecond, and titles from a small set.
                 if Bool.random(using: &random) { t.advance(Double(Int.random(in: 1...3, using: &random))) }
@@ -84,6 +87,8 @@ import Testing
             for section in [ListSection.favorites, .others] {
                 for sort in ListSort.allCases {
                     let whole = try t.store.list(ListRequest(section: section, sort: sort, limit: 1_000)).map(\.id)
+                    let count = try t.store.count(section)
+                    #expect(whole.count == count, "seed \(seed)")
                     #expect(!whole.isEmpty, "seed \(seed)")
                     for offset in 0...whole.count + 1 {
                         let limit = Int.random(in: 1...7, using: &random)
