@@ -13,8 +13,22 @@ public final class NoteStore: Sendable {
 
     public let directory: URL
     public let databaseURL: URL
-    /// A WAL `DatabasePool`; a read-only `DatabaseQueue` when the data directory refuses writes.
+    /// What a store is opened for. A command that only reads (`list`, `search`, `show`) opens it
+    /// `.read`: one read-only connection, so it writes nothing, takes no lock and syncs nothing to
+    /// disk, even to open (a writable WAL pool makes sure a `-wal` exists by committing a
+    /// transaction, and its last connection checkpoints when it closes: four `fdatasync`s).
+    public enum Access: Sendable {
+        case readWrite
+        /// Read-only when the store is ready to read as it is; a store that must be created,
+        /// migrated or have its deferred indexes built first opens `.readWrite` to do that.
+        case read
+    }
+
+    /// A WAL `DatabasePool`; a read-only `DatabaseQueue` when the data directory refuses writes
+    /// or the store was opened `.read`.
     let pool: any DatabaseWriter
+    /// Whether the store was opened `.read` and is read-only for it: every write throws.
+    public let isOpenForReading: Bool
     /// This store's device id (random lowercase base32), made on first open.
     public let deviceID: String
     let clock: @Sendable () -> Date
@@ -34,7 +48,8 @@ public final class NoteStore: Sendable {
     ///   - busyTimeout: how long a write waits for another process's transaction.
     ///   - clock: the wall clock for timestamps; tests inject one.
     public init(
-        directory: URL, busyTimeout: TimeInterval = 10, clock: @escaping @Sendable () -> Date = Date.init
+        directory: URL, access: Access = .readWrite, busyTimeout: TimeInterval = 10,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.directory = directory
         let databaseURL = directory.appendingPathComponent(Self.databaseFileName)
@@ -58,9 +73,17 @@ public final class NoteStore: Sendable {
             try Self.checkIsOurs(databaseURL)
             if let readOnly = try Self.openReadOnlyIfDirectoryRefusesWrites(databaseURL, config) {
                 pool = readOnly.queue
+                isOpenForReading = false
                 readOnlyReason = readOnly.newerBuild.map { Self.newerBuildMessage(databaseURL, $0) }
                 // Only writes use the device id, and they fail here with the read-only error.
                 deviceID = try Self.storedDeviceID(readOnly.queue) ?? ""
+                return
+            }
+            if access == .read, let reading = try Self.openForReading(databaseURL, config) {
+                pool = reading.queue
+                readOnlyReason = reading.newerBuild.map { Self.newerBuildMessage(databaseURL, $0) }
+                deviceID = reading.deviceID
+                isOpenForReading = true
                 return
             }
             let writable = try DatabasePool(path: databaseURL.path, configuration: config)
@@ -72,11 +95,13 @@ public final class NoteStore: Sendable {
                 readOnlyConfig.readonly = true
                 let readOnly = try DatabasePool(path: databaseURL.path, configuration: readOnlyConfig)
                 pool = readOnly
+                isOpenForReading = false
                 readOnlyReason = Self.newerBuildMessage(databaseURL, marker)
                 deviceID = try Self.storedDeviceID(readOnly) ?? ""
                 return
             }
             pool = writable
+            isOpenForReading = false
             readOnlyReason = nil
             // Opening is on the path to the first screen: read-only checks first, and a write
             // transaction only when there is something to write.
@@ -105,12 +130,44 @@ public final class NoteStore: Sendable {
 
     /// The device id the database holds; nil before the first write made one.
     private static func storedDeviceID(_ reader: some DatabaseReader) throws -> String? {
-        try reader.read { db in try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'") }
+        try reader.read(storedDeviceID)
     }
 
     /// What every write of a database a newer build made throws, and what commands show on open.
     static func newerBuildMessage(_ databaseURL: URL, _ marker: String) -> String {
         "the database \(databaseURL.path) was made by a newer build of CloudNotes (\(marker)); it is open read-only and nothing is written to it: use that build or a later one to change it"
+    }
+
+    /// The store opened with one read-only connection, for a command that only reads; nil when it
+    /// is not ready to be read as it is (no database yet, a schema to migrate, indexes an
+    /// interrupted import deferred, no device id yet): the writable open does what is missing.
+    private static func openForReading(
+        _ databaseURL: URL, _ config: Configuration
+    ) throws -> (queue: DatabaseQueue, deviceID: String, newerBuild: String?)? {
+        guard FileManager.default.fileExists(atPath: databaseURL.path) else { return nil }
+        var config = config
+        config.readonly = true
+        // A database SQLite cannot read (damaged, locked in a way reads cannot wait out) is left
+        // to the writable open, which says why in the words every command uses.
+        do {
+            let queue = try DatabaseQueue(path: databaseURL.path, configuration: config)
+            return try queue.read { db in
+                if try isForeign(db) { throw foreignDatabase(databaseURL) }
+                if let marker = try Schema.newerBuildMarker(db) {
+                    return (queue, try storedDeviceID(db) ?? "", marker)
+                }
+                guard try Schema.isCurrent(db), try DeferredIndexes.pending(db) == nil,
+                    let deviceID = try storedDeviceID(db)
+                else { return nil }
+                return (queue, deviceID, nil)
+            }
+        } catch is DatabaseError {
+            return nil
+        }
+    }
+
+    private static func storedDeviceID(_ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'deviceID'")
     }
 
     /// A data directory that refuses writes (a read-only mount, a directory without write
@@ -335,6 +392,9 @@ public final class NoteStore: Sendable {
     /// The notes it indexed become one search segment before it commits (`SearchIndex.flush`).
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         if let readOnlyReason { throw StoreError(.readOnly, readOnlyReason) }
+        if isOpenForReading {
+            throw StoreError(.readOnly, "the database \(databaseURL.path) was opened for reading only")
+        }
         do {
             return try pool.write { db in
                 defer { pendingIndex.reset() }

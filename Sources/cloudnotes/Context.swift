@@ -41,8 +41,9 @@ struct Context {
     }
 
     /// Opens the store in the data directory, which must not be inside the cloud folder: SQLite's
-    /// WAL does not survive being replicated or shared (ARCHITECTURE §7).
-    func openStore() throws -> NoteStore {
+    /// WAL does not survive being replicated or shared (ARCHITECTURE §7). A command that only
+    /// reads opens it `.read`: nothing written, no lock taken, no `fdatasync` on the way.
+    func openStore(_ access: NoteStore.Access = .readWrite) throws -> NoteStore {
         guard !dataDirectory.isEmpty else {
             throw CLIError(
                 "there is no default data directory: $HOME is unset or not an absolute path, and this account has no home directory; pass --data-dir DIR (or set HOME or XDG_DATA_HOME)"
@@ -56,7 +57,7 @@ struct Context {
                 "the data directory \(dataDirectory) is inside the cloud folder \(cloudFolder); the database must never live in the cloud folder"
             )
         }
-        let store = try NoteStore(directory: directory)
+        let store = try NoteStore(directory: directory, access: access)
         // A newer build's database: reads go on, and the user learns why writes will be refused.
         if let reason = store.readOnlyReason { Output.warn(reason) }
         return store

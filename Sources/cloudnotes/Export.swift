@@ -32,7 +32,7 @@ struct Export: ParsableCommand {
     @Flag(help: "Overwrite an existing target.") var force = false
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let store = try Context(global).openStore(.read)
         let fm = FileManager.default
         let notes: [Note]
         switch format {

@@ -32,7 +32,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        let store = try context.openStore()
+        let store = try context.openStore(.read)
         let labels = DeviceLabels(store: store, deviceName: context.config.deviceName)
         let note = try store.resolve(self.note)
         let revisions = try store.history(note.id)

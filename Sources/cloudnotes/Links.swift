@@ -41,7 +41,7 @@ struct Links: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let store = try Context(global).openStore(.read)
         let links = try store.links(of: store.resolve(note).id)
         if json {
             return try Output.json(
@@ -69,7 +69,7 @@ struct Backlinks: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let store = try Context(global).openStore(.read)
         let notes = try store.backlinks(of: store.resolve(note).id)
         if json { return try Output.json(notes.map { LinkedNoteJSON($0) }) }
         for note in notes { Output.line("\(Format.shortID(note.id))  \(Output.display(note.title))") }

@@ -21,7 +21,7 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let store = try Context(global).openStore(.read)
         var sections: [(String, ListSection)] = []
         if trash {
             sections = [("TRASH", .trash)]

@@ -27,7 +27,7 @@ struct Notebooks: ParsableCommand {
     }
 
     func run() throws {
-        let notebooks = try Context(global).openStore().notebooks()
+        let notebooks = try Context(global).openStore(.read).notebooks()
         if json {
             return try Output.json(
                 notebooks.map {

@@ -51,7 +51,7 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        try Self.run(Self.queryText(query), store: Context(global).openStore(), limit: limit, json: json, ids: ids)
+        try Self.run(Self.queryText(query), store: Context(global).openStore(.read), limit: limit, json: json, ids: ids)
     }
 
     /// Searches `text` and prints the hits (`view NAME` runs a saved query through this too).

@@ -17,7 +17,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        let store = try context.openStore()
+        let store = try context.openStore(.read)
         let note = try store.resolve(self.note)
         if json { return try Output.json(NoteJSON(note)) }
         guard Output.stdoutIsTerminal else { return Output.raw(note.body) }

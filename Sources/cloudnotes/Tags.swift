@@ -25,7 +25,7 @@ struct TagsList: ParsableCommand {
 
     func run() throws {
         let context = try Context(global)
-        let counts = try context.openStore().tagCounts(bodyHashtags: context.config.bodyHashtags)
+        let counts = try context.openStore(.read).tagCounts(bodyHashtags: context.config.bodyHashtags)
         if json { return try Output.json(counts.map { Row(tag: $0.tag, count: $0.count) }) }
         for (tag, count) in counts { Output.line("\(Output.display(tag))  \(count)") }
     }

@@ -34,7 +34,7 @@ struct TodoList: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Context(global).openStore()
+        let store = try Context(global).openStore(.read)
         var parsed = SearchQuery(parsing: Search.queryText(query))
         // Only notes holding a box at all are read: the index narrows to them.
         parsed.terms.append("[ ]")

@@ -79,7 +79,7 @@ struct ViewRun: ParsableCommand {
     func run() throws {
         let context = try Context(global)
         let query = try Views.named(name, context).query
-        try Search.run(query, store: context.openStore(), limit: max(1, limit), json: json)
+        try Search.run(query, store: context.openStore(.read), limit: max(1, limit), json: json)
     }
 }
 
