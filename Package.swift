@@ -101,7 +101,9 @@ let package = Package(
             ],
             path: "Benchmarks/Sources/cloudnotes-bench"
         ),
-        .testTarget(name: "NotesCoreTests", dependencies: ["NotesCore", "NotesTestSupport"]),
+        .testTarget(
+            name: "NotesCoreTests",
+            dependencies: ["NotesCore", "NotesTestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "NotesStoreTests",
             dependencies: [

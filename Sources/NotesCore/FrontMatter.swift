@@ -30,6 +30,20 @@ public enum FrontMatter {
     /// The top-level keys of `yaml` in file order; `firstLine` is the line of the file the block
     /// starts on, for messages. An empty block has no keys.
     public static func entries(_ yaml: String, firstLine: Int) throws -> [Entry] {
+        try entries(yaml, firstLine: firstLine, resolver: resolver)
+    }
+
+    /// The YAML types `json` tells apart (null, bool, int); a plain scalar of any other type
+    /// (float, timestamp, `<<`, `=`) is read as its text either way. Yams resolves a scalar's
+    /// type by trying each rule's regular expression in turn, again each time the type is
+    /// asked for (its duplicate-key check hashes every key by type): a plain string went through
+    /// all seven of the default rules, a fifth of a Markdown folder's import. Bool and int come
+    /// before the others in Yams's default order and nothing null matches is matched by the
+    /// rules left out, so every scalar gets the type it got with `.default` among these three
+    /// (`FrontMatterTests` checks it against `.default`).
+    static let resolver = Resolver.default.removing(.float).removing(.merge).removing(.timestamp).removing(.value)
+
+    static func entries(_ yaml: String, firstLine: Int, resolver: Resolver) throws -> [Entry] {
         guard yaml.utf8.count <= maxBytes else {
             throw Failure(line: firstLine, message: "the front matter is larger than \(maxBytes / 1024) KB")
         }
@@ -40,7 +54,7 @@ public enum FrontMatter {
         do {
             // UTF-8, as Yams picks for a native string, named so that it does not read the
             // environment (YAMS_DEFAULT_ENCODING) per file.
-            root = try Yams.compose(yaml: yaml, .default, .default, .utf8)
+            root = try Yams.compose(yaml: yaml, resolver, .default, .utf8)
         } catch let error as YamlError {
             throw describe(error, firstLine: firstLine)
         } catch {

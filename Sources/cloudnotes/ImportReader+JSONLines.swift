@@ -164,8 +164,7 @@ extension ImportReader {
         _ file: ImportScan.File, descriptor: Int32, now: Date, each: (ReadNote, Range<Int>) throws -> Void
     ) throws {
         // A note without dates takes the file's: the same on the next import of that file.
-        let modified =
-            (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? now
+        let modified = FileTimes.modified(file.path) ?? now
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         try scanLines(
             path: file.path, source: realPath(file.path), notebook: file.notebook, now: modified,

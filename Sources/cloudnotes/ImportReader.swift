@@ -66,7 +66,7 @@ enum ImportReader {
         }
         var ids = SourceIDs(source: realPath(file))
         // A note without dates takes the file's: the same on the next import of that file.
-        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? now
+        let modified = FileTimes.modified(file) ?? now
         let now = modified
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }

@@ -115,13 +115,14 @@ struct ImportScan {
                 hidden += 1
                 continue
             }
-            // Unreadable attributes: counted as a file of another type, never read.
-            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            if type == .typeSymbolicLink {
+            // Unreadable attributes: counted as a file of another type, never read. One `lstat`
+            // (FileManager's attributes read the owner's and group's names too: a twentieth of
+            // a folder's import).
+            var info = stat()
+            let type = lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+            if type == S_IFLNK {
                 links.append(relative.isEmpty ? name : relative + "/" + name)
-            } else if exists, isDirectory.boolValue {
+            } else if type == S_IFDIR {
                 if markdownStems.contains(name),
                     Self.listsAttachments(directory + "/" + name + ".md") || Self.holdsNoNotes(path)
                 {
@@ -130,12 +131,12 @@ struct ImportScan {
                     walk(
                         path, relative: relative.isEmpty ? name : relative + "/" + name, source: source, into: &found)
                 }
-            } else if type == .typeRegular, Self.extensions.contains(where: name.lowercased().hasSuffix) {
+            } else if type == S_IFREG, Self.extensions.contains(where: name.lowercased().hasSuffix) {
                 // Only regular files: a FIFO or a device named `x.md` would block the read.
                 found.append((path, relative))
             } else {
                 otherFiles += 1
-                if type == .typeRegular { otherPaths.append((path, source)) }
+                if type == S_IFREG { otherPaths.append((path, source)) }
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NotesTestSupport
 import Testing
+import Yams
 
 @testable import NotesCore
 
@@ -157,5 +158,56 @@ extension FrontMatterTests {
         let note = try MarkdownNote.parse(MarkdownNote.render(Note(title: title, body: "body")))
         #expect(Array(note.title.unicodeScalars) == Array(title.unicodeScalars))
         #expect(note.body == "body")
+    }
+}
+
+extension FrontMatterTests {
+    /// The front matter's reduced resolver (null, bool, int) reads every block as Yams's default
+    /// resolver does (the oracle): plain scalars of every YAML type and of none, in lists, maps
+    /// and keys, duplicate keys included (seeded).
+    @Test func theReducedResolverReadsWhatTheDefaultOneReads() throws {
+        let seed = SeededRandom.seed(default: 2230)
+        var rng = SeededRandom(seed: seed)
+        let scalars = [
+            "0", "-5", "+3", "1_000", "0b101", "0o17", "017", "0x1F", "1:30", "190:20:30", "1.5", "-.5", "1e3",
+            "1_0.5", ".inf", "-.Inf", ".NaN", "yes", "No", "ON", "off", "true", "FALSE", "y", "~", "null", "NULL",
+            "", "2024-03-01", "2024-03-01T09:30:00Z", "2001-12-14 21:59:43.10 -5", "<<", "=", "café", "a b",
+            "#tag", "https://example.com/a?b=c", "'quoted'", "\"5\"", "[1, yes, ~]", "{a: 1, b: off}",
+        ]
+        let keys = ["title", "tags", "1", "yes", "~", "<<", "=", "1.5", "created", "title"]
+        for _ in 0..<400 {
+            var lines: [String] = []
+            for _ in 0..<Int.random(in: 0...5, using: &rng) {
+                let key = keys[Int.random(in: 0..<keys.count, using: &rng)]
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0:
+                    lines.append("\(key): \(scalars[Int.random(in: 0..<scalars.count, using: &rng)])")
+                case 1:
+                    lines.append("\(key):")
+                    for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                        lines.append("  - \(scalars[Int.random(in: 0..<scalars.count, using: &rng)])")
+                    }
+                default:
+                    lines.append("\(key):")
+                    for inner in keys.shuffled(using: &rng).prefix(2) {
+                        lines.append("  \(inner): \(scalars[Int.random(in: 0..<scalars.count, using: &rng)])")
+                    }
+                }
+            }
+            let yaml = lines.joined(separator: "\n")
+            let expected = Result { try FrontMatter.entries(yaml, firstLine: 2, resolver: .default) }
+            let actual = Result { try FrontMatter.entries(yaml, firstLine: 2) }
+            switch (expected, actual) {
+            case (.success(let a), .success(let b)):
+                #expect(a.map(\.key) == b.map(\.key), "seed \(seed):\n\(yaml)")
+                #expect(a.map(\.value) == b.map(\.value), "seed \(seed):\n\(yaml)")
+                #expect(a.map(\.text) == b.map(\.text), "seed \(seed):\n\(yaml)")
+                #expect(a.map(\.line) == b.map(\.line), "seed \(seed):\n\(yaml)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a as? FrontMatter.Failure == b as? FrontMatter.Failure, "seed \(seed):\n\(yaml)")
+            default:
+                Issue.record("seed \(seed): \(expected) against \(actual) for\n\(yaml)")
+            }
+        }
     }
 }
