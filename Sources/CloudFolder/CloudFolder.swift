@@ -15,8 +15,8 @@ public protocol CloudFolder: Sendable {
 
     /// Publishes a batch as `log/<dev>/<seg>/<seq>.json`, atomically (rules 1–3).
     func publish(_ batch: ChangeBatch, zone: ZoneID, device: DeviceID, seq: Int64, hlc: HLC) throws -> PublishOutcome
-    /// Reads what changed in a zone since `token` (rule 4).
-    func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges
+    /// Reads what changed in a zone since `token` (rule 4), at most `limit` of it.
+    func fetchChanges(zone: ZoneID, since token: ChangeToken, limit: FetchLimit) throws -> FetchedChanges
     /// Removes the temp files a crash of `device` left behind; never another device's (rules 1, 2).
     func removeOwnTemporaryFiles(device: DeviceID) throws -> [String]
     /// The last seq of a device's log reachable from `after` (rule 10: clone detection).
@@ -133,6 +133,28 @@ public struct NotArrivedFile: Sendable, Equatable {
     }
 }
 
+/// How much one `fetchChanges` reads before it stops with `moreComing`: what a reader applies in
+/// one store transaction and holds in memory meanwhile. A log file is never split: the files read
+/// stop once they hold `records` records (waiting ones included), or number `batches`.
+public struct FetchLimit: Sendable, Equatable {
+    public var batches: Int
+    public var records: Int
+
+    public init(batches: Int = .max, records: Int = .max) {
+        self.batches = batches
+        self.records = records
+    }
+
+    public static let unlimited = FetchLimit()
+
+    /// Whether `changes` holds as much as this limit allows.
+    func isReached(by changes: FetchedChanges) -> Bool {
+        guard changes.batches.count < batches else { return true }
+        guard records < .max else { return false }
+        return changes.batches.reduce(0) { $0 + $1.batch.records.count + $1.batch.waiting.count } >= records
+    }
+}
+
 /// The result of `fetchChanges`.
 public struct FetchedChanges: Sendable, Equatable {
     /// In order per device; devices one after another.
@@ -143,7 +165,7 @@ public struct FetchedChanges: Sendable, Equatable {
     public var notArrived: [NotArrivedFile] = []
     /// Names under `log/` that are not device folders (relative to the zone): ignored, counted.
     public var ignored: [String] = []
-    /// True when `maxBatches` stopped the fetch before every stream was read.
+    /// True when the `FetchLimit` stopped the fetch before every stream was read.
     public var moreComing = false
     /// `changeTokenExpired` (rule 11): devices whose next file after the token is missing while
     /// the device's own snapshot at a higher seq is listed (compaction may have deleted the
@@ -202,6 +224,6 @@ public enum ZoneStatus: Sendable, Equatable {
 extension CloudFolder {
     /// Everything that changed since `token`.
     public func fetchChanges(zone: ZoneID, since token: ChangeToken) throws -> FetchedChanges {
-        try fetchChanges(zone: zone, since: token, maxBatches: .max)
+        try fetchChanges(zone: zone, since: token, limit: .unlimited)
     }
 }

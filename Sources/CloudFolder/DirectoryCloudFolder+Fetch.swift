@@ -3,7 +3,7 @@ import NotesCore
 /// Incremental fetch and salvage: SYNC-FORMAT rules 4 (change tokens, probe-next, gaps are
 /// waited for) and 9 (salvage of renamed copies, unknown files ignored and counted).
 extension DirectoryCloudFolder {
-    public func fetchChanges(zone: ZoneID, since token: ChangeToken, maxBatches: Int) throws -> FetchedChanges {
+    public func fetchChanges(zone: ZoneID, since token: ChangeToken, limit: FetchLimit) throws -> FetchedChanges {
         try requireContainer()
         guard try zoneIsThere(zone) else {
             throw CloudError(.zoneNotFound, "zone \(zone) is not in the cloud folder", path: layout.zoneDirectory(zone))
@@ -17,10 +17,10 @@ extension DirectoryCloudFolder {
             let stream: (seq: Int64, missing: Bool)?
             if let lister {
                 stream = try fetchListed(
-                    lister, zone: zone, device: device, after: token[device], maxBatches: maxBatches, into: &result)
+                    lister, zone: zone, device: device, after: token[device], limit: limit, into: &result)
             } else {
                 stream = try fetchProbed(
-                    zone: zone, device: device, after: token[device], maxBatches: maxBatches, into: &result)
+                    zone: zone, device: device, after: token[device], limit: limit, into: &result)
             }
             guard let (seq, missing) = stream else {
                 result.ignored.append("log/\(device)")
@@ -50,14 +50,14 @@ extension DirectoryCloudFolder {
     /// one, then the renamed copies of rule 9 in the segment folders of the token and the new
     /// end. Nil when the device's folder is not a real folder (a planted symlink is never followed).
     func fetchProbed(
-        zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int, into result: inout FetchedChanges
+        zone: ZoneID, device: DeviceID, after start: Int64, limit: FetchLimit, into result: inout FetchedChanges
     ) throws -> (seq: Int64, missing: Bool)? {
         guard try io.isFolder(layout.deviceLogDirectory(zone, device: device)) else { return nil }
         var seq = start
         var checkedSegment: Int64?
         var missing = false
         while true {
-            if result.batches.count >= maxBatches {
+            if limit.isReached(by: result) {
                 result.moreComing = true
                 break
             }
@@ -103,7 +103,7 @@ extension DirectoryCloudFolder {
     /// token's seq and later: a bucket's conditional PUT never makes one, and older ones were
     /// looked at by the fetches that read past them.
     func fetchListed(
-        _ lister: any KeyListingFileIO, zone: ZoneID, device: DeviceID, after start: Int64, maxBatches: Int,
+        _ lister: any KeyListingFileIO, zone: ZoneID, device: DeviceID, after start: Int64, limit: FetchLimit,
         into result: inout FetchedChanges
     ) throws -> (seq: Int64, missing: Bool)? {
         let folder = layout.deviceLogDirectory(zone, device: device)
@@ -121,7 +121,7 @@ extension DirectoryCloudFolder {
         var seq = start
         var missing = false
         while true {
-            if result.batches.count >= maxBatches {
+            if limit.isReached(by: result) {
                 result.moreComing = true
                 break
             }

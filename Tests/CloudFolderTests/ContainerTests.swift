@@ -53,7 +53,9 @@ import Testing
         #expect(
             performing: { try folder.publish(Fixtures.batch([1]), zone: zone, device: a, seq: 1, hlc: Fixtures.hlc) },
             throws: unavailable)
-        #expect(performing: { try folder.fetchChanges(zone: zone, since: .empty, maxBatches: 10) }, throws: unavailable)
+        #expect(
+            performing: { try folder.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(batches: 10)) },
+            throws: unavailable)
         #expect(
             performing: {
                 try folder.createZone(ZoneInfo(zone: zone, displayName: "N", createdBy: a), hlc: Fixtures.hlc)

@@ -160,18 +160,40 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
-    func maxBatchesStopsAFetchWithMoreComing(backend: Backend) throws {
+    func aBatchLimitStopsAFetchWithMoreComing(backend: Backend) throws {
         let folder = try FolderFixture(backend).prepared()
         for seq in 1...3 {
             _ = try folder.publish(Fixtures.batch([seq]), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
         }
         _ = try folder.publish(Fixtures.batch([9]), zone: zone, device: b, seq: 1, hlc: Fixtures.hlc)
-        let first = try folder.fetchChanges(zone: zone, since: .empty, maxBatches: 2)
+        let first = try folder.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(batches: 2))
         #expect(first.batches.map(\.seq) == [1, 2])
         #expect(first.moreComing)
         #expect(first.token == ChangeToken([a: 2]))
-        let rest = try folder.fetchChanges(zone: zone, since: first.token, maxBatches: 2)
+        let rest = try folder.fetchChanges(zone: zone, since: first.token, limit: FetchLimit(batches: 2))
         #expect(rest.batches.map { "\($0.device):\($0.seq)" } == ["\(a):3", "\(b):1"])
+    }
+
+    /// A reader's transaction holds at most about `records` records: whole files are read until
+    /// they hold that many, so a file larger than the limit is still read, alone.
+    @Test(arguments: Backend.allCases)
+    func aRecordLimitStopsAFetchAtWholeFiles(backend: Backend) throws {
+        let folder = try FolderFixture(backend).prepared()
+        for seq in 1...3 {
+            let items = (0..<3).map { seq * 10 + $0 }
+            _ = try folder.publish(Fixtures.batch(items), zone: zone, device: a, seq: Int64(seq), hlc: Fixtures.hlc)
+        }
+        let first = try folder.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(records: 4))
+        #expect(first.batches.map(\.seq) == [1, 2])
+        #expect(first.moreComing)
+        let one = try folder.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(records: 1))
+        #expect(one.batches.map(\.seq) == [1])
+        #expect(one.batches.first?.batch.records.count == 3)
+        let rest = try folder.fetchChanges(zone: zone, since: first.token, limit: FetchLimit(records: 4))
+        #expect(rest.batches.map(\.seq) == [3])
+        #expect(!rest.moreComing)
+        let all = try folder.fetchChanges(zone: zone, since: .empty, limit: .unlimited)
+        #expect(all.batches.map(\.seq) == [1, 2, 3])
     }
 
     @Test(arguments: Backend.allCases)
@@ -183,7 +205,7 @@ import Testing
         } throws: { ($0 as? CloudError)?.code == .zoneNotFound }
         #expect(!fixture.allPaths().contains { $0.contains("work") })
         #expect(throws: CloudError.self) {
-            try folder.fetchChanges(zone: ZoneID("work")!, since: .empty, maxBatches: 10)
+            try folder.fetchChanges(zone: ZoneID("work")!, since: .empty, limit: FetchLimit(batches: 10))
         }
     }
 

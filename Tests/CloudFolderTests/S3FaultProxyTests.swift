@@ -52,7 +52,7 @@ struct S3FaultProxyTests {
             #expect([.published, .alreadyPublished].contains(outcome))
         }
         #expect(proxy.firedFaults == Array(repeating: fault, count: 3), "\(fault) did not fire each time")
-        let fetched = try direct.fetchChanges(zone: zone, since: .empty, maxBatches: 100)
+        let fetched = try direct.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(batches: 100))
         #expect(fetched.batches.map(\.seq) == [1, 2, 3])
         #expect(fetched.batches.map(\.batch) == [1, 2, 3].map { Fixtures.batch([$0]) })
         let lister = try #require(direct.io as? S3FileIO)
@@ -103,7 +103,7 @@ struct S3FaultProxyTests {
             #expect(outcome == (stored ? .alreadyPublished : .published), "\(fault)")
         }
         #expect(proxy.firedFaults == Array(repeating: fault, count: 3), "\(fault) did not fire each time")
-        let fetched = try direct.fetchChanges(zone: zone, since: .empty, maxBatches: 100)
+        let fetched = try direct.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(batches: 100))
         #expect(fetched.batches.map(\.batch) == [1, 2].map { Fixtures.batch([$0]) })
         let lister = try #require(direct.io as? S3FileIO)
         let files = try lister.listFiles(under: direct.layout.deviceLogDirectory(zone, device: device), startAfter: "")
@@ -164,7 +164,7 @@ struct S3FaultProxyTests {
         }
         let files = try io.listFiles(under: folder.layout.deviceLogDirectory(zone, device: device), startAfter: "")
         #expect(files == (1...3).map { "000000000000/" + CloudLayout.padded(Int64($0)) + ".json" }, "\(files)")
-        let fetched = try folder.fetchChanges(zone: zone, since: .empty, maxBatches: 100)
+        let fetched = try folder.fetchChanges(zone: zone, since: .empty, limit: FetchLimit(batches: 100))
         #expect(fetched.batches.map(\.batch) == [1, 2, 3].map { Fixtures.batch([$0]) })
     }
 }

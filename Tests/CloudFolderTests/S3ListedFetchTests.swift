@@ -89,7 +89,7 @@ final class TreeOrderLister: KeyListingFileIO, @unchecked Sendable {
             var token = ChangeToken.empty
             token[a] = seqA
             token[b] = seqB
-            results.append(try folder.fetchChanges(zone: zone, since: token, maxBatches: 3))
+            results.append(try folder.fetchChanges(zone: zone, since: token, limit: FetchLimit(batches: 3)))
         }
         return results
     }
@@ -159,7 +159,7 @@ final class TreeOrderLister: KeyListingFileIO, @unchecked Sendable {
             let before = io.client.requestCount
             let lists = io.requestCounts["LIST"] ?? 0
             let seen = io.client.recentRequests.count
-            let fetched = try folder.fetchChanges(zone: zone, since: idle, maxBatches: 100)
+            let fetched = try folder.fetchChanges(zone: zone, since: idle, limit: FetchLimit(batches: 100))
             #expect(fetched.batches.isEmpty)
             #expect(fetched.token == idle)
             return (

@@ -137,7 +137,7 @@ struct S3PublishCostTests {
         var fetched: FetchedChanges?
         let spent = try cost(io) {
             #expect(try pass.logHead(zone: zone, device: a, after: 0) == 1)
-            fetched = try pass.fetchChanges(zone: zone, since: token, maxBatches: 10)
+            fetched = try pass.fetchChanges(zone: zone, since: token, limit: FetchLimit(batches: 10))
         }
         #expect(fetched?.batches.isEmpty == true)
         #expect(spent.requests.filter { $0.contains("start-after=") }.count == 1, "\(spent.requests)")
@@ -145,7 +145,7 @@ struct S3PublishCostTests {
         let next = try #require(folder.scopedToOnePass() as? DirectoryCloudFolder)
         #expect(try next.logHead(zone: zone, device: a, after: 0) == 1)
         _ = try next.publish(Fixtures.batch([2]), zone: zone, device: a, seq: 2, hlc: Fixtures.hlc)
-        let after = try next.fetchChanges(zone: zone, since: token, maxBatches: 10)
+        let after = try next.fetchChanges(zone: zone, since: token, limit: FetchLimit(batches: 10))
         #expect(after.batches.count == 1 && after.token[a] == 2)
     }
 }

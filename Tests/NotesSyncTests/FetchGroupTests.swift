@@ -6,13 +6,13 @@ import Testing
 
 @testable import NotesSync
 
-/// A fetch longer than one store transaction: groups of `fetchBatchesPerTransaction` log files,
+/// A fetch longer than one store transaction: groups of `fetchLimit` log files,
 /// the next one read while the previous is applied.
 @Suite struct FetchGroupTests {
     @Test func aFetchOfSeveralGroupsAppliesEveryLogFileOnce() async throws {
         for folder in [TestFolder.memory().0, try TestFolder.disk()] {
             let a = try TestDevice("a", folder: folder)
-            let files = SyncEngine.fetchBatchesPerTransaction * 2 + 7
+            let files = SyncEngine.fetchLimit.batches * 2 + 7
             var ids: [UUID] = []
             for i in 0..<files {
                 ids.append(try a.store.create(title: "log file \(i)", body: "body \(i)\n").id)
