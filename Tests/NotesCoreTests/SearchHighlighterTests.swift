@@ -131,3 +131,33 @@ import Testing
         }
     }
 }
+
+extension SearchHighlighterTests {
+    /// An ASCII line is cut by its bytes; the cut by Characters (the oracle, what every other
+    /// line takes) gives the same text and matches, for lines long and short, matches at either
+    /// end, several terms and every width (seeded).
+    @Test func anASCIILineIsCutAsItsCharactersAre() throws {
+        let seed = SeededRandom.seed(default: 2232)
+        var rng = SeededRandom(seed: seed)
+        let alphabet = Array("abcAB xyz\t.-_~[]#\u{1}\u{7F}09".unicodeScalars)
+        for _ in 0..<2000 {
+            let line = rng.string(from: alphabet, count: Int.random(in: 0...300, using: &rng))
+            let folded = TextFolding.fold(line)
+            var terms: [String] = []
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                if !folded.isEmpty, Bool.random(using: &rng) {
+                    let chars = Array(folded)
+                    let start = Int.random(in: 0..<chars.count, using: &rng)
+                    terms.append(String(chars[start..<min(chars.count, start + Int.random(in: 1...4, using: &rng))]))
+                } else {
+                    terms.append(rng.string(from: alphabet, count: Int.random(in: 1...2, using: &rng)).lowercased())
+                }
+            }
+            let width = Int.random(in: 1...120, using: &rng)
+            let fast = SearchHighlighter.snippet(inLine: line, terms: terms, width: width)
+            let oracle = SearchHighlighter.snippetByCharacter(inLine: line, terms: terms, width: width)
+            #expect(fast?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+            #expect(fast?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+        }
+    }
+}
