@@ -47,13 +47,26 @@ extension NoteStore {
             var roots: [String: Revision] = [:]
             // The causal buffer is read per record only when something waits in it.
             var bufferInUse = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer)") ?? true
+            // A record this group brings its only revision of, the first it has anywhere: that
+            // revision becomes its head, so it is stored with the body cut out from the start
+            // (`HeadBody`), as an import stores it. Cutting it out afterwards left three quarters
+            // of the pages of `revision` empty in a new device's store (issue 27).
+            var perRecord: [String: Int] = [:]
+            for revision in revisions { perRecord[revision.recordID.lowercasedString, default: 0] += 1 }
+            var elidedRoots: [String: String] = [:]
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
                 guard try !Self.isKnown(revision.id, db) else { continue }
                 let record = revision.recordID.lowercasedString
                 // Parents here already (the usual case): straight into history; else buffered.
                 if try Self.allPresent(revision.parents, db) {
-                    try Self.insert(revision, into: "revision", db)
+                    if revision.parents.isEmpty, perRecord[record] == 1,
+                        let whole = try Self.insertElidedIfFirst(revision, buffered: bufferInUse, db)
+                    {
+                        elidedRoots[record] = whole
+                    } else {
+                        try Self.insert(revision, into: "revision", db)
+                    }
                     inserted.insert(record)
                     if revision.parents.isEmpty { roots[record] = revision }
                 } else {
@@ -75,8 +88,12 @@ extension NoteStore {
                 if let root = roots[record], try Self.revisionCount(record, db) == 1 {
                     // A record whose only revision just arrived has no note row and nothing
                     // queued: no reads before writing it.
-                    try materialize(root, conflict: false, isNew: true, db)
+                    try materialize(root, conflict: false, isNew: true, headElided: elidedRoots[record] != nil, db)
                     continue
+                }
+                // Not the record's only revision after all: its fields are stored whole again.
+                if let whole = elidedRoots[record], let root = roots[record] {
+                    try db.run("UPDATE revision SET fields = ?, bodyAt = NULL WHERE id = ?", [whole, root.id])
                 }
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
             }
@@ -177,7 +194,10 @@ extension NoteStore {
 
     /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
     /// record had no revision before this one (so no note row and no outbox row).
-    func materialize(_ head: Revision, conflict: Bool, isNew: Bool = false, _ db: Database) throws {
+    /// `headElided`: `head` was stored with this body cut out (`insertElidedIfFirst`).
+    func materialize(
+        _ head: Revision, conflict: Bool, isNew: Bool = false, headElided: Bool = false, _ db: Database
+    ) throws {
         let idString = head.recordID.lowercasedString
         let current = isNew ? nil : try Self.fetchNote(db, id: head.recordID)
         guard let fields = head.fields else {
@@ -197,7 +217,7 @@ extension NoteStore {
         if let current, current.headRev == head.id, current.syncState == state { return }
         let note = fields.note(id: head.recordID, headRev: head.id, syncState: state)
         let searchRowid = try SearchIndex.update(note: note, previous: current, pending: pendingIndex, db)
-        try Self.upsert(note, searchRowid: searchRowid, isNew: current == nil, db)
+        try Self.upsert(note, searchRowid: searchRowid, isNew: current == nil, headElided: headElided, db)
     }
 
     /// Revisions no other revision of the record names as a parent, in (HLC, device, id) order.
@@ -249,6 +269,32 @@ extension NoteStore {
                     SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)
                         OR EXISTS (SELECT 1 FROM sync_buffer WHERE id = ?)
                     """), arguments: [revisionID, revisionID]) ?? false
+    }
+
+    /// Stores `revision`, a root, with its body cut out when it is the first revision of its
+    /// record here (none stored or buffered) and has a body to cut: then returns its fields
+    /// whole, to put back if it does not become the record's head. Nil: nothing stored.
+    static func insertElidedIfFirst(_ revision: Revision, buffered: Bool, _ db: Database) throws -> String? {
+        let record = revision.recordID.lowercasedString
+        guard let fields = revision.fields,
+            try
+                !(Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM revision WHERE recordID = ?)"),
+                    arguments: [record]) ?? true),
+            try !buffered
+                || !(Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer WHERE recordID = ?)"),
+                    arguments: [record]) ?? true)
+        else { return nil }
+        let canonical = fields.json.canonicalBytes
+        guard let elided = HeadBody.elide(canonical, body: fields.body) else { return nil }
+        let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
+        try db.run(
+            "INSERT INTO revision(id, recordID, parents, fields, hlc, device, bodyAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                revision.id, record, parents, elided.text, revision.hlc.packed, revision.device, elided.offset,
+            ])
+        return String(decoding: canonical, as: UTF8.self)
     }
 
     static func insert(_ revision: Revision, into table: String, _ db: Database) throws {

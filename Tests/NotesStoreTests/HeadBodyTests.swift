@@ -45,6 +45,56 @@ struct HeadBodyTests {
         #expect(try t.store.history(note.id).first?.fields?.body == body)
     }
 
+    /// A new device's first sync stores each received head already without its body, as an
+    /// import does (cutting it out afterwards left the pages of `revision` mostly empty), and
+    /// every revision reads back byte for byte; a record whose root and edit arrive together,
+    /// and one edited after its root arrived, keep the usual path.
+    @Test func aFirstSyncStoresItsHeadsWithoutTheirBodies() throws {
+        let a = try TestStore()
+        let b = try TestStore()
+        var notes: [Note] = []
+        for i in 0..<300 {
+            notes.append(
+                try a.store.create(title: "note \(i)", body: String(repeating: "line \(i) of text\n", count: 20)))
+        }
+        let edited = try a.store.update(notes[0].id) { $0.body += "an edit\n" }
+        let all = try a.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM revision ORDER BY hlc, id").map {
+                try NoteStore.revision(from: $0, db)
+            }
+        }
+        _ = try b.store.applyFetchedRevisions(all, engineState: "one", resolve: SyncApplyTests.noMerge)
+        try b.store.read { db in
+            let heads = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.bodyAt, length(r.fields) AS stored, length(n.body) AS body FROM note n
+                    JOIN revision r ON r.id = n.headRev
+                    """)
+            #expect(heads.count == 300)
+            for head in heads {
+                #expect((head["bodyAt"] as Int?) != nil)
+                #expect((head["stored"] as Int) < (head["body"] as Int))
+            }
+        }
+        // The pages of `revision` are full, not left with the room each body took (dbstat).
+        let (unused, size) = try b.store.read { db in
+            let row = try #require(
+                try Row.fetchOne(
+                    db, sql: "SELECT sum(unused) AS u, sum(pgsize) AS s FROM dbstat WHERE name = 'revision'"))
+            return (row["u"] as Int, row["s"] as Int)
+        }
+        #expect(unused * 4 < size, "\(unused) of \(size) bytes of revision's pages unused")
+        #expect(try b.store.note(edited.id)?.body == edited.body)
+        #expect(try b.store.history(notes[1].id).map(\.id) == a.store.history(notes[1].id).map(\.id))
+        // An edit made on A after B received the root: B's old head is written whole again.
+        let later = try a.store.update(notes[1].id) { $0.body = "changed" }
+        let newest = try #require(try a.store.history(notes[1].id).first)
+        _ = try b.store.applyFetchedRevisions([newest], engineState: "two", resolve: SyncApplyTests.noMerge)
+        #expect(try b.store.note(later.id)?.body == "changed")
+        try Self.check([a, b], model: ModelStore())
+    }
+
     /// Rows written by an older build (fields whole, `bodyAt` NULL) read the same; the next write
     /// of the note stores its new head elided and keeps the old one whole.
     @Test func revisionsStoredWholeByAnOlderBuildStillRead() throws {
