@@ -17,6 +17,13 @@ extension MirrorKeeper.Step {
         }
     }
 
+    /// Whether the tick's pass wrote notes: files read into the store, or edits flagged as
+    /// conflicts.
+    public var changedNotes: Bool {
+        guard case .passed(let report) = self else { return false }
+        return !report.fromFolder.isEmpty || !report.conflicts.isEmpty
+    }
+
     /// The line for the app's status bar: `line`, or a file left unread or a conflict a pass
     /// flagged (what a pass wrote or read shows in the list itself).
     public var statusLine: String? {

@@ -252,7 +252,9 @@ public final class NotesRuntime {
                 guard running.enter() else { return }
                 queues.async(.folder) {
                     defer { running.leave() }
-                    if let line = step() { inbox.post(.effectFailed(line)) }
+                    let tick = step()
+                    if tick.changedNotes { inbox.post(.storeChanged([])) }
+                    if let line = tick.line { inbox.post(.effectFailed(line)) }
                 }
             }
         }

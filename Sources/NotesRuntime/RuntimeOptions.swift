@@ -47,7 +47,7 @@ public struct RuntimeOptions: Sendable {
     /// either way (the app's saves reach their files; a file saved by another program becomes a
     /// revision, which the app shows as it shows sync's arrivals) and returns a line for the
     /// status bar when it has one (a failure, another process keeping the folder). Nil: none.
-    public var notesFolder: (@Sendable () -> String?)?
+    public var notesFolder: (@Sendable () -> NotesFolderTick)?
     /// How often `notesFolder` is called.
     public var notesFolderInterval = Duration.milliseconds(250)
     /// The names devices go by (from sync's state), read when history, a conflict or a preview
@@ -69,5 +69,19 @@ public struct RuntimeOptions: Sendable {
         self.asciiOnly = asciiOnly
         self.theme = theme
         self.resolveHeads = resolveHeads
+    }
+}
+
+/// What one step of the live notes folder (`RuntimeOptions.notesFolder`) tells the app.
+public struct NotesFolderTick: Sendable {
+    /// A line for the status bar (a failure, another process keeping the folder); nil: none.
+    public var line: String?
+    /// Whether the step wrote notes (files read into the store): the app shows them at once,
+    /// without waiting for the store's observation, which arrives from another thread.
+    public var changedNotes: Bool
+
+    public init(line: String? = nil, changedNotes: Bool = false) {
+        self.line = line
+        self.changedNotes = changedNotes
     }
 }

@@ -10,7 +10,10 @@ extension TUI {
     ) throws -> MirrorKeeper? {
         guard let keeper = try FilesSetup.keeper(context, store) else { return nil }
         let interval = options.notesFolderInterval
-        options.notesFolder = { keeper.tick(elapsed: interval).statusLine }
+        options.notesFolder = {
+            let step = keeper.tick(elapsed: interval)
+            return NotesFolderTick(line: step.statusLine, changedNotes: step.changedNotes)
+        }
         return keeper
     }
 }

@@ -27,7 +27,10 @@ import Testing
         func keep(_ store: NoteStore, _ options: inout RuntimeOptions) throws {
             let keeper = try Self.keeper(store, root)
             let interval = options.notesFolderInterval
-            options.notesFolder = { keeper.tick(elapsed: interval).statusLine }
+            options.notesFolder = {
+                let step = keeper.tick(elapsed: interval)
+                return NotesFolderTick(line: step.statusLine, changedNotes: step.changedNotes)
+            }
             self.keeper = keeper
         }
 
