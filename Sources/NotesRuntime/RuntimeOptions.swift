@@ -45,8 +45,8 @@ public struct RuntimeOptions: Sendable {
     /// The live notes folder (`files on`), kept in step while the app runs: a step called every
     /// `notesFolderInterval` on a lane of its own, never two at once, that mirrors what changed
     /// either way (the app's saves reach their files; a file saved by another program becomes a
-    /// revision, which the app shows as it shows sync's arrivals) and returns a line for the
-    /// status bar when it has one (a failure, another process keeping the folder). Nil: none.
+    /// revision, which the app shows as it shows sync's arrivals) and says what it did
+    /// (`NotesFolderTick`: whether it wrote notes, a line for the status bar). Nil: no folder.
     public var notesFolder: (@Sendable () -> NotesFolderTick)?
     /// How often `notesFolder` is called.
     public var notesFolderInterval = Duration.milliseconds(250)
