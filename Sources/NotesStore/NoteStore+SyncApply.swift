@@ -61,7 +61,7 @@ extension NoteStore {
                 // Parents here already (the usual case): straight into history; else buffered.
                 if try Self.allPresent(revision.parents, db) {
                     if revision.parents.isEmpty, perRecord[record] == 1,
-                        let whole = try Self.insertElidedIfFirst(revision, buffered: bufferInUse, db)
+                        let whole = try insertElidedIfFirst(revision, buffered: bufferInUse, db)
                     {
                         elidedRoots[record] = whole
                     } else {
@@ -274,7 +274,7 @@ extension NoteStore {
     /// Stores `revision`, a root, with its body cut out when it is the first revision of its
     /// record here (none stored or buffered) and has a body to cut: then returns its fields
     /// whole, to put back if it does not become the record's head. Nil: nothing stored.
-    static func insertElidedIfFirst(_ revision: Revision, buffered: Bool, _ db: Database) throws -> String? {
+    func insertElidedIfFirst(_ revision: Revision, buffered: Bool, _ db: Database) throws -> String? {
         let record = revision.recordID.lowercasedString
         guard let fields = revision.fields,
             try
@@ -287,13 +287,8 @@ extension NoteStore {
                     arguments: [record]) ?? true)
         else { return nil }
         let canonical = fields.json.canonicalBytes
-        guard let elided = HeadBody.elide(canonical, body: fields.body) else { return nil }
-        let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
-        try db.run(
-            "INSERT INTO revision(id, recordID, parents, fields, hlc, device, bodyAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                revision.id, record, parents, elided.text, revision.hlc.packed, revision.device, elided.offset,
-            ])
+        guard let elided = HeadBody.elide(canonical, body: fields.body), try insert(revision, elided: elided, db)
+        else { return nil }
         return String(decoding: canonical, as: UTF8.self)
     }
 
