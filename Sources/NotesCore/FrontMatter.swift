@@ -30,7 +30,7 @@ public enum FrontMatter {
     /// The top-level keys of `yaml` in file order; `firstLine` is the line of the file the block
     /// starts on, for messages. An empty block has no keys.
     public static func entries(_ yaml: String, firstLine: Int) throws -> [Entry] {
-        try entries(yaml, firstLine: firstLine, resolver: resolver)
+        try lineEntries(yaml, firstLine: firstLine) ?? entries(yaml, firstLine: firstLine, resolver: resolver)
     }
 
     /// The YAML types `json` tells apart (null, bool, int); a plain scalar of any other type
@@ -236,7 +236,17 @@ extension FrontMatter {
     /// space for the `T` (`2024-01-15 10:30`, Joplin's `2024-01-15 10:30:00Z`); a time without
     /// an offset is taken as UTC. Nil for anything else.
     public static func date(_ text: String) -> Date? {
-        var scalars = Array(Whitespace.trimmed(text).unicodeScalars)
+        let trimmed = Whitespace.trimmed(text)
+        // The form exports write (`2025-06-30T05:15:55Z`: twenty ASCII characters, no space, and
+        // seconds after the minutes) needs none of the rewriting below, which copied each
+        // date's characters twice.
+        let bytes = Array(trimmed.utf8)
+        if bytes.count == 20, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x80 }),
+            !(bytes[10] == 0x54 && bytes[13] == 0x3A && bytes[16] != 0x3A)
+        {
+            return ISODate.parse(trimmed)
+        }
+        var scalars = Array(trimmed.unicodeScalars)
         // `YYYY-MM-DD HH:mm…` → `YYYY-MM-DDTHH:mm…`
         if scalars.count > 11, scalars[10] == " " { scalars[10] = "T" }
         // A space before the zone (`10:30:00 Z`, `10:30 +01:00`).

@@ -141,32 +141,101 @@ public enum MarkdownNote {
     }
 
     /// Lines split at every LF scalar (a `Character` split would keep CRLF pairs together), with
-    /// the trailing CR of each line removed when the file uses CRLF line ends.
+    /// the trailing CR of each line removed when the file uses CRLF line ends. Lines are
+    /// dropped only from the front (the front matter, the title's heading) and the final line
+    /// end from the back, so the lines left are always one stretch of the file: each is a
+    /// range of it, made a string only when read, and `text` is that stretch (splitting every
+    /// file into strings and joining them again was a tenth of a Markdown folder's import).
     private struct Lines {
-        var items: [String]
+        /// The file without a leading byte order mark.
+        private let source: Substring
+        /// Each line left, its LF excluded.
+        private var ranges: ArraySlice<Range<String.Index>>
         let crlf: Bool
 
         init(_ text: String) {
-            var scalars = Substring(text).unicodeScalars
-            if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-            items = scalars.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
-            crlf = items.first?.unicodeScalars.last == "\r"
+            var start = text.startIndex
+            if text.unicodeScalars.first == "\u{FEFF}" { start = text.unicodeScalars.index(after: start) }
+            let source = text[start...]
+            let utf8 = source.utf8
+            // The offsets of the LF bytes (no other character's UTF-8 holds that byte).
+            let feeds =
+                utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+                    guard let base = bytes.baseAddress else { return [] }
+                    var feeds: [Int] = []
+                    var offset = 0
+                    while offset < bytes.count, let hit = memchr(base + offset, 0x0A, bytes.count - offset) {
+                        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                        feeds.append(at)
+                        offset = at + 1
+                    }
+                    return feeds
+                } ?? utf8.indices.filter { utf8[$0] == 0x0A }.map { utf8.distance(from: utf8.startIndex, to: $0) }
+            var ranges: [Range<String.Index>] = []
+            ranges.reserveCapacity(feeds.count + 1)
+            var lineStart = utf8.startIndex
+            for offset in feeds {
+                let feed = utf8.index(utf8.startIndex, offsetBy: offset)
+                ranges.append(lineStart..<feed)
+                lineStart = utf8.index(after: feed)
+            }
+            ranges.append(lineStart..<utf8.endIndex)
+            self.source = source
+            self.ranges = ranges[...]
+            crlf = source.utf8[ranges[0]].last == 0x0D
         }
 
-        /// Line `index` without its CR line end.
-        func content(_ index: Int) -> String {
-            let line = items[index]
-            return crlf && line.unicodeScalars.last == "\r" ? String(line.unicodeScalars.dropLast()) : line
+        var count: Int { ranges.count }
+        var isEmpty: Bool { ranges.isEmpty }
+
+        /// Line `index` (of those left) without its CR line end.
+        func content(_ index: Int) -> String { String(source[withoutCR(ranges[ranges.startIndex + index])]) }
+
+        private func withoutCR(_ range: Range<String.Index>) -> Range<String.Index> {
+            guard crlf, source.utf8[range].last == 0x0D else { return range }
+            return range.lowerBound..<source.utf8.index(before: range.upperBound)
         }
+
+        mutating func removeFirst(_ count: Int = 1) { ranges.removeFirst(count) }
 
         /// Drops the file's final line end, which render adds after the body.
         mutating func dropFinalLineEnd() {
-            guard items.count > 1, items[items.count - 1].isEmpty else { return }
-            items.removeLast()
-            if crlf { items[items.count - 1] = content(items.count - 1) }
+            guard ranges.count > 1, let last = ranges.last, last.isEmpty else { return }
+            ranges.removeLast()
+            ranges[ranges.endIndex - 1] = withoutCR(ranges[ranges.endIndex - 1])
         }
 
-        var text: String { items.joined(separator: "\n") }
+        /// Lines `lines` (of those left, not empty) without their CRs, joined by LF.
+        func joined(_ lines: Range<Int>) -> String {
+            guard crlf else {
+                let first = ranges[ranges.startIndex + lines.lowerBound]
+                let last = ranges[ranges.startIndex + lines.upperBound - 1]
+                return String(source[first.lowerBound..<last.upperBound])
+            }
+            return lines.map(content).joined(separator: "\n")
+        }
+
+        /// The lines left, joined by LF.
+        var text: String {
+            guard let first = ranges.first, let last = ranges.last else { return "" }
+            return String(source[first.lowerBound..<last.upperBound])
+        }
+    }
+
+    /// A file's name without its extension, as `URL(fileURLWithPath:)
+    /// .deletingPathExtension().lastPathComponent` gives it (the title of a note whose file gives
+    /// none): by the path's bytes for the names an import reads (`.md`, `.markdown`, `.txt`), as
+    /// `URL` parsing the whole path was a twentieth of a Markdown folder's import; by `URL`
+    /// otherwise. `ImportShortcutsTests` checks the two against each other.
+    public static func fileStem(of path: String) -> String {
+        let utf8 = path.utf8
+        let name = utf8.lastIndex(of: 0x2F).map { utf8.index(after: $0) } ?? utf8.startIndex
+        if let dot = utf8[name...].lastIndex(of: 0x2E), dot != name, utf8[name] != 0x2E,
+            ["md", "markdown", "txt"].contains(path[utf8.index(after: dot)...].lowercased())
+        {
+            return String(path[name..<dot])
+        }
+        return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     }
 
     /// Parses a file. Without front matter the note gets a new id, the first `# ` heading as its
@@ -203,7 +272,7 @@ public enum MarkdownNote {
             return Parsed(note: withFileNameAlias(note, fileName: fileName), notebookName: nil, attachmentFiles: nil)
         }
         guard
-            let close = (1..<lines.items.count).first(where: {
+            let close = (1..<lines.count).first(where: {
                 Whitespace.trimmed(lines.content($0)) == "---"
             })
         else {
@@ -212,7 +281,7 @@ public enum MarkdownNote {
         let entries: [FrontMatter.Entry]
         do {
             entries = try FrontMatter.entries(
-                (1..<close).map { lines.content($0) }.joined(separator: "\n"), firstLine: 2)
+                close > 1 ? lines.joined(1..<close) : "", firstLine: 2)
         } catch let failure as FrontMatter.Failure {
             throw FormatError(line: failure.line, message: failure.message)
         }
@@ -287,25 +356,25 @@ public enum MarkdownNote {
                 attachmentFiles = listed
             }
         }
-        lines.items.removeSubrange(0...close)
-        func dropBlank() { if lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() } }
+        lines.removeFirst(close + 1)
+        func dropBlank() { if lines.count > 1, lines.content(0).isEmpty { lines.removeFirst() } }
         if let title {
-            if !lines.items.isEmpty, lines.content(0) == heading(title) {
-                lines.items.removeFirst()
+            if !lines.isEmpty, lines.content(0) == heading(title) {
+                lines.removeFirst()
                 dropBlank()
-            } else if lines.items.count > 2, lines.content(0).isEmpty, lines.content(1) == heading(title) {
+            } else if lines.count > 2, lines.content(0).isEmpty, lines.content(1) == heading(title) {
                 // Joplin writes a blank line, then the title as a heading.
-                lines.items.removeFirst(2)
+                lines.removeFirst(2)
                 dropBlank()
             } else {
                 dropBlank()
             }
         } else {
             dropBlank()
-            if !lines.items.isEmpty, lines.content(0).hasPrefix("# ") {
+            if !lines.isEmpty, lines.content(0).hasPrefix("# ") {
                 title = String(lines.content(0).dropFirst(2)).trimmingCharacters(in: .whitespaces)
-                lines.items.removeFirst()
-                while lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
+                lines.removeFirst()
+                while lines.count > 1, lines.content(0).isEmpty { lines.removeFirst() }
             }
         }
         lines.dropFinalLineEnd()
@@ -407,8 +476,8 @@ public enum MarkdownNote {
         var title = ""
         if lines.content(0).hasPrefix("# ") {
             title = String(lines.content(0).dropFirst(2)).trimmingCharacters(in: .whitespaces)
-            lines.items.removeFirst()
-            while lines.items.count > 1, lines.content(0).isEmpty { lines.items.removeFirst() }
+            lines.removeFirst()
+            while lines.count > 1, lines.content(0).isEmpty { lines.removeFirst() }
         }
         lines.dropFinalLineEnd()
         let body = lines.text

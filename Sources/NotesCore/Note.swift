@@ -64,8 +64,18 @@ public struct Note: Sendable, Equatable, Identifiable {
 
     /// Tags trimmed, empty ones dropped, deduplicated and sorted by their UTF-8 bytes.
     public static func normalizedTags(_ tags: [String]) -> [String] {
-        let cleaned = tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        let cleaned = tags.map(trimmedTag).filter { !$0.isEmpty }
+        guard cleaned.count > 1 else { return cleaned }
         return Array(Set(cleaned)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// `tag.trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation when both ends
+    /// are ASCII and not white space (every note's tags are normalized on each write and read).
+    static func trimmedTag(_ tag: String) -> String {
+        if let first = tag.utf8.first, let last = tag.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return tag
+        }
+        return tag.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The title a note without one gets: its first non-empty body line, as most notes apps do.

@@ -53,8 +53,7 @@ struct ImportEmbeds {
         while lineStart < bytes.count {
             var lineEnd = lineStart
             while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            let trimmed = Whitespace.trimmed(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+            if FenceLine.opens(bytes, lineStart..<lineEnd) {
                 inFence.toggle()
             } else if !inFence {
                 scan(bytes, lineStart..<lineEnd, into: &result)

@@ -64,16 +64,16 @@ enum ImportReader {
         func refuse(_ what: String) -> CLIError {
             CLIError("--from \(from?.rawValue ?? "") does not read \(what) files")
         }
-        var ids = SourceIDs(source: realPath(file))
         // A note without dates takes the file's: the same on the next import of that file.
         let modified = FileTimes.modified(file) ?? now
         let now = modified
         if lower.hasSuffix(".jsonl") {
             if let from, from != .json { throw refuse(".jsonl") }
-            return Read(try jsonLines(text, path: file, source: ids.source, notebook: notebook, now: now))
+            return Read(try jsonLines(text, path: file, source: realPath(file), notebook: notebook, now: now))
         }
         if lower.hasSuffix(".json") {
             if let from, from.isMarkdown { throw refuse(".json") }
+            var ids = SourceIDs(source: realPath(file))
             let data = Data(text.utf8)
             switch from ?? detect(data) {
             case .jrnl:
@@ -88,11 +88,11 @@ enum ImportReader {
             }
         }
         if let from, !from.isMarkdown { throw refuse("Markdown") }
-        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         do {
-            var parsed = try MarkdownNote.parseFile(text, fileDate: modified, notebook: notebook, fileName: stem)
+            var parsed = try MarkdownNote.parseFile(
+                text, fileDate: modified, notebook: notebook, fileName: MarkdownNote.fileStem(of: file))
             // A file without an id is one note: the same on every import of that file.
-            if !parsed.idGiven { parsed.note.id = ImportedNote.stableID("file\n" + ids.source) }
+            if !parsed.idGiven { parsed.note.id = ImportedNote.stableID("file\n" + realPath(file)) }
             return Read([(parsed.note, parsed.notebookName, parsed.attachmentFiles.map { .folder($0) })])
         } catch let error as MarkdownNote.FormatError {
             throw CLIError("broken front matter, \(error)")

@@ -211,3 +211,103 @@ extension FrontMatterTests {
         }
     }
 }
+
+extension FrontMatterTests {
+    /// Blocks of `key: value` lines are read without Yams (`FrontMatter.lineEntries`, D-225);
+    /// whenever that reading answers, Yams with its default resolver (the oracle) reads the
+    /// block to the same keys, values, texts and lines. Values of every YAML type and spelling,
+    /// quotes, lists, characters YAML refuses or reads as line breaks, and lines that are not
+    /// `key: value` at all (seeded; a fair share of the blocks must take the fast reading).
+    @Test func blocksOfKeyValueLinesReadAsYamsReadsThem() throws {
+        let seed = SeededRandom.seed(default: 2250)
+        var rng = SeededRandom(seed: seed)
+        let words = [
+            "Him garden", "café", "東京 trip", "a:b", "a: b", "ends:", "a #b", "C#", "https://x.y/z?q=1",
+            "2025-06-30T05:15:55Z", "2025-06-30", "b3850b9d-a206-402c-bfee-508fc33a5ded",
+            "00001db4-afaf-4006-80a6-036d82a873d0", "0", "012", "09", "123", "-4", "99999999999999999999",
+            "123456789012345678", "0x1F", "0b11", "0o17", "1_000", "1:30", "1e3", "1.5", "true", "True", "TRUE",
+            "tRue", "false", "yes", "No", "on", "OFF", "y", "n", "null", "Null", "~", "🚀 launch", "x\u{85}y",
+            "x\u{2028}y", "\u{FEFF}x", "x\u{FEFF}", "a\tb", "a\u{7F}b", "a\u{9F}", "x\u{FFFE}", "\u{A0}lead",
+            "trail\u{3000}", "e\u{301}", "-dash", "*star", "&anchor", "!tag", "|", ">", "%", "@at", "`tick", "?q",
+            "a, b", "[x]", "{a: 1}", "a]b", "a'b", "a\"b", "it's", "x\\y", "a b  c", "ß", "Ünïcödé", "ab:",
+        ]
+        func item() -> String {
+            let word = words[Int.random(in: 0..<words.count, using: &rng)]
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: return "\"\(word)\""
+            case 1: return "'\(word)'"
+            case 2: return "\"\\u00e9\(word)\""
+            default: return word
+            }
+        }
+        func value() -> String {
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 0:
+                let items = (0..<Int.random(in: 0...3, using: &rng)).map { _ in item() }
+                return "[" + items.joined(separator: ["", ", ", ","][Int.random(in: 0..<3, using: &rng)]) + "]"
+            case 1:
+                return ["[]", "[ ]", "[a, ]", "[a,,b]", "[[a]]", "[a] x", "{}", ""][Int.random(in: 0..<8, using: &rng)]
+            default: return item()
+            }
+        }
+        let keys = ["title", "tags", "id", "created", "Title", "a-b", "_x", "yes", "on", "null", "k y", "2k", "é"]
+        var fast = 0
+        let blocks = 2_000
+        for _ in 0..<blocks {
+            var lines: [String] = []
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let key = keys[Int.random(in: 0..<keys.count, using: &rng)]
+                switch Int.random(in: 0..<14, using: &rng) {
+                case 0: lines.append("\(key):")
+                case 1: lines.append("\(key):   ")
+                case 2: lines.append("\(key):  \(value())  ")
+                case 3: lines.append("\(key):\(value())")
+                case 4: lines.append(" \(key): \(value())")
+                case 5:
+                    lines.append(
+                        ["# note", "", "- item", "key: v # c", "...", "%YAML 1.1"][Int.random(in: 0..<6, using: &rng)])
+                case 6: lines.append("\(key):\n  - \(item())")
+                default: lines.append("\(key): \(value())")
+                }
+            }
+            let yaml = lines.joined(separator: "\n")
+            guard let read = FrontMatter.lineEntries(yaml, firstLine: 2) else { continue }
+            fast += 1
+            let oracle = Result { try FrontMatter.entries(yaml, firstLine: 2, resolver: .default) }
+            guard case .success(let expected) = oracle else {
+                Issue.record("seed \(seed): Yams refuses what the line reading took:\n\(yaml)\n\(oracle)")
+                continue
+            }
+            #expect(read.map(\.key) == expected.map(\.key), "seed \(seed):\n\(yaml)")
+            #expect(read.map(\.value) == expected.map(\.value), "seed \(seed):\n\(yaml)")
+            #expect(read.map(\.text) == expected.map(\.text), "seed \(seed):\n\(yaml)")
+            #expect(read.map(\.line) == expected.map(\.line), "seed \(seed):\n\(yaml)")
+        }
+        #expect(fast > blocks / 10, "seed \(seed): only \(fast) of \(blocks) blocks were read line by line")
+    }
+
+    /// What CloudNotes's export and Obsidian write goes through the line reading; a comment or
+    /// an indented list goes to Yams.
+    @Test func theCommonBlocksAreReadLineByLine() throws {
+        let ours = """
+            id: b3850b9d-a206-402c-bfee-508fc33a5ded
+            title: "Him garden"
+            tags: [work, "2024"]
+            favorite: true
+            created: 2025-06-30T05:15:55Z
+            rating: 4
+            """
+        let entries = try #require(FrontMatter.lineEntries(ours, firstLine: 2))
+        #expect(entries.map(\.key) == ["id", "title", "tags", "favorite", "created", "rating"])
+        #expect(
+            entries.map(\.value) == [
+                .string("b3850b9d-a206-402c-bfee-508fc33a5ded"), .string("Him garden"),
+                .array([.string("work"), .string("2024")]), .bool(true), .string("2025-06-30T05:15:55Z"), .int(4),
+            ])
+        #expect(entries.map(\.line) == [2, 3, 4, 5, 6, 7])
+        #expect(FrontMatter.lineEntries("title: x # a comment", firstLine: 2) == nil)
+        #expect(FrontMatter.lineEntries("tags:\n  - a", firstLine: 2) == nil)
+        #expect(FrontMatter.lineEntries("title: a\ntitle: b", firstLine: 2) == nil)
+        #expect(throws: FrontMatter.Failure.self) { try FrontMatter.entries("title: a\ntitle: b", firstLine: 2) }
+    }
+}
