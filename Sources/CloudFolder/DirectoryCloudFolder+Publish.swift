@@ -13,7 +13,9 @@ extension DirectoryCloudFolder {
         try requireContainer()
         // Large fields go out as assets first (rule 15): written before the record that names them.
         let body = try batch.body(assets: self, device: device)
-        guard body.canonicalBytes.count <= ChangeBatch.maxBodyBytes else {
+        // Encoded once, for the limit and the file (most of what writing a log file costs).
+        let bodyBytes = body.canonicalBytes
+        guard bodyBytes.count <= ChangeBatch.maxBodyBytes else {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxBodyBytes) bytes")
         }
         guard try io.isFolder(layout.zoneDirectory(zone)) else {
@@ -33,7 +35,8 @@ extension DirectoryCloudFolder {
         if (body.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3) {
             envelope.format = Envelope.attachmentsFormat
         }
-        return try publishOnce(envelope.encoded, at: layout.logFile(zone, device: device, seq: seq), device: device)
+        return try publishOnce(
+            envelope.encoded(body: bodyBytes), at: layout.logFile(zone, device: device, seq: seq), device: device)
     }
 
     /// Writes a write-once file. Identical bytes already there: harmless (a retry), and the

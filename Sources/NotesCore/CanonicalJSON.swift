@@ -27,9 +27,9 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     private func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .int(let i): out += Array(String(i).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -76,19 +76,25 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Appends the escape of `byte` byte by byte (an array literal per escape was an allocation
+    /// per line feed of every body a sync writes).
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
-        let backslash = UInt8(ascii: "\\")
+        out.append(UInt8(ascii: "\\"))
         switch byte {
-        case 0x22: out += [backslash, 0x22]
-        case 0x5C: out += [backslash, backslash]
-        case 0x0A: out += [backslash, UInt8(ascii: "n")]
-        case 0x0D: out += [backslash, UInt8(ascii: "r")]
-        case 0x09: out += [backslash, UInt8(ascii: "t")]
-        case 0x08: out += [backslash, UInt8(ascii: "b")]
-        case 0x0C: out += [backslash, UInt8(ascii: "f")]
+        case 0x22: out.append(0x22)
+        case 0x5C: out.append(0x5C)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            out += [backslash, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x61 + digit - 10 }
+            out.append(UInt8(ascii: "u"))
+            out.append(0x30)
+            out.append(0x30)
+            out.append(hex(byte >> 4))
+            out.append(hex(byte & 0xF))
         }
     }
 

@@ -5,6 +5,7 @@ import NotesCore
 import NotesStore
 import NotesSync
 import NotesTestSupport
+import Synchronization
 import Testing
 
 @Suite("Crashes and folder faults lose nothing (ARCHITECTURE §7)")
@@ -103,6 +104,32 @@ struct FaultTests {
         #expect(await engine.syncNow().error == nil)
         #expect(failing.calls == ["apply 1"], "\(failing.calls)")
         #expect(try store.count(.all) == 1_201)
+    }
+
+    /// A note saved while a pass publishes, after the pass read the last of the pending
+    /// changes (read ahead while the batch before was published), still goes out in that pass:
+    /// an empty read ahead is read again before the pass ends.
+    @Test func aNoteSavedWhileAPassPublishesGoesOutInThatPass() async throws {
+        let folder = TestFolder.memory().0
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("typing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try NoteStore(directory: directory)
+        _ = try store.importNotes((0..<450).map { Note(title: "note \($0)", body: "body \($0)") })
+        let typing = FailingApplyStore(base: store)
+        typing.failed = true
+        let typed = Mutex(false)
+        typing.afterPendingRead = { rows in
+            guard rows == 0, typed.withLock({ done in defer { done = true }; return !done }) else { return }
+            _ = try store.create(title: "typed", body: "while the pass published")
+        }
+        let engine = try SyncEngine(store: typing, configuration: SyncEngine.Configuration(folder: folder))
+        #expect(await engine.syncNow().error == nil)
+        #expect(typed.withLock { $0 })
+        #expect(try store.pendingCount() == 0)
+        let b = try TestDevice("b", folder: folder)
+        _ = await b.sync()
+        #expect(try b.store.count(.all) == 451)
+        #expect(try b.store.resolve("typed").body == "while the pass published")
     }
 
     /// An error type of some library that describes itself only as a Swift value.
@@ -231,12 +258,14 @@ struct FaultTests {
 }
 
 /// A store whose fetch transaction fails (rolls back) the first time. It names the calls that
-/// defer and restore the store's indexes, in order (`calls`).
+/// defer and restore the store's indexes, in order (`calls`). `afterPendingRead` runs after
+/// each read of pending changes with what it read (the engine may read ahead on another thread).
 final class FailingApplyStore: SyncStore, @unchecked Sendable {
     let base: NoteStore
     let failure: any Error
     var failed = false
     var calls: [String] = []
+    var afterPendingRead: (@Sendable (_ rows: Int) throws -> Void)?
 
     init(
         base: NoteStore, failure: any Error = CloudError(.internalError, "simulated crash inside the fetch transaction")
@@ -248,7 +277,11 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
     var deviceID: String { base.deviceID }
     func pendingRecordZoneChanges(after outboxSeq: Int64, limit: Int) throws -> [(
         outboxSeq: Int64, zone: String, revision: Revision
-    )] { try base.pendingRecordZoneChanges(after: outboxSeq, limit: limit) }
+    )] {
+        let rows = try base.pendingRecordZoneChanges(after: outboxSeq, limit: limit)
+        try afterPendingRead?(rows.count)
+        return rows
+    }
     func pendingCount() throws -> Int { try base.pendingCount() }
     func markSent(outboxSeqs: [Int64], engineState: String) throws {
         try base.markSent(outboxSeqs: outboxSeqs, engineState: engineState)
