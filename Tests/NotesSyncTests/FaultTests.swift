@@ -119,7 +119,12 @@ struct FaultTests {
         typing.failed = true
         let typed = Mutex(false)
         typing.afterPendingRead = { rows in
-            guard rows == 0, typed.withLock({ done in defer { done = true }; return !done }) else { return }
+            guard rows == 0 else { return }
+            let first = typed.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
             _ = try store.create(title: "typed", body: "while the pass published")
         }
         let engine = try SyncEngine(store: typing, configuration: SyncEngine.Configuration(folder: folder))
