@@ -28,6 +28,22 @@ public struct ChangeBatch: Sendable, Equatable {
         .array(try records.map { try $0.json(assets: assets, device: device) })
     }
 
+    /// The body's canonical bytes and whether it needs format 3, put together from the records'
+    /// `encoded` bytes (a JSON array is `[`, its items' bytes between commas, `]`); nil unless
+    /// every record has them.
+    func encodedBody() -> (bytes: [UInt8], needsFormat3: Bool)? {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        var needsFormat3 = false
+        for (index, record) in records.enumerated() {
+            guard let encoded = record.encoded else { return nil }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += encoded.bytes
+            needsFormat3 = needsFormat3 || encoded.needsFormat3
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return (bytes, needsFormat3)
+    }
+
     /// Reads a body; throws when any record is malformed (the whole file is then not arrived yet).
     /// A record whose asset has not arrived or does not check out goes to `waiting`.
     public init(body: JSONValue, assets: (any AssetStore)? = nil) throws {
@@ -64,14 +80,23 @@ public struct ChangeBatch: Sendable, Equatable {
 
     /// Splits revisions, in order, into batches of at most 400 records and 2 MB of body.
     public static func plan(_ revisions: [Revision], maxRecordBytes: Int = ChangeRecord.maxFieldsBytes) -> Plan {
+        plan(revisions.map { ChangeRecord($0) }, maxRecordBytes: maxRecordBytes)
+    }
+
+    /// `plan` of records, some perhaps `encodedOnce` (then measured by their bytes).
+    public static func plan(_ records: [ChangeRecord], maxRecordBytes: Int = ChangeRecord.maxFieldsBytes) -> Plan {
         var plan = Plan()
         var current: [ChangeRecord] = []
         var size = 2  // "[" and "]"
-        for revision in revisions {
-            let record = ChangeRecord(revision)
+        for record in records {
+            let revision = record.revision
             let bytes: Int
             do {
-                bytes = try record.json(estimating: true, maxBytes: maxRecordBytes).canonicalBytes.count
+                if let encoded = record.encoded, encoded.fieldsBytes <= maxRecordBytes {
+                    bytes = encoded.bytes.count
+                } else {
+                    bytes = try record.json(estimating: true, maxBytes: maxRecordBytes).canonicalBytes.count
+                }
             } catch let error as CloudError {
                 plan.rejected.append((revision, error))
                 continue

@@ -16,10 +16,38 @@ public struct ChangeRecord: Sendable, Equatable {
 
     public var revision: Revision
     public var recordType: String
+    /// The record's canonical bytes when `json` gives the same in every mode (no attachment,
+    /// fields inline): encoded once, where the engine reads ahead (`encodedOnce`), for the plan
+    /// and the log file. Not part of the record's value (`==`).
+    public private(set) var encoded: Encoded?
+
+    /// A record's canonical bytes, the size of its fields within them, and whether it needs
+    /// format 3 (`needsFormat3`).
+    public struct Encoded: Sendable {
+        public let bytes: [UInt8]
+        public let fieldsBytes: Int
+        public let needsFormat3: Bool
+    }
 
     public init(_ revision: Revision, recordType: String = ChangeRecord.recordType) {
         self.revision = revision
         self.recordType = recordType
+    }
+
+    public static func == (lhs: ChangeRecord, rhs: ChangeRecord) -> Bool {
+        lhs.revision == rhs.revision && lhs.recordType == rhs.recordType
+    }
+
+    /// The record with `encoded` filled when its JSON names no asset: no attachment and fields
+    /// of at most `inlineFieldsBytes`, or a deletion (else as it is; so is one `json` refuses).
+    public func encodedOnce() -> ChangeRecord {
+        guard revision.fields.map({ $0.attachments.isEmpty }) ?? true,
+            let (value, fieldsBytes) = try? encode(), fieldsBytes <= Self.inlineFieldsBytes
+        else { return self }
+        var record = self
+        record.encoded = Encoded(
+            bytes: value.canonicalBytes, fieldsBytes: fieldsBytes, needsFormat3: Self.needsFormat3(value))
+        return record
     }
 
     /// The record as JSON; throws `limitExceeded` when the fields are over the limit, `OutOfRange`
@@ -31,6 +59,18 @@ public struct ChangeRecord: Sendable, Equatable {
         assets: (any AssetStore)? = nil, device: DeviceID? = nil, estimating: Bool = false,
         maxBytes: Int = ChangeRecord.maxFieldsBytes, inlineFields: Bool = false, attachmentContent: Bool = true
     ) throws -> JSONValue {
+        try encode(
+            assets: assets, device: device, estimating: estimating, maxBytes: maxBytes, inlineFields: inlineFields,
+            attachmentContent: attachmentContent
+        ).json
+    }
+
+    /// `json`, and the size of the record's canonical fields (0 for a deletion).
+    private func encode(
+        assets: (any AssetStore)? = nil, device: DeviceID? = nil, estimating: Bool = false,
+        maxBytes: Int = ChangeRecord.maxFieldsBytes, inlineFields: Bool = false, attachmentContent: Bool = true
+    ) throws -> (json: JSONValue, fieldsBytes: Int) {
+        var fieldsBytes = 0
         if let reason = revision.fields?.timeOutOfRange {
             throw OutOfRange(recordID: revision.recordID.lowercasedString, reason: reason)
         }
@@ -45,6 +85,7 @@ public struct ChangeRecord: Sendable, Equatable {
         if let fields = revision.fields {
             let json = fields.json
             let bytes = json.canonicalBytes
+            fieldsBytes = bytes.count
             guard bytes.count <= min(maxBytes, Self.maxFieldsBytes) else {
                 throw CloudError(
                     .limitExceeded,
@@ -71,7 +112,7 @@ public struct ChangeRecord: Sendable, Equatable {
         } else {
             object["deleted"] = .bool(true)
         }
-        return .object(object)
+        return (.object(object), fieldsBytes)
     }
 
     /// A byte count as people read a limit: "1 MB", "1 GB", "300 KB" (powers of 1024).

@@ -11,10 +11,19 @@ extension DirectoryCloudFolder {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxRecords) records")
         }
         try requireContainer()
-        // Large fields go out as assets first (rule 15): written before the record that names them.
-        let body = try batch.body(assets: self, device: device)
-        // Encoded once, for the limit and the file (most of what writing a log file costs).
-        let bodyBytes = body.canonicalBytes
+        // The body's bytes, encoded once for the limit and the file (most of what writing a log
+        // file costs): from the records' own bytes when the engine encoded them ahead (no
+        // asset to write), else from the body, whose large fields go out as assets first
+        // (rule 15), written before the record that names them.
+        let bodyBytes: [UInt8]
+        let needsFormat3: Bool
+        if let encoded = batch.encodedBody() {
+            (bodyBytes, needsFormat3) = encoded
+        } else {
+            let body = try batch.body(assets: self, device: device)
+            bodyBytes = body.canonicalBytes
+            needsFormat3 = (body.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3)
+        }
         guard bodyBytes.count <= ChangeBatch.maxBodyBytes else {
             throw CloudError(.limitExceeded, "a batch holds at most \(ChangeBatch.maxBodyBytes) bytes")
         }
@@ -30,11 +39,10 @@ extension DirectoryCloudFolder {
         ] {
             try io.ensureDirectory(folder, syncExisting: firstOfSegment)
         }
+        // The header around the body's bytes (`encoded(body:)` reads the header only).
         var envelope = Envelope(
-            kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: body)
-        if (body.arrayValue ?? []).contains(where: ChangeRecord.needsFormat3) {
-            envelope.format = Envelope.attachmentsFormat
-        }
+            kind: .changes, zone: zone.rawValue, device: device.rawValue, seq: seq, hlc: hlc, body: .null)
+        if needsFormat3 { envelope.format = Envelope.attachmentsFormat }
         return try publishOnce(
             envelope.encoded(body: bodyBytes), at: layout.logFile(zone, device: device, seq: seq), device: device)
     }

@@ -101,16 +101,24 @@ extension SyncEngine {
         // the last one or deleted, so the rows read ahead are the ones a read after the
         // publication would give, but for rows added meanwhile, which come in a later read;
         // an empty read ahead is read again before the pass ends, for the same reason.
+        // Each record is encoded there too (`encodedOnce`), for the plan and the log file.
         let store = self.store
-        var ahead: BackgroundResult<[(outboxSeq: Int64, zone: String, revision: Revision)]>?
+        @Sendable func read(after: Int64) throws -> Pending {
+            let rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
+            var records: [String: ChangeRecord] = [:]
+            for row in rows where records[row.revision.id] == nil {
+                records[row.revision.id] = ChangeRecord(row.revision).encodedOnce()
+            }
+            return Pending(rows: rows, records: records)
+        }
+        var ahead: BackgroundResult<Pending>?
         while true {
-            var rows = try ahead?.get() ?? []
-            if rows.isEmpty { rows = try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords) }
+            var pending = try ahead?.get() ?? Pending(rows: [], records: [:])
+            if pending.rows.isEmpty { pending = try read(after: after) }
+            let rows = pending.rows
             guard let last = rows.last else { break }
             after = last.outboxSeq
-            ahead = BackgroundResult { [after] in
-                try store.pendingRecordZoneChanges(after: after, limit: ChangeBatch.maxRecords)
-            }
+            ahead = BackgroundResult { [after] in try read(after: after) }
             var groups: [(zone: ZoneID, rows: [(outboxSeq: Int64, revision: Revision)])] = []
             for row in rows {
                 let revision = row.revision
@@ -139,7 +147,8 @@ extension SyncEngine {
             }
             for group in groups {
                 let (revisions, seqsByRevision) = Self.unique(group.rows)
-                for batch in ChangeBatch.plan(revisions, maxRecordBytes: configuration.maxRecordBytes).batches {
+                let records = revisions.map { pending.records[$0.id] ?? ChangeRecord($0) }
+                for batch in ChangeBatch.plan(records, maxRecordBytes: configuration.maxRecordBytes).batches {
                     let parts =
                         oneByOne ? batch.records.map { ChangeBatch(records: [$0]) } : [batch]
                     for part in parts {
@@ -255,6 +264,12 @@ extension SyncEngine {
         } catch {
             return CloudError(.internalError, "\(error)")
         }
+    }
+
+    /// Pending changes as one read gives them, with each revision's record (`encodedOnce`).
+    struct Pending: Sendable {
+        var rows: [(outboxSeq: Int64, zone: String, revision: Revision)]
+        var records: [String: ChangeRecord]
     }
 
     /// Revisions in outbox order without repeats, and the outbox seqs of each.
