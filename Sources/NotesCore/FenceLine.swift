@@ -5,7 +5,7 @@ public enum FenceLine {
     /// Whether the line `bytes[line]` (UTF-8, no line feed) is one. By its bytes when what the
     /// answer turns on is ASCII: trimming a line that ends in a non-ASCII character went
     /// through Foundation, a twentieth of a Markdown folder's import on the thread that waits
-    /// for it. `FenceLineTests` checks it against the trimmed string.
+    /// for it. `ImportShortcutsTests` checks it against the trimmed string.
     public static func opens(_ bytes: [UInt8], _ line: Range<Int>) -> Bool {
         var start = line.lowerBound
         while start < line.upperBound, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
