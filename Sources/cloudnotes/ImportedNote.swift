@@ -47,6 +47,22 @@ struct ImportedNote: Decodable {
         self.attachments = attachments
     }
 
+    /// The keys each field is read from, first found first (`init(from:)` and `parsed`).
+    enum Names {
+        static let body = ["body", "content", "text"]
+        static let favorite = ["isFavorite", "favorite", "pinned", "starred"]
+        static let created = ["createdAt", "created", "creationDate", "date"]
+        static let modified = ["modifiedAt", "modified", "updatedAt", "updated", "lastModified"]
+        static let deleted = ["deletedAt", "deleted"]
+    }
+
+    /// A date given as a number: seconds, or milliseconds when past the year 5138 as seconds;
+    /// nil when not finite or past 1e15.
+    static func date(seconds number: Double) -> Date? {
+        guard number.isFinite, abs(number) < 1e15 else { return nil }
+        return Date(timeIntervalSince1970: abs(number) >= 1e11 ? number / 1000 : number)
+    }
+
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -72,28 +88,28 @@ struct ImportedNote: Decodable {
                     guard let date = FrontMatter.date(text) else { throw CLIError("\"\(name)\" is not a date") }
                     return date
                 }
-                let number = try c.decode(Double.self, forKey: key)
-                guard number.isFinite, abs(number) < 1e15 else { throw CLIError("\"\(name)\" is not a date") }
-                // Seconds, or milliseconds when past the year 5138 as seconds.
-                return Date(timeIntervalSince1970: abs(number) >= 1e11 ? number / 1000 : number)
+                guard let date = Self.date(seconds: try c.decode(Double.self, forKey: key)) else {
+                    throw CLIError("\"\(name)\" is not a date")
+                }
+                return date
             }
             return nil
         }
         id = try first(["id"], String.self)
         title = try first(["title"], String.self)
         // A note with a title and no text (a JSON Lines line of a heading) has an empty body.
-        guard let text = try first(["body", "content", "text"], String.self) ?? (title == nil ? nil : "") else {
+        guard let text = try first(Names.body, String.self) ?? (title == nil ? nil : "") else {
             throw DecodingError.keyNotFound(
                 Key(stringValue: "body"), .init(codingPath: c.codingPath, debugDescription: "no body"))
         }
         body = text
         tags = try first(["tags"], [String].self)
-        isFavorite = try first(["isFavorite", "favorite", "pinned", "starred"], Bool.self)
+        isFavorite = try first(Names.favorite, Bool.self)
         notebook = try first(["notebook"], String.self)
         notebookName = try first(["notebookName"], String.self)
-        createdAt = try date(["createdAt", "created", "creationDate", "date"])
-        modifiedAt = try date(["modifiedAt", "modified", "updatedAt", "updated", "lastModified"])
-        deletedAt = try date(["deletedAt", "deleted"])
+        createdAt = try date(Names.created)
+        modifiedAt = try date(Names.modified)
+        deletedAt = try date(Names.deleted)
         frontMatter = try first(["frontMatter"], String.self)
         attachments = try first(["attachments"], [AttachmentJSON].self)
     }
@@ -122,10 +138,7 @@ struct ImportedNote: Decodable {
             try first(names) { value -> Date? in
                 switch value {
                 case .string(let text): return FrontMatter.date(text)
-                case .int(let number):
-                    let seconds = Double(number)
-                    guard abs(seconds) < 1e15 else { return nil }
-                    return Date(timeIntervalSince1970: abs(seconds) >= 1e11 ? seconds / 1000 : seconds)
+                case .int(let number): return Self.date(seconds: Double(number))
                 default: return nil
                 }
             }
@@ -133,7 +146,7 @@ struct ImportedNote: Decodable {
         do {
             guard try first(["attachments"], { $0 }) == nil else { return nil }
             let title = try first(["title"], \.stringValue)
-            guard let body = try first(["body", "content", "text"], \.stringValue) ?? (title == nil ? nil : "") else {
+            guard let body = try first(Names.body, \.stringValue) ?? (title == nil ? nil : "") else {
                 return nil
             }
             return ImportedNote(
@@ -144,12 +157,11 @@ struct ImportedNote: Decodable {
                         return tags.count == items.count ? tags : nil
                     }
                 },
-                isFavorite: try first(["isFavorite", "favorite", "pinned", "starred"], \.boolValue),
+                isFavorite: try first(Names.favorite, \.boolValue),
                 notebook: try first(["notebook"], \.stringValue),
                 notebookName: try first(["notebookName"], \.stringValue),
-                createdAt: try date(["createdAt", "created", "creationDate", "date"]),
-                modifiedAt: try date(["modifiedAt", "modified", "updatedAt", "updated", "lastModified"]),
-                deletedAt: try date(["deletedAt", "deleted"]), frontMatter: try first(["frontMatter"], \.stringValue),
+                createdAt: try date(Names.created), modifiedAt: try date(Names.modified),
+                deletedAt: try date(Names.deleted), frontMatter: try first(["frontMatter"], \.stringValue),
                 attachments: nil)
         } catch {
             return nil
