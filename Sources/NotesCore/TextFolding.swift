@@ -30,41 +30,13 @@ public enum TextFolding {
             ?? foldedUTF8(scalars: text.unicodeScalars, capacity: text.utf8.count)
     }
 
-    /// The fold of a string's own UTF-8 bytes, read in place: ASCII byte by byte, every other
-    /// scalar decoded from its bytes (the walk of `unicodeScalars` was about half a fold's time).
-    /// Nil for bytes that are not whole UTF-8 sequences, which a String's bytes always are: the
-    /// caller then folds its scalars instead.
+    /// The fold of a string's own UTF-8 bytes, read in place (`Folder`; the walk of
+    /// `unicodeScalars` was about half a fold's time). Nil for bytes that are not whole UTF-8
+    /// sequences, which a String's bytes always are: the caller then folds its scalars instead.
     private static func foldedUTF8(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var folded = [UInt8]()
-        folded.reserveCapacity(bytes.count)
-        var local: [UInt32: [UInt8]] = [:]
-        var index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                folded.append(lead >= 0x41 && lead <= 0x5A ? lead | 0x20 : lead)
-                index += 1
-                continue
-            }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
-            guard length > 0, index + length <= bytes.count else { return nil }
-            var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-            for offset in 1..<length {
-                let byte = bytes[index + offset]
-                guard byte & 0xC0 == 0x80 else { return nil }
-                value = value << 6 | UInt32(byte & 0x3F)
-            }
-            index += length
-            if let cached = local[value] {
-                folded.append(contentsOf: cached)
-                continue
-            }
-            guard let scalar = Unicode.Scalar(value) else { return nil }
-            let encoded = foldCache.utf8(of: scalar)
-            local[value] = encoded
-            folded.append(contentsOf: encoded)
-        }
-        return folded
+        var folder = Folder(tableAfter: .max)
+        guard folder.fold(bytes) else { return nil }
+        return folder.takeBytes()
     }
 
     /// The fold scalar by scalar: what `foldedUTF8` gives, by the scalars' own walk.
@@ -88,10 +60,10 @@ public enum TextFolding {
         return bytes
     }
 
-    private static let foldCache = FoldCache()
+    static let foldCache = FoldCache()
 
     /// The process-wide memo of `foldScalar`, bounded in size.
-    private final class FoldCache: Sendable {
+    final class FoldCache: Sendable {
         private let table = Mutex<[Unicode.Scalar: [Unicode.Scalar]]>([:])
 
         func scalars(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {

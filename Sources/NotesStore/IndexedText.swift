@@ -1,12 +1,13 @@
 import NotesCore
 
-/// A note's folded search text and its index keys (title keys in `SearchKeys.titleSpace`,
-/// title, body and tag keys in the main space), computed once, possibly off the writer's
-/// thread (`NoteStore.importNotes` prepares a batch while the previous one is written).
+/// A note's folded title and its index keys (title keys in `SearchKeys.titleSpace`, title,
+/// body and tag keys in the main space), computed once, possibly off the writer's thread
+/// (`NoteStore.importNotes` prepares a batch while the previous one is written).
+///
+/// The folded body is not kept: a search folds the bodies it checks as it reads them
+/// (`foldedBody`), and the folded title is the note row's `sortTitle` (D-228).
 struct IndexedText: Sendable {
     let title: [UInt8]
-    /// Folded body, then U+FFFF and the folded tags (one per line) when there are tags.
-    let body: [UInt8]
     let keys: [UInt32]
 
     /// The folded title as a string (the note's sort title too).
@@ -14,11 +15,7 @@ struct IndexedText: Sendable {
 
     init(title: String, body: String, tags: [String], scratch: inout KeySet) {
         let title = TextFolding.foldedUTF8(title)
-        var body = TextFolding.foldedUTF8(body)
-        if !tags.isEmpty {
-            body.append(contentsOf: SearchIndex.sentinel.utf8)
-            body.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
-        }
+        let body = Self.foldedBody(body, tags: tags)
         scratch.removeAll()
         title.withUnsafeBufferPointer { bytes in
             SearchKeys.collect(bytes, space: SearchKeys.titleSpace, into: &scratch)
@@ -26,7 +23,17 @@ struct IndexedText: Sendable {
         }
         body.withUnsafeBufferPointer { SearchKeys.collect($0, space: 0, into: &scratch) }
         self.title = title
-        self.body = body
         self.keys = Array(scratch.keys)
+    }
+
+    /// The text a search checks a note's terms in besides its title, and whose keys the index
+    /// holds: the folded body, then U+FFFF and the folded tags (one per line) when there are tags.
+    static func foldedBody(_ body: String, tags: [String]) -> [UInt8] {
+        var folded = TextFolding.foldedUTF8(body)
+        if !tags.isEmpty {
+            folded.append(contentsOf: SearchIndex.sentinel.utf8)
+            folded.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
+        }
+        return folded
     }
 }

@@ -89,6 +89,7 @@ extension NoteStore {
 
     static func decodeTags(_ json: String) -> [String] {
         // Written by us as a JSON array; a damaged row shows no tags, its revision still holds them.
+        if json == "[]" { return [] }
         guard let value = try? JSONValue(parsing: Data(json.utf8)), let items = value.arrayValue else { return [] }
         return items.compactMap(\.stringValue)
     }

@@ -63,6 +63,8 @@ public final class NoteStore: Sendable {
         config.prepareDatabase { db in
             // `has:todo` inside OR and groups (SearchConditionSQL).
             db.add(function: SearchConditionSQL.hasOpenTask)
+            // Words inside OR, NOT and groups (SearchConditionSQL).
+            db.add(function: SearchConditionSQL.searchBody)
             // 32 MB of page cache: imports and merges of a large index reread far fewer pages.
             // A WAL that grew during bulk writes (BackgroundCheckpoint) is cut back to 64 MB
             // when it starts over.

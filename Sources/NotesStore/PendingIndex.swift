@@ -16,7 +16,7 @@ final class PendingIndex: @unchecked Sendable {
     var scratch = KeySet()
 
     var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
-    /// The highest rowid of `search_text` in this transaction, once read (Int64.min: empty).
+    /// The highest searchRowid of any note in this transaction, once read (Int64.min: none).
     var highestRowid: Int64?
 
     func add(rowid: Int64, keys documentKeys: [UInt32]) {

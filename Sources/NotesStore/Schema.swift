@@ -173,6 +173,10 @@ enum Schema {
         // offset in `fields` where the body's escaped contents were cut out; NULL: stored whole.
         ("revision-body-1", "ALTER TABLE revision ADD COLUMN bodyAt INTEGER"),
         ("note-changes-1", noteChanges1),
+        // The folded copy of every note's title, body and tags goes: searches fold the note row's
+        // text as they check it, and the search rowids live in `note.searchRowid` (D-228). The
+        // pages it held stay in the file until `compact` gives them back.
+        ("search-text-dropped", "DROP TABLE search_text"),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

@@ -2,19 +2,27 @@ import Foundation
 import GRDB
 import NotesCore
 
-/// A `SearchExpression` as an SQL condition on one note, over `note n` joined with its folded
-/// text `search_text s` (ARCHITECTURE §5): words are `instr` on the folded title and body (the
-/// body row holds the tags too), tags and notebooks are lookups, dates compare milliseconds.
+/// A `SearchExpression` as an SQL condition on one note, `note n` (ARCHITECTURE §5): words are
+/// `instr` on the folded title (`sortTitle`) and on the folded body and tags
+/// (`cn_search_body`), tags and notebooks are lookups, dates compare milliseconds.
 struct SearchConditionSQL {
     var sql: String
     var arguments: [any DatabaseValueConvertible]
-    /// Whether the condition reads `search_text` (a word or `title:`), so that it needs the join.
+    /// Whether the condition reads a note's text (a word or `title:`): checked per candidate.
     var readsText: Bool
 
     /// The SQL function that tells whether a note's body has an open task (`TaskItem`).
     static let hasOpenTask = DatabaseFunction("cn_has_open_task", argumentCount: 1, pure: true) { values in
         guard let body = String.fromDatabaseValue(values[0]) else { return false }
         return !TaskItem.open(in: body).isEmpty
+    }
+
+    /// The SQL function that gives the text a search checks words in besides the title: a
+    /// note's body and tags (its `body` and `tags` columns) folded (`IndexedText.foldedBody`).
+    static let searchBody = DatabaseFunction("cn_search_body", argumentCount: 2, pure: true) { values in
+        let body = String.fromDatabaseValue(values[0]) ?? ""
+        let tags = String.fromDatabaseValue(values[1]).map(NoteStore.decodeTags) ?? []
+        return String(decoding: IndexedText.foldedBody(body, tags: tags), as: UTF8.self)
     }
 
     init(sql: String, arguments: [any DatabaseValueConvertible], readsText: Bool) {
@@ -38,13 +46,13 @@ struct SearchConditionSQL {
                 guard !folded.isEmpty else { return "1" }
                 readsText = true
                 arguments += [folded, folded]
-                return "(instr(s.title, ?) > 0 OR instr(s.body, ?) > 0)"
+                return "(instr(n.sortTitle, ?) > 0 OR instr(cn_search_body(n.body, n.tags), ?) > 0)"
             case .title(let text):
                 let folded = SearchPlan.foldedTerm(text)
                 guard !folded.isEmpty else { return "1" }
                 readsText = true
                 arguments.append(folded)
-                return "instr(s.title, ?) > 0"
+                return "instr(n.sortTitle, ?) > 0"
             case .tag(let tag):
                 arguments.append(TextFolding.fold(tag))
                 return "n.id IN (SELECT noteID FROM note_tag WHERE foldedTag = ?)"

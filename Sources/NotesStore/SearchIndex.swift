@@ -4,10 +4,12 @@ import NotesCore
 
 /// Keeps the search tables in step with the notes (ARCHITECTURE §5).
 ///
-/// - `search_text(rowid, title, body)`: the folded title, and the folded body and tags (tags
-///   after a U+FFFF, which no query term contains), of every note that is not in the trash,
-///   keyed by the note's `searchRowid`. Searches confirm every candidate here, so the index
-///   may name more notes than match (a note since edited or trashed), never fewer.
+/// - `note.searchRowid`: every note that is not in the trash has one (NULL in the trash). A
+///   search confirms every candidate against the note row's text: its folded title
+///   (`sortTitle`) and its body and tags folded as they are read (`IndexedText.foldedBody`:
+///   tags after a U+FFFF, which no query term contains). So the index may name more notes
+///   than match (a note since edited or trashed), never fewer. No folded copy of the text is
+///   stored (D-228; until then `search_text` held one).
 /// - A trigram index of our own over that text (`SearchKeys`): immutable *segments*, each a
 ///   sorted table of the searchRowids it covers (`search_segment.docs`) and, per key, the
 ///   posting list of the documents whose text has that key (`search_posting`, rowid =
@@ -55,14 +57,11 @@ enum SearchIndex {
         return rowid
     }
 
-    /// Stores one note's folded text and queues its keys for this transaction's segment.
+    /// Queues one note's keys for this transaction's segment (the note row takes the rowid).
     static func insertRow(rowid: Int64, _ text: IndexedText, pending: PendingIndex, _ db: Database) throws {
         pending.add(rowid: rowid, keys: text.keys)
         if let highest = pending.highestRowid { pending.highestRowid = max(highest, rowid) }
         if pending.keyCount >= maxPendingKeys { pending.seal(async: true) }
-        try db.run(
-            "INSERT INTO search_text(rowid, title, body) VALUES (?, ?, ?)",
-            [rowid, String(decoding: text.title, as: UTF8.self), String(decoding: text.body, as: UTF8.self)])
     }
 
     static func remove(noteID: String, _ db: Database) throws {
@@ -72,16 +71,15 @@ enum SearchIndex {
         }
     }
 
-    /// The text goes; the postings that name the rowid stay until their segment is merged
-    /// (searches check the text).
+    /// The rowid goes; the postings that name it stay until their segment is merged (searches
+    /// check the text).
     private static func remove(rowid: Int64, _ db: Database) throws {
-        try db.run("DELETE FROM search_text WHERE rowid = ?", [rowid])
         try db.run("UPDATE note SET searchRowid = NULL WHERE searchRowid = ?", [rowid])
     }
 
     /// Rebuilds the index from the notes (a migration, or after a change to what is indexed).
     static func rebuild(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM search_text; DELETE FROM search_posting; DELETE FROM search_segment")
+        try db.execute(sql: "DELETE FROM search_posting; DELETE FROM search_segment")
         let pending = PendingIndex()
         let rows = try Row.fetchCursor(
             db,
@@ -124,7 +122,7 @@ enum SearchIndex {
         if ids.count == 1 {
             // One segment: rewritten only when a tenth of it is notes since edited or trashed.
             let indexed = try Int.fetchOne(db, sql: "SELECT documents FROM search_segment") ?? 0
-            let live = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_text") ?? 0
+            let live = try Int.fetchOne(db, sql: "SELECT count(searchRowid) FROM note") ?? 0
             guard (indexed - live) * 10 > indexed else { return }
         }
         try merge(ids, db)
@@ -266,20 +264,21 @@ enum SearchIndex {
         let base = baseRowid(modifiedAt: modifiedAt)
         let spill = base + slotsPerMillisecond
         if pending.highestRowid == nil {
-            pending.highestRowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM search_text") ?? Int64.min
+            pending.highestRowid = try Int64.fetchOne(db, sql: "SELECT max(searchRowid) FROM note") ?? Int64.min
         }
         if let top = pending.highestRowid {
             if top < base { return base }
             if top < spill - 1 { return top + 1 }
         }
-        let highest = try db.cachedStatement(sql: "SELECT max(rowid) FROM search_text WHERE rowid >= ? AND rowid < ?")
+        let highest = try db.cachedStatement(
+            sql: "SELECT max(searchRowid) FROM note WHERE searchRowid >= ? AND searchRowid < ?")
         var rowid = (try Int64.fetchOne(highest, arguments: [base, spill])).map { $0 + 1 } ?? base
         if rowid >= spill {
             rowid =
                 (try Int64.fetchOne(highest, arguments: [spill, spill + 1000 * slotsPerMillisecond])).map { $0 + 1 }
                 ?? spill
         }
-        let taken = try db.cachedStatement(sql: "SELECT 1 FROM search_text WHERE rowid = ?")
+        let taken = try db.cachedStatement(sql: "SELECT 1 FROM note WHERE searchRowid = ?")
         while try Bool.fetchOne(taken, arguments: [rowid]) == true { rowid += 1 }
         return rowid
     }

@@ -75,6 +75,8 @@ struct SearchPlan {
     private let hidden: Set<Int64>
     /// Per key space, per segment: ascending searchRowids of the candidates (nil: no index term).
     private var candidates: [UInt32: [[Int64]]?] = [:]
+    /// Folds the bodies candidates are checked in, one after another.
+    private var folder = TextFolding.Folder()
 
     /// How many of the newest notes the rarity probe of a short term reads.
     static let probeWindow = 2000
@@ -128,7 +130,11 @@ struct SearchPlan {
                 floor = known
             } else {
                 floor = try Int64.fetchOne(
-                    db, sql: "SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                    db,
+                    sql: """
+                        SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL
+                        ORDER BY searchRowid DESC LIMIT 1 OFFSET ?
+                        """,
                     arguments: [Self.probeWindow - 1])
                 probeFloor = .some(floor)
             }
@@ -150,7 +156,8 @@ struct SearchPlan {
                 db,
                 sql: """
                     SELECT count(*) FROM (
-                        SELECT 1 FROM search_text WHERE rowid >= ?1 AND (instr(title, ?2) > 0 OR instr(body, ?2) > 0)
+                        SELECT 1 FROM note WHERE searchRowid >= ?1
+                        AND (instr(sortTitle, ?2) > 0 OR instr(cn_search_body(body, tags), ?2) > 0)
                         LIMIT ?3)
                     """,
                 arguments: [probeFloor, text, commonHits]) ?? 0
@@ -203,19 +210,32 @@ struct SearchPlan {
                 candidates[space] = .some(nil)
             }
         }
-        let titleStatement = try db.cachedStatement(sql: "SELECT title FROM search_text WHERE rowid = ?")
-        let bodyStatement = try db.cachedStatement(sql: "SELECT body FROM search_text WHERE rowid = ?")
+        let titleStatement = try db.cachedStatement(sql: "SELECT sortTitle FROM note WHERE searchRowid = ?")
+        let bodyStatement = try db.cachedStatement(sql: "SELECT body, tags FROM note WHERE searchRowid = ?")
+        // Out of self while this walk folds into it.
+        var folder = self.folder
+        defer { self.folder = folder }
+        /// Folds the body and tags of the note with `rowid`; false when it has none since.
+        func foldBody(_ rowid: Int64, _ folder: inout TextFolding.Folder) throws -> Bool {
+            // The row reads the statement's current row: the cursor lives until it is folded.
+            let rows = try Row.fetchCursor(bodyStatement, arguments: [rowid])
+            return try withExtendedLifetime(rows) {
+                guard let row = try rows.next() else { return false }
+                try Self.fold(row, body: 0, tags: 1, into: &folder)
+                return true
+            }
+        }
         var found: [Int64] = []
         let noteBody = try db.cachedStatement(sql: "SELECT body FROM note WHERE searchRowid = ?")
         // The text conditions, for one candidate (the scan below has them in its own SQL).
         let check = try textCondition.map { condition in
-            try db.cachedStatement(
-                sql: "SELECT 1 FROM search_text s JOIN note n ON n.searchRowid = s.rowid WHERE s.rowid = ? AND "
-                    + condition.sql)
+            try db.cachedStatement(sql: "SELECT 1 FROM note n WHERE n.searchRowid = ? AND " + condition.sql)
         }
-        func consider(_ rowid: Int64, title: String, checked: Bool = false, body: () throws -> String?) throws {
+        func consider(
+            _ rowid: Int64, title: String, checked: Bool = false, body: (inout TextFolding.Folder) throws -> Bool
+        ) throws {
             if hidden.contains(rowid) { return }
-            guard try accepts(tier: tier, title: title, body: body) else { return }
+            guard try accepts(tier: tier, title: title, folder: &folder, body: body) else { return }
             if let check, let textCondition, !checked {
                 let arguments = StatementArguments([rowid as any DatabaseValueConvertible] + textCondition.arguments)
                 guard try Int.fetchOne(check, arguments: arguments) != nil else { return }
@@ -232,42 +252,62 @@ struct SearchPlan {
             while found.count < limit, let rowid = iterator.next() {
                 if let allowed, !allowed.contains(rowid) { continue }
                 guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
-                try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
+                try consider(rowid, title: title) { try foldBody(rowid, &$0) }
             }
         } else if let allowed {
             var rowids = allowed.filter { rowid in after.map { rowid < $0 } ?? true }.sorted(by: >)[...]
             while found.count < limit, let rowid = rowids.popFirst() {
                 guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
-                try consider(rowid, title: title) { try String.fetchOne(bodyStatement, arguments: [rowid]) }
+                try consider(rowid, title: title) { try foldBody(rowid, &$0) }
             }
-        } else if let textCondition {
-            // CROSS JOIN keeps the walk newest first through search_text, the note looked up per row.
+        } else {
+            // Every note newest first, through the index of searchRowid; with the text
+            // conditions in the scan's SQL when there are some.
+            let condition = textCondition.map { " AND " + $0.sql } ?? ""
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT s.rowid, s.title, s.body FROM search_text s CROSS JOIN note n ON n.searchRowid = s.rowid
-                        WHERE s.rowid < ? AND \(textCondition.sql) ORDER BY s.rowid DESC
+                        SELECT n.searchRowid, n.sortTitle, n.body, n.tags FROM note n
+                        WHERE n.searchRowid < ?\(condition) ORDER BY n.searchRowid DESC
                         """),
                 arguments: StatementArguments(
-                    [(after ?? Int64.max) as any DatabaseValueConvertible] + textCondition.arguments))
+                    [(after ?? Int64.max) as any DatabaseValueConvertible] + (textCondition?.arguments ?? [])))
             while found.count < limit, let row = try rows.next() {
-                try consider(row[0], title: row[1], checked: true) { row[2] }
-            }
-        } else {
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: "SELECT rowid, title, body FROM search_text WHERE rowid < ? ORDER BY rowid DESC"),
-                arguments: [after ?? Int64.max])
-            while found.count < limit, let row = try rows.next() {
-                try consider(row[0], title: row[1]) { row[2] }
+                try consider(row[0], title: row[1], checked: true) { folder in
+                    try Self.fold(row, body: 2, tags: 3, into: &folder)
+                    return true
+                }
             }
         }
         return found
     }
 
+    /// Folds the body and tags of a row that has the note's `body` and `tags` at these columns
+    /// into `folder`: what `IndexedText.foldedBody` gives, read from SQLite's bytes in place.
+    private static func fold(_ row: Row, body: Int, tags: Int, into folder: inout TextFolding.Folder) throws {
+        let folded = try row.withUnsafeData(atIndex: body) { data in
+            (data ?? Data()).withUnsafeBytes { folder.fold($0.bindMemory(to: UInt8.self)) }
+        }
+        if !folded {
+            // Not UTF-8 as stored (a damaged row): read as a String, which repairs it.
+            var text: String = (row[body] as String?) ?? ""
+            _ = text.withUTF8 { folder.fold($0) }
+        }
+        let noTags = try row.withUnsafeData(atIndex: tags) { data in data.map { $0.elementsEqual("[]".utf8) } ?? true }
+        if noTags { return }
+        let tags = NoteStore.decodeTags(row[tags] ?? "[]")
+        guard !tags.isEmpty else { return }
+        folder.appendVerbatim(SearchIndex.sentinel.utf8)
+        var joined = tags.joined(separator: "\n")
+        _ = joined.withUTF8 { folder.append($0) }
+    }
+
     /// Whether the note with this folded title and body belongs to `tier` and to no excluded
-    /// term. The body is read only when the title does not decide.
-    private func accepts(tier: Int, title: String, body: () throws -> String?) throws -> Bool {
+    /// term. The body is folded into `folder` (by `body`, false when the note has none) only when
+    /// the title does not decide.
+    private func accepts(
+        tier: Int, title: String, folder: inout TextFolding.Folder, body: (inout TextFolding.Folder) throws -> Bool
+    ) throws -> Bool {
         let inTitle = termBytes.map { Self.contains(title, $0) }
         let titleHits = inTitle.filter { $0 }.count
         switch tier {
@@ -277,11 +317,13 @@ struct SearchPlan {
         }
         if excludedBytes.contains(where: { Self.contains(title, $0) }) { return false }
         guard titleHits < terms.count || !excludedBytes.isEmpty else { return true }
-        guard let body = try body() else { return false }
-        for (bytes, hit) in zip(termBytes, inTitle) where !hit {
-            if !Self.contains(body, bytes) { return false }
+        guard try body(&folder) else { return false }
+        return folder.withFolded { body in
+            for (bytes, hit) in zip(termBytes, inTitle) where !hit {
+                if !Self.contains(body, bytes) { return false }
+            }
+            return !excludedBytes.contains { Self.contains(body, $0) }
         }
-        return !excludedBytes.contains { Self.contains(body, $0) }
     }
 
     /// Per segment, the ascending searchRowids the index names for every term in `space`; nil
@@ -347,26 +389,29 @@ struct SearchPlan {
         return unique
     }
 
-    /// Whether `text`'s UTF-8 contains `needle`: `memchr` to each place the needle's first
-    /// byte occurs, `memcmp` there.
+    /// Whether `text`'s UTF-8 contains `needle`.
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
         var text = text
-        return text.withUTF8 { haystack in
-            needle.withUnsafeBufferPointer { needle in
-                guard let first = needle.first else { return true }
-                guard let start = haystack.baseAddress, let needleStart = needle.baseAddress,
-                    haystack.count >= needle.count
-                else { return false }
-                let lastStart = haystack.count - needle.count
-                var i = 0
-                while i <= lastStart {
-                    guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return false }
-                    let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(start + position, needleStart, needle.count) == 0 { return true }
-                    i = position + 1
-                }
-                return false
+        return text.withUTF8 { contains($0, needle) }
+    }
+
+    /// Whether `haystack` contains `needle`: `memchr` to each place the needle's first byte
+    /// occurs, `memcmp` there.
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        needle.withUnsafeBufferPointer { needle in
+            guard let first = needle.first else { return true }
+            guard let start = haystack.baseAddress, let needleStart = needle.baseAddress,
+                haystack.count >= needle.count
+            else { return false }
+            let lastStart = haystack.count - needle.count
+            var i = 0
+            while i <= lastStart {
+                guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return false }
+                let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(start + position, needleStart, needle.count) == 0 { return true }
+                i = position + 1
             }
+            return false
         }
     }
 }

@@ -56,13 +56,13 @@ struct SegmentMerge {
         mode = Self.follow(renumber).map { .copy(offsets: $0) } ?? .reencode(renumber: renumber)
     }
 
-    /// Whether a searchRowid still has text: one query for large merges, one lookup each else.
+    /// Whether a searchRowid still names a note: one query for large merges, one lookup each else.
     private static func liveness(documents: Int, _ db: Database) throws -> (Int64) throws -> Bool {
         if documents > 20_000 {
-            let live = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM search_text"))
+            let live = Set(try Int64.fetchAll(db, sql: "SELECT searchRowid FROM note WHERE searchRowid IS NOT NULL"))
             return { live.contains($0) }
         }
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM search_text WHERE rowid = ?")
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM note WHERE searchRowid = ?")
         return { try Bool.fetchOne(statement, arguments: [$0]) == true }
     }
 

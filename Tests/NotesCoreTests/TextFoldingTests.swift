@@ -32,6 +32,54 @@ import Testing
         }
     }
 
+    /// One `Folder` folding text after text (as a search checks candidates) gives each text's
+    /// fold scalar by scalar: ASCII runs longer than a word with every letter and the bytes
+    /// around them, random scalars of every plane (enough of them that the folder's table is
+    /// made and then used), scalars that fold longer than they are, and `append` after `fold`.
+    @Test func aFolderReusedAcrossTextsFoldsEachAsTheScalarsDo() {
+        let seed = SeededRandom.seed(default: 20_261_201)
+        var random = SeededRandom(seed: seed)
+        let pieces = [
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "@[`{ 0123456789\u{7F}\n", "ß", "ẞ", "ﬃ",
+            "İ", "한글", "ΣΑΣ", "e\u{301}", "👩🏽‍💻", "ǅ", "ΐ", "\u{1F0}", "\u{FB2C}",
+        ]
+        var folder = TextFolding.Folder(tableAfter: 16)
+        for round in 0..<3_000 {
+            var text = ""
+            for _ in 0..<random.below(40) {
+                if random.below(3) == 0 {
+                    let planes: [ClosedRange<UInt32>] = [0x80...0x7FF, 0x800...0xFFFF, 0x10000...0x10FFFF]
+                    let range = planes[random.below(planes.count)]
+                    if let scalar = Unicode.Scalar(range.lowerBound + UInt32(random.below(Int(range.count)))) {
+                        text.unicodeScalars.append(scalar)
+                    }
+                } else {
+                    text += pieces[random.below(pieces.count)]
+                }
+            }
+            let cut = text.utf8.index(text.utf8.startIndex, offsetBy: random.below(text.utf8.count + 1))
+            let (head, tail) = (String(text[..<cut]), String(text[cut...]))
+            let expected = TextFolding.foldedUTF8(scalars: text.unicodeScalars, capacity: 0)
+            var whole = folder
+            #expect(text.utf8.withContiguousStorageIfAvailable { whole.fold($0) } == true)
+            #expect(whole.bytes == expected, "seed \(seed) round \(round): \(text.debugDescription)")
+            // In two parts, cut between scalars (a String's index always is).
+            var ok = head.utf8.withContiguousStorageIfAvailable { folder.fold($0) } == true
+            ok = ok && tail.utf8.withContiguousStorageIfAvailable { folder.append($0) } == true
+            #expect(ok)
+            #expect(folder.bytes == expected, "seed \(seed) round \(round) in two: \(text.debugDescription)")
+            #expect(folder.withFolded { Array($0) } == expected)
+        }
+        // Bytes that are not whole UTF-8 sequences: false, and the folded text as it was.
+        #expect(Array("Ab".utf8).withUnsafeBufferPointer { folder.fold($0) })
+        for bad: [UInt8] in [
+            [0x80], [0xC3], [0xE6, 0x9D], [0xF8, 0x80, 0x80, 0x80], [0xED, 0xA0, 0x80], [0x41, 0xFF],
+        ] {
+            #expect(!bad.withUnsafeBufferPointer { folder.append($0) }, "\(bad)")
+            #expect(folder.bytes == Array("ab".utf8))
+        }
+    }
+
     @Test(arguments: [
         ("Café", "cafe"), ("CAFÉ", "cafe"), ("cafe\u{301}", "cafe"), ("Zürich", "zurich"),
         ("Ångström", "angstrom"), ("ÅNGSTRÖM", "angstrom"), ("Straße", "strasse"), ("STRASSE", "strasse"),
