@@ -61,6 +61,10 @@ public final class NoteStore: Sendable {
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
+            // A new database's page size (D-229; before GRDB turns WAL on, after which it is fixed;
+            // an existing database keeps its own): most notes then fit their row's page instead of
+            // spilling into overflow pages whose last one is mostly empty.
+            try db.execute(sql: "PRAGMA page_size = 16384")
             // `has:todo` inside OR and groups (SearchConditionSQL).
             db.add(function: SearchConditionSQL.hasOpenTask)
             // Words inside OR, NOT and groups (SearchConditionSQL).

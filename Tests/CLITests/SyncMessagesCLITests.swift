@@ -41,7 +41,8 @@ struct SyncMessagesCLITests {
     func firstStartOnAFullDisk() throws {
         let runner = try CLIRunner()
         defer { runner.cleanUp() }
-        let disk = try Tmpfs(runner, size: "1m")
+        // Room for a new store (16 KB pages, D-229) once the filler is gone.
+        let disk = try Tmpfs(runner, size: "4m")
         defer { disk.unmount() }
         let data = disk.path.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
