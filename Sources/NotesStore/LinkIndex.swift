@@ -12,7 +12,7 @@ enum LinkIndex {
     static func update(_ note: Note, isNew: Bool, _ db: Database) throws {
         try updateAliases(note, isNew: isNew, db)
         if !isNew { try db.run("DELETE FROM note_link WHERE noteID = ?", [note.idString]) }
-        guard note.body.utf8.contains(where: { $0 == UInt8(ascii: "[") }) else { return }
+        guard note.body.utf8Contains(UInt8(ascii: "[")) else { return }
         for (position, link) in LinkParser.links(in: note.body).enumerated() {
             try db.run(
                 """

@@ -96,12 +96,8 @@ enum Input {
             "\(source) contains a NUL byte (at offset \(offset)), which a note cannot hold; nothing was saved")
     }
 
-    /// Whether `text` holds a NUL byte (`memchr` over its UTF-8: an import checks every note).
-    static func containsNUL(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false
-        } ?? text.utf8.contains(0)
-    }
+    /// Whether `text` holds a NUL byte.
+    static func containsNUL(_ text: String) -> Bool { text.utf8Contains(0) }
 
     static func firstInvalidUTF8Offset(_ data: Data) -> Int? {
         let bytes = [UInt8](data)

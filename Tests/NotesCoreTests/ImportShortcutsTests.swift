@@ -29,6 +29,23 @@ import Testing
         #expect(MarkdownNote.fileStem(of: "notes/a.b.markdown") == "a.b")
     }
 
+    /// `utf8Contains` (memchr; a store checks every imported note for NUL and every body for `[`)
+    /// answers as the generic byte walk, for bytes at either end, inside multi-byte scalars and
+    /// in strings that are slices of others.
+    @Test func aByteIsFoundWhereTheByteWalkFindsIt() {
+        let seed = SeededRandom.seed(default: 2253)
+        var rng = SeededRandom(seed: seed)
+        let parts = ["a", "[", "\u{0}", "é", "東京", "👩🏽‍💻", " ", "\n", "[[x]]", "\u{7F}", "\u{FFFF}"]
+        let bytes: [UInt8] = [0, 0x5B, 0x0A, 0xC3, 0xA9, 0xE6, 0x7F, 0xFF, 0x61]
+        for _ in 0..<3_000 {
+            let whole = (0..<rng.below(12)).map { _ in parts[rng.below(parts.count)] }.joined()
+            let text = rng.below(3) == 0 ? String(whole.dropFirst(rng.below(3))) : whole
+            for byte in bytes {
+                #expect(text.utf8Contains(byte) == text.utf8.contains(byte), "seed \(seed): \(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func aFenceLineIsWhatTheTrimmedLineStartsWith() {
         let seed = SeededRandom.seed(default: 2252)
         var rng = SeededRandom(seed: seed)
