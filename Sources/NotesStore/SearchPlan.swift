@@ -47,7 +47,8 @@ final class SegmentCache: Sendable {
 /// How one search finds its notes (ARCHITECTURE §5; the tables are in `SearchIndex`).
 ///
 /// Candidates come from the trigram index, newest first, and every one is confirmed against
-/// its folded text before it counts, so the index only has to name a superset:
+/// its folded text (the note row's, folded as it is read) before it counts, so the index only
+/// has to name a superset:
 /// - three or more bytes (folded UTF-8): the documents that have every trigram of the term
 ///   (the rarest few lists are intersected; the check does the rest);
 /// - one or two bytes, when rare: the union of the keys that begin with it (exact: every

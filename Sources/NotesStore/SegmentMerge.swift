@@ -3,13 +3,14 @@ import GRDB
 
 /// Merges segments of the search index into one, in three steps:
 ///
-/// 1. **plan** (`init`): read the segments' document tables, keep the documents that still have
-///    text, number them in the merged segment, and decide how lists are merged;
+/// 1. **plan** (`init`): read the segments' document tables, keep the documents a note still
+///    holds (`note.searchRowid`), number them in the merged segment, and decide how lists are
+///    merged;
 /// 2. **copy**, when the segments follow one another in time and lose nothing (an import's):
 ///    each merged list is the segments' lists one after another, shifted; only the first gap of
 ///    each is encoded again (`PostingMerger.append`);
-/// 3. or **re-encode**, otherwise: every list is decoded, renumbered (dropping documents whose
-///    text is gone) and united (`PostingMerger.add`).
+/// 3. or **re-encode**, otherwise: every list is decoded, renumbered (dropping documents no
+///    note holds any more) and united (`PostingMerger.add`).
 ///
 /// `write` then stores the merged segment and deletes the old ones, in the caller's transaction.
 /// A list or table that does not decode throws `SearchIndexDamage` (the caller rebuilds).
