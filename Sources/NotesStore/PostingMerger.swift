@@ -21,6 +21,16 @@ struct PostingMerger {
     /// `SearchIndexDamage` when the list does not decode or names a document at or past
     /// `documents` (the segment's count), which would break that order.
     mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32, documents: Int) throws {
+        if Postings.isBitmap(blob) {
+            // Copied as varint gaps; the merged list is stored in its shorter form after.
+            decoded.removeAll(keepingCapacity: true)
+            try Postings.decode(blob, into: &decoded)
+            bytes.removeAll(keepingCapacity: true)
+            Postings.encodeGaps(decoded, into: &bytes)
+            let gaps = bytes
+            try gaps.withUnsafeBytes { try append($0, shiftedBy: offset, documents: documents) }
+            return
+        }
         var reader = VarintReader(blob)
         guard let first = try reader.next() else { return }
         let rest = UnsafeRawBufferPointer(rebasing: blob[reader.position...])
@@ -42,8 +52,17 @@ struct PostingMerger {
         lastDocument = document + offset
     }
 
-    /// The list built by `append(_:shiftedBy:)`; nil when empty.
-    var concatenation: [UInt8]? { concatenated.isEmpty ? nil : concatenated }
+    /// The list built by `append(_:shiftedBy:)`, in its shorter form (`Postings.encode`); nil
+    /// when empty.
+    mutating func concatenation() throws -> [UInt8]? {
+        guard !concatenated.isEmpty else { return nil }
+        guard concatenated.count > Postings.bitmapMarker.count + Int(lastDocument / 8) + 1 else { return concatenated }
+        decoded.removeAll(keepingCapacity: true)
+        try concatenated.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+        bytes.removeAll(keepingCapacity: true)
+        Postings.encode(decoded, into: &bytes)
+        return bytes
+    }
 
     /// Adds one segment's list; `renumber` maps its document numbers (UInt32.max: dropped).
     /// Throws `SearchIndexDamage` when the list does not decode.

@@ -1,13 +1,69 @@
-/// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is).
+/// Posting lists: ascending document numbers as LEB128 varint gaps (the first as is), or, when
+/// that is shorter (a key that more than about one document in eight of its segment has), as a
+/// bitmap (D-230): the two bytes `bitmapMarker`, then bit `d % 8` of byte `d / 8` set for each
+/// document `d`. The marker is an overlong varint of 0, which the varint form never starts with
+/// (its encoder writes no overlong varint), so lists stored before bitmaps read as they were.
 enum Postings {
-    static func encode(_ documents: some Collection<UInt32>, into bytes: inout [UInt8]) {
+    static let bitmapMarker: [UInt8] = [0x80, 0x00]
+
+    /// Appends `documents` (ascending, distinct) in the shorter of the two forms (varint gaps
+    /// when both are as long, and for a list with a document twice, which only gaps can say:
+    /// whatever a damaged list decodes to encodes back to it).
+    static func encode(_ documents: some BidirectionalCollection<UInt32>, into bytes: inout [UInt8]) {
+        guard let last = documents.last else { return }
+        let bitmapCount = bitmapMarker.count + Int(last / 8) + 1
+        // More documents than the bitmap has bytes: gaps would take more (a byte each at least).
+        if documents.count > bitmapCount, appendBitmap(documents, count: bitmapCount, into: &bytes) { return }
+        let start = bytes.count
+        guard let (_, distinct) = encodeGaps(documents, into: &bytes), distinct, bytes.count - start > bitmapCount
+        else { return }
+        bytes.removeSubrange(start...)
+        appendBitmap(documents, count: bitmapCount, into: &bytes)
+    }
+
+    /// Appends `documents` as a bitmap of `count` bytes with its marker; false, with `bytes` as
+    /// they were, when a document comes twice.
+    @discardableResult
+    private static func appendBitmap(
+        _ documents: some Collection<UInt32>, count: Int, into bytes: inout [UInt8]
+    ) -> Bool {
+        let start = bytes.count
+        bytes.append(contentsOf: bitmapMarker)
+        let base = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count - bitmapMarker.count))
+        for document in documents {
+            let bit: UInt8 = 1 << (document % 8)
+            let index = base + Int(document / 8)
+            guard bytes[index] & bit == 0 else {
+                bytes.removeSubrange(start...)
+                return false
+            }
+            bytes[index] |= bit
+        }
+        return true
+    }
+
+    /// Appends `documents` (ascending) as varint gaps, whatever their length; returns the last
+    /// document and whether no document came twice (nil: none).
+    @discardableResult
+    static func encodeGaps(
+        _ documents: some Collection<UInt32>, into bytes: inout [UInt8]
+    ) -> (last: UInt32, distinct: Bool)? {
         var previous: UInt32 = 0
         var first = true
+        var distinct = true
         for document in documents {
+            if !first && document == previous { distinct = false }
             appendVarint(first ? document : document - previous, to: &bytes)
             first = false
             previous = document
         }
+        return first ? nil : (previous, distinct)
+    }
+
+    /// Whether a stored list is a bitmap.
+    static func isBitmap(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 2 && bytes[0] == bitmapMarker[0] && bytes[1] == bitmapMarker[1]
     }
 
     static func appendVarint(_ value: UInt32, to bytes: inout [UInt8]) {
@@ -22,6 +78,22 @@ enum Postings {
     /// Appends the documents of a list; throws `SearchIndexDamage` when the bytes are not a list
     /// our encoder writes (a varint over 32 bits or cut short, documents beyond 32 bits).
     static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) throws {
+        if isBitmap(bytes) {
+            // Every byte after the marker is eight documents: no bitmap is malformed; one past
+            // 2^32 documents is.
+            guard bytes.count - 2 <= Int(UInt32.max / 8) else {
+                throw SearchIndexDamage("a posting bitmap runs past document 2^32")
+            }
+            for index in 2..<bytes.count {
+                var byte = bytes[index]
+                let base = UInt32(index - 2) * 8
+                while byte != 0 {
+                    documents.append(base + UInt32(byte.trailingZeroBitCount))
+                    byte &= byte - 1
+                }
+            }
+            return
+        }
         var reader = VarintReader(bytes)
         guard var previous = try reader.next() else { return }
         documents.append(previous)

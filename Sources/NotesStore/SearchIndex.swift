@@ -13,7 +13,8 @@ import NotesCore
 /// - A trigram index of our own over that text (`SearchKeys`): immutable *segments*, each a
 ///   sorted table of the searchRowids it covers (`search_segment.docs`) and, per key, the
 ///   posting list of the documents whose text has that key (`search_posting`, rowid =
-///   segment id << 25 + key, varint gaps of document numbers). Every write transaction adds
+///   segment id << 25 + key; varint gaps of document numbers, or a bitmap when shorter:
+///   `Postings`, D-230). Every write transaction adds
 ///   one segment for the notes it (re)indexed (`PendingIndex`, flushed by `NoteStore.write`;
 ///   a large transaction writes one per `maxPendingKeys`). Eight segments of a size class are
 ///   merged into one, dropping documents whose text is gone, so a single edit never inherits

@@ -111,7 +111,7 @@ struct SegmentMerge {
                     try merge(rows[end], into: &merger)
                     end += 1
                 }
-                if let bytes = merged(&merger) {
+                if let bytes = try merged(&merger) {
                     try SearchIndex.insertPosting(segment: segment, key: rows[start].key, Data(bytes), db)
                 }
                 start = end
@@ -148,9 +148,9 @@ struct SegmentMerge {
         }
     }
 
-    private func merged(_ merger: inout PostingMerger) -> [UInt8]? {
+    private func merged(_ merger: inout PostingMerger) throws -> [UInt8]? {
         switch mode {
-        case .copy: return merger.concatenation
+        case .copy: return try merger.concatenation()
         case .reencode: return merger.encoded()
         }
     }

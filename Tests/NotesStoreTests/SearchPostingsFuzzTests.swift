@@ -37,6 +37,14 @@ import Testing
             }
             lists.append(list)
         }
+        // Dense lists from the start of a segment, which are stored as bitmaps (D-230).
+        for _ in 0..<20 {
+            let density = Int.random(in: 2...9, using: &rng)
+            let list = (0..<UInt32.random(in: 8...400, using: &rng)).filter { _ in
+                Int.random(in: 0..<10, using: &rng) < density
+            }
+            if !list.isEmpty { lists.append(list) }
+        }
         return lists
     }
 
@@ -73,7 +81,7 @@ import Testing
             for _ in 0..<2 {
                 try? bytes.withUnsafeBytes { try merger.append($0, shiftedBy: offset, documents: documents) }
             }
-            if let concatenation = merger.concatenation {
+            if let concatenation = try? merger.concatenation() {
                 let merged = try Self.decoded(concatenation)
                 #expect(zip(merged, merged.dropFirst()).allSatisfy { $0 <= $1 }, "\(run.context(iteration))")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 @testable import NotesStore
@@ -102,7 +103,43 @@ import Testing
         try blob([1, 5]).withUnsafeBytes { try merger.append($0, shiftedBy: 400, documents: 6) }
         try blob([0]).withUnsafeBytes { try merger.append($0, shiftedBy: 100_000, documents: 1) }
         decoded = []
-        try merger.concatenation!.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+        try #require(try merger.concatenation()).withUnsafeBytes { try Postings.decode($0, into: &decoded) }
         #expect(decoded == [0, 2, 300, 401, 405, 100_000])
+        // Dense segments, stored as bitmaps, copied one after another: the result is a bitmap.
+        merger.reset()
+        let first = Array(UInt32(0)..<100)
+        let second = Array(UInt32(0)..<50).map { $0 * 2 }
+        #expect(blob(first).starts(with: Postings.bitmapMarker) && blob(second).starts(with: Postings.bitmapMarker))
+        try blob(first).withUnsafeBytes { try merger.append($0, shiftedBy: 0, documents: 100) }
+        try blob(second).withUnsafeBytes { try merger.append($0, shiftedBy: 100, documents: 100) }
+        let both = try #require(try merger.concatenation())
+        #expect(both.starts(with: Postings.bitmapMarker))
+        decoded = []
+        try both.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+        #expect(decoded == first + second.map { $0 + 100 })
+    }
+
+    /// Random lists of every density round-trip, each stored in the shorter of its two forms:
+    /// varint gaps, or a bitmap (the marker, then a byte per eight documents up to the last)
+    /// when that is strictly shorter (D-230).
+    @Test func aListIsStoredInItsShorterForm() throws {
+        let seed = SeededRandom.seed(default: 230)
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<2_000 {
+            let span = UInt32(rng.below(5_000) + 1)
+            let keepOneIn = rng.below(40) + 1
+            let start = UInt32(rng.below(3) == 0 ? rng.below(100_000) : 0)
+            let list = (start..<start + span).filter { _ in rng.below(keepOneIn) == 0 }
+            var bytes: [UInt8] = []
+            Postings.encode(list, into: &bytes)
+            var gaps: [UInt8] = []
+            Postings.encodeGaps(list, into: &gaps)
+            let bitmap = list.last.map { 2 + Int($0 / 8) + 1 } ?? 0
+            #expect(bytes.count == (gaps.count > bitmap ? bitmap : gaps.count), "seed \(seed)")
+            #expect(bytes.starts(with: Postings.bitmapMarker) == (gaps.count > bitmap), "seed \(seed)")
+            var decoded: [UInt32] = []
+            try bytes.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+            #expect(decoded == list, "seed \(seed)")
+        }
     }
 }
