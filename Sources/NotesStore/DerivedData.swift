@@ -1,8 +1,8 @@
 import GRDB
 
 /// What the store derives from the notes with the running build's code: folded sort titles and
-/// tags (`TextFolding`), search rowids (`SearchIndex.slotsPerMillisecond`), the folded search
-/// text and the trigram index.
+/// tags (`TextFolding`), search rowids (`SearchIndex.slotsPerMillisecond`) and the trigram
+/// index (no folded copy of the text is stored since D-228).
 ///
 /// Its version is the database's `PRAGMA user_version`. Bump `version` whenever any of these
 /// changes what it derives (a folding rule, the slot count, the index format): every database

@@ -75,7 +75,7 @@ extension NoteStore {
     ) {
         // Notes that cannot be stored fail the import before anything is written.
         for note in notes { try Self.checkImportable(note) }
-        // Oldest first: search rowids then ascend, and the search text grows at its end.
+        // Oldest first: search rowids then ascend, and the index's segments follow one another.
         let sorted = notes.sorted { $0.modifiedAt < $1.modifiedAt }
         return try importNotes(count: sorted.count, keepingAttachments: keepingAttachments, batchSize: batchSize) {
             Array(sorted[$0])

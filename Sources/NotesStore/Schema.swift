@@ -4,7 +4,7 @@ import GRDB
 ///
 /// A shipped step never changes and calls no code that can change: its SQL is kept as it ran.
 /// What can be derived from the notes (folded sort titles and tags, search rowids, the search
-/// text and index) is not a migration's job: `DerivedData` rebuilds it, with the code of the
+/// index) is not a migration's job: `DerivedData` rebuilds it, with the code of the
 /// running build, whenever the database's `PRAGMA user_version` is older than
 /// `DerivedData.version`. A change of folding or of the index format bumps that number instead
 /// of adding a migration that calls today's helpers.
