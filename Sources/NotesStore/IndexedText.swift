@@ -29,11 +29,19 @@ struct IndexedText: Sendable {
     /// The text a search checks a note's terms in besides its title, and whose keys the index
     /// holds: the folded body, then U+FFFF and the folded tags (one per line) when there are tags.
     static func foldedBody(_ body: String, tags: [String]) -> [UInt8] {
-        var folded = TextFolding.foldedUTF8(body)
-        if !tags.isEmpty {
-            folded.append(contentsOf: SearchIndex.sentinel.utf8)
-            folded.append(contentsOf: TextFolding.foldedUTF8(tags.joined(separator: "\n")))
-        }
-        return folded
+        var folder = TextFolding.Folder(tableAfter: .max)
+        var body = body
+        _ = body.withUTF8 { folder.fold($0) }
+        appendTags(tags, to: &folder)
+        return folder.takeBytes()
+    }
+
+    /// Appends what follows a folded body in `foldedBody`: U+FFFF and the folded tags, one per
+    /// line; nothing when there are none.
+    static func appendTags(_ tags: [String], to folder: inout TextFolding.Folder) {
+        guard !tags.isEmpty else { return }
+        folder.appendVerbatim(SearchIndex.sentinel.utf8)
+        var joined = tags.joined(separator: "\n")
+        _ = joined.withUTF8 { folder.append($0) }
     }
 }

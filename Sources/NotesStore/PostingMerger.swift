@@ -22,13 +22,14 @@ struct PostingMerger {
     /// `documents` (the segment's count), which would break that order.
     mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32, documents: Int) throws {
         if Postings.isBitmap(blob) {
-            // Copied as varint gaps; the merged list is stored in its shorter form after.
+            // Its documents appended as gaps; the merged list is stored in its shorter form after.
             decoded.removeAll(keepingCapacity: true)
             try Postings.decode(blob, into: &decoded)
-            bytes.removeAll(keepingCapacity: true)
-            Postings.encodeGaps(decoded, into: &bytes)
-            let gaps = bytes
-            try gaps.withUnsafeBytes { try append($0, shiftedBy: offset, documents: documents) }
+            guard let first = decoded.first, let last = decoded.last else { return }
+            try appendFirst(first, last: last, shiftedBy: offset, documents: documents)
+            for (previous, document) in zip(decoded, decoded.dropFirst()) {
+                Postings.appendVarint(document - previous, to: &concatenated)
+            }
             return
         }
         var reader = VarintReader(blob)
@@ -40,23 +41,29 @@ struct PostingMerger {
             guard !overflow else { throw SearchIndexDamage("a posting list runs past document 2^32") }
             document = next
         }
-        guard Int(document) < documents, offset <= UInt32.max - document else {
-            throw SearchIndexDamage("a posting names document \(document) of a segment of \(documents)")
+        try appendFirst(first, last: document, shiftedBy: offset, documents: documents)
+        concatenated.append(contentsOf: rest)
+    }
+
+    /// Checks a segment's list that runs from `first` to `last` and appends its first document,
+    /// shifted, as the gap from the list so far; the rest of its gaps follow unchanged.
+    private mutating func appendFirst(_ first: UInt32, last: UInt32, shiftedBy offset: UInt32, documents: Int) throws {
+        guard Int(last) < documents, offset <= UInt32.max - last else {
+            throw SearchIndexDamage("a posting names document \(last) of a segment of \(documents)")
         }
         let shifted = first + offset
         guard concatenated.isEmpty || shifted > lastDocument else {
             throw SearchIndexDamage("segments' posting lists overlap")
         }
         Postings.appendVarint(concatenated.isEmpty ? shifted : shifted - lastDocument, to: &concatenated)
-        concatenated.append(contentsOf: rest)
-        lastDocument = document + offset
+        lastDocument = last + offset
     }
 
     /// The list built by `append(_:shiftedBy:)`, in its shorter form (`Postings.encode`); nil
     /// when empty.
     mutating func concatenation() throws -> [UInt8]? {
         guard !concatenated.isEmpty else { return nil }
-        guard concatenated.count > Postings.bitmapMarker.count + Int(lastDocument / 8) + 1 else { return concatenated }
+        guard concatenated.count > Postings.bitmapByteCount(last: lastDocument) else { return concatenated }
         decoded.removeAll(keepingCapacity: true)
         try concatenated.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
         bytes.removeAll(keepingCapacity: true)

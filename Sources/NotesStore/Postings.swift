@@ -11,7 +11,7 @@ enum Postings {
     /// whatever a damaged list decodes to encodes back to it).
     static func encode(_ documents: some BidirectionalCollection<UInt32>, into bytes: inout [UInt8]) {
         guard let last = documents.last else { return }
-        let bitmapCount = bitmapMarker.count + Int(last / 8) + 1
+        let bitmapCount = bitmapByteCount(last: last)
         // More documents than the bitmap has bytes: gaps would take more (a byte each at least).
         if documents.count > bitmapCount, appendBitmap(documents, count: bitmapCount, into: &bytes) { return }
         let start = bytes.count
@@ -60,6 +60,9 @@ enum Postings {
         }
         return first ? nil : (previous, distinct)
     }
+
+    /// The length of a bitmap whose last document is `last`, its marker included.
+    static func bitmapByteCount(last: UInt32) -> Int { bitmapMarker.count + Int(last / 8) + 1 }
 
     /// Whether a stored list is a bitmap.
     static func isBitmap(_ bytes: UnsafeRawBufferPointer) -> Bool {

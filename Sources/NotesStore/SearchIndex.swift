@@ -54,12 +54,12 @@ enum SearchIndex {
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, pending: pending, db)
         let text = text ?? IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &pending.scratch)
-        try insertRow(rowid: rowid, text, pending: pending, db)
+        queueKeys(rowid: rowid, text, pending: pending)
         return rowid
     }
 
     /// Queues one note's keys for this transaction's segment (the note row takes the rowid).
-    static func insertRow(rowid: Int64, _ text: IndexedText, pending: PendingIndex, _ db: Database) throws {
+    static func queueKeys(rowid: Int64, _ text: IndexedText, pending: PendingIndex) {
         pending.add(rowid: rowid, keys: text.keys)
         if let highest = pending.highestRowid { pending.highestRowid = max(highest, rowid) }
         if pending.keyCount >= maxPendingKeys { pending.seal(async: true) }
@@ -89,7 +89,7 @@ enum SearchIndex {
             let text = IndexedText(
                 title: row["title"], body: row["body"], tags: NoteStore.decodeTags(row["tags"]),
                 scratch: &pending.scratch)
-            try insertRow(rowid: row["searchRowid"], text, pending: pending, db)
+            queueKeys(rowid: row["searchRowid"], text, pending: pending)
         }
         try flush(pending, db)
         try optimize(db)

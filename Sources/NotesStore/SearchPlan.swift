@@ -294,13 +294,7 @@ struct SearchPlan {
             var text: String = (row[body] as String?) ?? ""
             _ = text.withUTF8 { folder.fold($0) }
         }
-        let noTags = try row.withUnsafeData(atIndex: tags) { data in data.map { $0.elementsEqual("[]".utf8) } ?? true }
-        if noTags { return }
-        let tags = NoteStore.decodeTags(row[tags] ?? "[]")
-        guard !tags.isEmpty else { return }
-        folder.appendVerbatim(SearchIndex.sentinel.utf8)
-        var joined = tags.joined(separator: "\n")
-        _ = joined.withUTF8 { folder.append($0) }
+        IndexedText.appendTags(NoteStore.decodeTags(row[tags] ?? "[]"), to: &folder)
     }
 
     /// Whether the note with this folded title and body belongs to `tier` and to no excluded
