@@ -10,7 +10,9 @@ struct Compact: ParsableCommand {
             Stores made before 0.26.0 keep a second copy of each note's body in the note's latest \
             revision until the note is next written: compact cuts those copies, then rebuilds the \
             database file (SQLite's VACUUM) so the room is given back, and prints the store's size \
-            before and after. It needs about the store's size free on the disk while it runs; if \
+            before and after. That also gives back the room of the folded copy of every note's \
+            text that stores made by 0.28.0 or earlier held, which this version drops when it \
+            first opens them. It needs about the store's size free on the disk while it runs; if \
             it cannot finish (a full disk), the store is left as it was. Notes, history and sync \
             are not changed.
             """)
