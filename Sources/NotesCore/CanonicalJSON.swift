@@ -62,13 +62,15 @@ public indirect enum JSONValue: Sendable, Equatable {
             while i < bytes.count {
                 let byte = bytes[i]
                 if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                    out.append(contentsOf: bytes[start..<i])
+                    // Rebased: a buffer is appended by memcpy, a slice of one (generic, in a debug
+                    // build) a byte at a time.
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                     appendEscape(byte, to: &out)
                     start = i + 1
                 }
                 i += 1
             }
-            out.append(contentsOf: bytes[start...])
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             out.append(UInt8(ascii: "\""))
         }
         if s.utf8.withContiguousStorageIfAvailable(write) == nil {
