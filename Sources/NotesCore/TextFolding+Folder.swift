@@ -1,5 +1,3 @@
-import Foundation
-
 extension TextFolding {
     /// Folds many texts on one thread into a buffer it keeps (a search's checks of candidates):
     /// the fold `foldedUTF8` gives, without an array or a memo of its own per text. ASCII goes
@@ -49,7 +47,7 @@ extension TextFolding {
 
         /// Appends `bytes` as they are, unfolded (a separator no fold makes).
         public mutating func appendVerbatim(_ bytes: some Collection<UInt8>) {
-            if storage.count < count + bytes.count { storage = Self.grown(storage, to: count + bytes.count) }
+            if storage.count < count + bytes.count { storage.appendZeros(count + bytes.count - storage.count) }
             storage.replaceSubrange(count..<count + bytes.count, with: bytes)
             count += bytes.count
         }
@@ -76,7 +74,7 @@ extension TextFolding {
                 // Room for the rest as long as it folds to no more bytes than it has; scalars
                 // that fold longer can use it up, and the loop makes more.
                 let needed = max(count + (bytes.count - index) + 64, minimum)
-                if out.count < needed { out = Self.grown(out, to: max(needed, out.count * 2)) }
+                if out.count < needed { out.appendZeros(max(needed, out.count * 2) - out.count) }
                 let step = out.withUnsafeMutableBufferPointer { out in
                     // Never nil: `out` has room for at least 64 bytes.
                     out.baseAddress.flatMap {
@@ -172,20 +170,6 @@ extension TextFolding {
         }
 
         private static let inLong: UInt64 = 0xFF << 56
-
-        /// `buffer` with zeros after its bytes up to `size`, by memcpy and memset: the generic
-        /// `append(contentsOf:)` of a debug build goes a byte at a time (a fold per row of an
-        /// operator search took most of the search oracle tests' time).
-        private static func grown(_ buffer: [UInt8], to size: Int) -> [UInt8] {
-            [UInt8](unsafeUninitializedCapacity: size) { out, initialized in
-                guard let base = out.baseAddress else { return }
-                buffer.withUnsafeBufferPointer { old in
-                    if let from = old.baseAddress { memcpy(base, from, old.count) }
-                }
-                memset(base + buffer.count, 0, size - buffer.count)
-                initialized = size
-            }
-        }
 
         /// A table entry for a fold of these bytes (little-endian: the first byte lowest).
         private static func entry(_ folded: [UInt8]) -> UInt64 {

@@ -6,68 +6,160 @@ struct PostingMerger {
     private var decoded: [UInt32] = []
     private var bytes: [UInt8] = []
 
-    /// The concatenated list's encoding and last document (`append(_:shiftedBy:)`).
+    /// The concatenated list (`append(_:shiftedBy:documents:)`): varint gaps, or, from the
+    /// append after which it would be stored as a bitmap, a bitmap (`isDense`; bit `d % 8` of
+    /// byte `d / 8`, no marker), which a bitmap of a segment is ORed into a byte at a time.
     private var concatenated: [UInt8] = []
+    private var bitmap: [UInt8] = []
+    private var isDense = false
+    /// How many documents the concatenated list has (what decides its form), and its last.
+    private var count = 0
     private var lastDocument: UInt32 = 0
 
     mutating func reset() {
         merged.removeAll(keepingCapacity: true)
         concatenated.removeAll(keepingCapacity: true)
+        bitmap.removeAll(keepingCapacity: true)
+        isDense = false
+        count = 0
     }
 
     /// Appends one segment's list whose documents all move up by `offset` and come after
     /// every document appended so far (segments that follow one another in time, nothing
-    /// dropped): only the first gap is encoded again, the rest is copied. Throws
-    /// `SearchIndexDamage` when the list does not decode or names a document at or past
-    /// `documents` (the segment's count), which would break that order.
+    /// dropped): a list of gaps has only its first gap encoded again, the rest copied; a bitmap
+    /// is copied bit for bit once the whole is dense. Throws `SearchIndexDamage` when the list
+    /// does not decode or names a document at or past `documents` (the segment's count), which
+    /// would break that order.
     mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32, documents: Int) throws {
         if Postings.isBitmap(blob) {
-            // Its documents appended as gaps; the merged list is stored in its shorter form after.
-            decoded.removeAll(keepingCapacity: true)
-            try Postings.decode(blob, into: &decoded)
-            guard let first = decoded.first, let last = decoded.last else { return }
-            try appendFirst(first, last: last, shiftedBy: offset, documents: documents)
-            for (previous, document) in zip(decoded, decoded.dropFirst()) {
-                Postings.appendVarint(document - previous, to: &concatenated)
-            }
+            try appendBitmap(UnsafeRawBufferPointer(rebasing: blob[Postings.bitmapMarker.count...]), offset, documents)
             return
         }
         var reader = VarintReader(blob)
         guard let first = try reader.next() else { return }
         let rest = UnsafeRawBufferPointer(rebasing: blob[reader.position...])
         var document = first
+        var added = 1
         while let gap = try reader.next() {
             let (next, overflow) = document.addingReportingOverflow(gap)
             guard !overflow else { throw SearchIndexDamage("a posting list runs past document 2^32") }
             document = next
+            added += 1
         }
-        try appendFirst(first, last: document, shiftedBy: offset, documents: documents)
-        concatenated.append(contentsOf: rest)
+        try check(first, last: document, shiftedBy: offset, documents: documents)
+        if isDense {
+            growBitmap(to: document + offset)
+            var reader = VarintReader(blob)
+            var position = offset
+            while let gap = try reader.next() {
+                position += gap
+                bitmap[Int(position / 8)] |= 1 << (position % 8)
+            }
+        } else {
+            Postings.appendVarint(count == 0 ? first + offset : first + offset - lastDocument, to: &concatenated)
+            concatenated.append(contentsOf: rest)
+        }
+        count += added
+        lastDocument = document + offset
     }
 
-    /// Checks a segment's list that runs from `first` to `last` and appends its first document,
-    /// shifted, as the gap from the list so far; the rest of its gaps follow unchanged.
-    private mutating func appendFirst(_ first: UInt32, last: UInt32, shiftedBy offset: UInt32, documents: Int) throws {
-        guard Int(last) < documents, offset <= UInt32.max - last else {
-            throw SearchIndexDamage("a posting names document \(last) of a segment of \(documents)")
+    /// `append` of a segment's bitmap (`bits`, after the marker).
+    private mutating func appendBitmap(_ bits: UnsafeRawBufferPointer, _ offset: UInt32, _ documents: Int) throws {
+        guard bits.count <= Int(UInt32.max / 8) else {
+            throw SearchIndexDamage("a posting bitmap runs past document 2^32")
         }
-        let shifted = first + offset
-        guard concatenated.isEmpty || shifted > lastDocument else {
-            throw SearchIndexDamage("segments' posting lists overlap")
+        guard let firstByte = bits.firstIndex(where: { $0 != 0 }), let lastByte = bits.lastIndex(where: { $0 != 0 })
+        else { return }
+        let first = UInt32(firstByte * 8 + bits[firstByte].trailingZeroBitCount)
+        let last = UInt32(lastByte * 8 + 7 - bits[lastByte].leadingZeroBitCount)
+        try check(first, last: last, shiftedBy: offset, documents: documents)
+        var added = 0
+        for index in firstByte...lastByte { added += bits[index].nonzeroBitCount }
+        if !isDense, count + added > Postings.bitmapByteCount(last: last + offset) {
+            // Gaps would be longer than the bitmap from here on: the gaps so far become bits.
+            decoded.removeAll(keepingCapacity: true)
+            try concatenated.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+            concatenated.removeAll(keepingCapacity: true)
+            isDense = true
+            growBitmap(to: last + offset)
+            for document in decoded { bitmap[Int(document / 8)] |= 1 << (document % 8) }
         }
-        Postings.appendVarint(concatenated.isEmpty ? shifted : shifted - lastDocument, to: &concatenated)
+        if isDense {
+            growBitmap(to: last + offset)
+            let byteOffset = Int(offset / 8)
+            let shift = offset % 8
+            for index in firstByte...lastByte where bits[index] != 0 {
+                bitmap[byteOffset + index] |= bits[index] << shift
+                let spill = shift == 0 ? 0 : bits[index] >> (8 - shift)
+                if spill != 0 { bitmap[byteOffset + index + 1] |= spill }
+            }
+        } else {
+            var previous = lastDocument
+            for index in firstByte...lastByte {
+                var byte = bits[index]
+                while byte != 0 {
+                    let document = UInt32(index * 8 + byte.trailingZeroBitCount) + offset
+                    Postings.appendVarint(concatenated.isEmpty ? document : document - previous, to: &concatenated)
+                    previous = document
+                    byte &= byte - 1
+                }
+            }
+        }
+        count += added
         lastDocument = last + offset
     }
 
-    /// The list built by `append(_:shiftedBy:)`, in its shorter form (`Postings.encode`); nil
-    /// when empty.
+    /// Checks a segment's list that runs from `first` to `last`: within its segment, and after
+    /// the list so far once shifted by `offset`.
+    private func check(_ first: UInt32, last: UInt32, shiftedBy offset: UInt32, documents: Int) throws {
+        guard Int(last) < documents, offset <= UInt32.max - last else {
+            throw SearchIndexDamage("a posting names document \(last) of a segment of \(documents)")
+        }
+        guard count == 0 || first + offset > lastDocument else {
+            throw SearchIndexDamage("segments' posting lists overlap")
+        }
+    }
+
+    /// The bitmap with room for document `last`.
+    private mutating func growBitmap(to last: UInt32) {
+        let needed = Int(last / 8) + 1
+        if bitmap.count < needed { bitmap.appendZeros(needed - bitmap.count) }
+    }
+
+    /// The list built by `append(_:shiftedBy:)`, in its shorter form (what `Postings.encode`
+    /// gives for its documents); nil when empty.
     mutating func concatenation() throws -> [UInt8]? {
-        guard !concatenated.isEmpty else { return nil }
-        guard concatenated.count > Postings.bitmapByteCount(last: lastDocument) else { return concatenated }
-        decoded.removeAll(keepingCapacity: true)
-        try concatenated.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+        guard count > 0 else { return nil }
+        let bitmapCount = Postings.bitmapByteCount(last: lastDocument)
+        guard isDense else {
+            guard concatenated.count > bitmapCount else { return concatenated }
+            decoded.removeAll(keepingCapacity: true)
+            try concatenated.withUnsafeBytes { try Postings.decode($0, into: &decoded) }
+            bytes.removeAll(keepingCapacity: true)
+            Postings.encode(decoded, into: &bytes)
+            return bytes
+        }
+        // As `Postings.encode` decides: a bitmap for more documents than it has bytes, else for
+        // gaps longer than it.
+        var documents = 0
+        for byte in bitmap { documents += byte.nonzeroBitCount }
         bytes.removeAll(keepingCapacity: true)
-        Postings.encode(decoded, into: &bytes)
+        if documents <= bitmapCount {
+            var previous: UInt32 = 0
+            for index in 0..<bitmap.count {
+                var byte = bitmap[index]
+                while byte != 0 {
+                    let document = UInt32(index * 8 + byte.trailingZeroBitCount)
+                    Postings.appendVarint(bytes.isEmpty ? document : document - previous, to: &bytes)
+                    previous = document
+                    byte &= byte - 1
+                }
+            }
+            if bytes.count <= bitmapCount { return bytes }
+            bytes.removeAll(keepingCapacity: true)
+        }
+        bytes.append(contentsOf: Postings.bitmapMarker)
+        bytes.append(contentsOf: bitmap)
         return bytes
     }
 

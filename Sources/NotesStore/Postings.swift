@@ -30,7 +30,7 @@ enum Postings {
         let start = bytes.count
         bytes.append(contentsOf: bitmapMarker)
         let base = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: count - bitmapMarker.count))
+        bytes.appendZeros(count - bitmapMarker.count)
         for document in documents {
             let bit: UInt8 = 1 << (document % 8)
             let index = base + Int(document / 8)

@@ -142,4 +142,38 @@ import Testing
             #expect(decoded == list, "seed \(seed)")
         }
     }
+
+    /// Segments that follow one another, each list stored in its own shorter form (gaps or a
+    /// bitmap) and copied into one merged list (the merger ORs bitmaps once the whole is dense):
+    /// the merged list is byte for byte what `Postings.encode` makes of all their documents.
+    @Test func aCopiedMergeStoresWhatEncodingEveryDocumentStores() throws {
+        let seed = SeededRandom.seed(default: 231)
+        var rng = SeededRandom(seed: seed)
+        var merger = PostingMerger()
+        var dense = 0
+        for round in 0..<600 {
+            merger.reset()
+            var offset: UInt32 = 0
+            var all: [UInt32] = []
+            for _ in 0..<rng.below(6) + 1 {
+                let documents = rng.below([8, 64, 600][rng.below(3)]) + 1
+                let keepOneIn = [1, 2, 3, 8, 9, 40][rng.below(6)]
+                let list = (0..<UInt32(documents)).filter { _ in rng.below(keepOneIn) == 0 }
+                if !list.isEmpty {
+                    var bytes: [UInt8] = []
+                    Postings.encode(list, into: &bytes)
+                    try bytes.withUnsafeBytes { try merger.append($0, shiftedBy: offset, documents: documents) }
+                    all += list.map { $0 + offset }
+                }
+                offset += UInt32(documents) + UInt32(rng.below(3) == 0 ? rng.below(50) : 0)
+            }
+            var expected: [UInt8] = []
+            Postings.encode(all, into: &expected)
+            let merged = try merger.concatenation()
+            #expect(merged == (all.isEmpty ? nil : expected), "seed \(seed), round \(round): \(all)")
+            if expected.starts(with: Postings.bitmapMarker) { dense += 1 }
+        }
+        // Both forms of the result came up often.
+        #expect(dense > 100 && dense < 500, "seed \(seed): \(dense) of 600 merged lists were bitmaps")
+    }
 }
