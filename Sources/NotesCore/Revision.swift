@@ -141,6 +141,20 @@ public struct Revision: Sendable, Equatable, Identifiable {
         self.id = Revision.computeID(recordID: recordID, parents: parents, fieldsJSON: canonicalFields)
     }
 
+    /// A revision as a store holds it, with the `id` it was stored under (computed from these
+    /// fields when it was written) rather than computed again, which serializes the fields (most
+    /// often a whole body) and hashes them: reading what a publish sends did that for every note.
+    public init(
+        storedID id: String, recordID: UUID, parents: [String], fields: RevisionFields?, hlc: HLC, device: String
+    ) {
+        self.id = id
+        self.recordID = recordID
+        self.parents = parents.sorted()
+        self.fields = fields
+        self.hlc = hlc
+        self.device = device
+    }
+
     public var isTombstone: Bool { fields == nil }
 
     public static func computeID(recordID: UUID, parents: [String], fields: RevisionFields?) -> String {

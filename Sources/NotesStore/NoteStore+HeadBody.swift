@@ -50,14 +50,21 @@ enum HeadBody {
 
     /// The fields text `elide` cut `body` out of, whole again.
     static func splice(_ elided: String, at offset: Int, body: String) throws -> String {
+        try checkElided(elided, at: offset)
         var bytes = Array(elided.utf8)
+        bytes.insert(contentsOf: escaped(body), at: offset)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Throws unless `elided` has the body's key, then its closing quote, at `offset`.
+    static func checkElided(_ elided: String, at offset: Int) throws {
+        let bytes = elided.utf8
         guard offset >= key.count, offset < bytes.count,
-            bytes[(offset - key.count)..<offset].elementsEqual(key), bytes[offset] == UInt8(ascii: "\"")
+            bytes.dropFirst(offset - key.count).prefix(key.count).elementsEqual(key),
+            bytes[bytes.index(bytes.startIndex, offsetBy: offset)] == UInt8(ascii: "\"")
         else {
             throw HeadBodyDamage("a revision's fields have no body at byte \(offset), where the store says")
         }
-        bytes.insert(contentsOf: escaped(body), at: offset)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -67,18 +74,37 @@ extension NoteStore {
     static func revision(from row: Row, _ db: Database) throws -> Revision {
         let parents =
             try JSONValue(parsing: Data((row["parents"] as String).utf8)).arrayValue?.compactMap(\.stringValue) ?? []
-        let fields = try fieldsText(of: row, db).map { try RevisionFields(json: JSONValue(parsing: Data($0.utf8))) }
-        var revision = Revision(
-            recordID: try recordID(of: row), parents: parents, fields: fields,
+        let fields = try revisionFields(of: row, db)
+        return Revision(
+            storedID: row["id"], recordID: try recordID(of: row), parents: parents, fields: fields,
             hlc: HLC(packed: row["hlc"]), device: row["device"])
-        revision.id = row["id"]
-        return revision
     }
 
     /// A revision row's canonical fields text as stored before elision (nil: a tombstone).
     static func fieldsText(of row: Row, _ db: Database) throws -> String? {
         guard let text = row["fields"] as String? else { return nil }
         guard let offset = row["bodyAt"] as Int? else { return text }
+        return try HeadBody.splice(text, at: offset, body: headBody(of: row, db))
+    }
+
+    /// A revision row's fields (nil: a tombstone). An elided head's are its elided text, whose
+    /// body is `""`, read with the note's body set in: the same fields as reading the text
+    /// `fieldsText` splices, without escaping the body into it and unescaping it again.
+    static func revisionFields(of row: Row, _ db: Database) throws -> RevisionFields? {
+        guard let text = row["fields"] as String? else { return nil }
+        guard let offset = row["bodyAt"] as Int? else {
+            return try RevisionFields(json: JSONValue(parsing: Data(text.utf8)))
+        }
+        try HeadBody.checkElided(text, at: offset)
+        guard case .object(var members) = try JSONValue(parsing: Data(text.utf8)), members["body"] == .string("") else {
+            throw HeadBodyDamage("a revision's fields have no empty body where the store cut it out")
+        }
+        members["body"] = .string(try headBody(of: row, db))
+        return try RevisionFields(json: .object(members))
+    }
+
+    /// The body of the note whose elided head `row` is.
+    private static func headBody(of row: Row, _ db: Database) throws -> String {
         let id: String = row["id"]
         guard
             let body = try String.fetchOne(
@@ -87,7 +113,7 @@ extension NoteStore {
         else {
             throw HeadBodyDamage("revision \(id) has lost its body: its note no longer names it as its head")
         }
-        return try HeadBody.splice(text, at: offset, body: body)
+        return body
     }
 
     /// Writes the elided head revision of note `id` whole again before its row changes, unless

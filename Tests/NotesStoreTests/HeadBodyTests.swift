@@ -29,6 +29,25 @@ struct HeadBodyTests {
         }
     }
 
+    /// An elided head read as a revision (what a publish sends) has the fields of its text
+    /// spliced whole, for every awkward body: its body set in is the note's, not re-parsed.
+    @Test func anElidedHeadReadsAsTheFieldsOfItsWholeText() throws {
+        let t = try TestStore()
+        for body in Self.awkwardBodies {
+            let note = try t.store.create(title: #"a "body":"title""#, body: body, tags: ["t"], zone: "work")
+            try t.store.read { db in
+                let row = try #require(
+                    try Row.fetchOne(db, sql: "SELECT * FROM revision WHERE id = ?", arguments: [note.headRev]))
+                #expect(row["bodyAt"] as Int? != nil, "the head is stored elided")
+                let revision = try NoteStore.revision(from: row, db)
+                let whole = try #require(try NoteStore.fieldsText(of: row, db))
+                #expect(revision.fields?.body == body)
+                #expect(revision.fields?.json.canonicalBytes == Array(whole.utf8), "\(body.debugDescription)")
+                #expect(revision.id == note.headRev)
+            }
+        }
+    }
+
     /// The stored head holds no copy of the body, and `json_extract` still reads its zone.
     @Test func theHeadRevisionDoesNotStoreTheBodyTwice() throws {
         let t = try TestStore()
@@ -261,6 +280,10 @@ struct HeadBodyTests {
                     let hashed = Revision.computeID(
                         recordID: revision.recordID, parents: revision.parents, fieldsJSON: text.map { Array($0.utf8) })
                     guard hashed == id else { throw Failure("device \(index): revision \(id) reads \(text ?? "nil")") }
+                    // Its fields, read with the note's body set in, are the fields of that text.
+                    guard revision.id == id, revision.fields?.json.canonicalBytes == text.map({ Array($0.utf8) }) else {
+                        throw Failure("device \(index): revision \(id)'s fields are not those of \(text ?? "nil")")
+                    }
                     if let text, let known = model.fields[id], known != text {
                         throw Failure("device \(index): revision \(id) reads \(text), first \(known)")
                     }
