@@ -32,7 +32,7 @@ struct PostingMerger {
     /// would break that order.
     mutating func append(_ blob: UnsafeRawBufferPointer, shiftedBy offset: UInt32, documents: Int) throws {
         if Postings.isBitmap(blob) {
-            try appendBitmap(UnsafeRawBufferPointer(rebasing: blob[Postings.bitmapMarker.count...]), offset, documents)
+            try appendBitmap(Postings.bitmapBits(blob), offset, documents)
             return
         }
         var reader = VarintReader(blob)
@@ -53,7 +53,7 @@ struct PostingMerger {
             var position = offset
             while let gap = try reader.next() {
                 position += gap
-                bitmap[Int(position / 8)] |= 1 << (position % 8)
+                setBit(position)
             }
         } else {
             Postings.appendVarint(count == 0 ? first + offset : first + offset - lastDocument, to: &concatenated)
@@ -65,9 +65,6 @@ struct PostingMerger {
 
     /// `append` of a segment's bitmap (`bits`, after the marker).
     private mutating func appendBitmap(_ bits: UnsafeRawBufferPointer, _ offset: UInt32, _ documents: Int) throws {
-        guard bits.count <= Int(UInt32.max / 8) else {
-            throw SearchIndexDamage("a posting bitmap runs past document 2^32")
-        }
         guard let firstByte = bits.firstIndex(where: { $0 != 0 }), let lastByte = bits.lastIndex(where: { $0 != 0 })
         else { return }
         let first = UInt32(firstByte * 8 + bits[firstByte].trailingZeroBitCount)
@@ -82,7 +79,7 @@ struct PostingMerger {
             concatenated.removeAll(keepingCapacity: true)
             isDense = true
             growBitmap(to: last + offset)
-            for document in decoded { bitmap[Int(document / 8)] |= 1 << (document % 8) }
+            for document in decoded { setBit(document) }
         }
         if isDense {
             growBitmap(to: last + offset)
@@ -94,16 +91,9 @@ struct PostingMerger {
                 if spill != 0 { bitmap[byteOffset + index + 1] |= spill }
             }
         } else {
-            var previous = lastDocument
-            for index in firstByte...lastByte {
-                var byte = bits[index]
-                while byte != 0 {
-                    let document = UInt32(index * 8 + byte.trailingZeroBitCount) + offset
-                    Postings.appendVarint(concatenated.isEmpty ? document : document - previous, to: &concatenated)
-                    previous = document
-                    byte &= byte - 1
-                }
-            }
+            Self.appendGaps(
+                of: UnsafeRawBufferPointer(rebasing: bits[firstByte...lastByte]), from: firstByte * 8 + Int(offset),
+                after: concatenated.isEmpty ? nil : lastDocument, to: &concatenated)
         }
         count += added
         lastDocument = last + offset
@@ -117,6 +107,26 @@ struct PostingMerger {
         }
         guard count == 0 || first + offset > lastDocument else {
             throw SearchIndexDamage("segments' posting lists overlap")
+        }
+    }
+
+    /// Sets the bit of `document` in the bitmap (which has room for it).
+    private mutating func setBit(_ document: UInt32) { bitmap[Int(document / 8)] |= 1 << (document % 8) }
+
+    /// Appends the documents of `bits` (bit `d % 8` of byte `d / 8`), numbered from `base`, as
+    /// varint gaps after document `previous` (nil: the first is written as it is).
+    private static func appendGaps(
+        of bits: UnsafeRawBufferPointer, from base: Int, after previous: UInt32?, to bytes: inout [UInt8]
+    ) {
+        var previous = previous
+        for index in 0..<bits.count {
+            var byte = bits[index]
+            while byte != 0 {
+                let document = UInt32(base + index * 8 + byte.trailingZeroBitCount)
+                Postings.appendVarint(previous.map { document - $0 } ?? document, to: &bytes)
+                previous = document
+                byte &= byte - 1
+            }
         }
     }
 
@@ -145,16 +155,7 @@ struct PostingMerger {
         for byte in bitmap { documents += byte.nonzeroBitCount }
         bytes.removeAll(keepingCapacity: true)
         if documents <= bitmapCount {
-            var previous: UInt32 = 0
-            for index in 0..<bitmap.count {
-                var byte = bitmap[index]
-                while byte != 0 {
-                    let document = UInt32(index * 8 + byte.trailingZeroBitCount)
-                    Postings.appendVarint(bytes.isEmpty ? document : document - previous, to: &bytes)
-                    previous = document
-                    byte &= byte - 1
-                }
-            }
+            bitmap.withUnsafeBytes { Self.appendGaps(of: $0, from: 0, after: nil, to: &bytes) }
             if bytes.count <= bitmapCount { return bytes }
             bytes.removeAll(keepingCapacity: true)
         }

@@ -64,6 +64,16 @@ enum Postings {
     /// The length of a bitmap whose last document is `last`, its marker included.
     static func bitmapByteCount(last: UInt32) -> Int { bitmapMarker.count + Int(last / 8) + 1 }
 
+    /// The bytes of a bitmap list after its marker (`isBitmap`). Every byte is eight documents,
+    /// so no bitmap is malformed; one past 2^32 documents is, and throws `SearchIndexDamage`.
+    static func bitmapBits(_ bytes: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
+        let bits = UnsafeRawBufferPointer(rebasing: bytes[bitmapMarker.count...])
+        guard bits.count <= Int(UInt32.max / 8) else {
+            throw SearchIndexDamage("a posting bitmap runs past document 2^32")
+        }
+        return bits
+    }
+
     /// Whether a stored list is a bitmap.
     static func isBitmap(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 2 && bytes[0] == bitmapMarker[0] && bytes[1] == bitmapMarker[1]
@@ -82,14 +92,10 @@ enum Postings {
     /// our encoder writes (a varint over 32 bits or cut short, documents beyond 32 bits).
     static func decode(_ bytes: UnsafeRawBufferPointer, into documents: inout [UInt32]) throws {
         if isBitmap(bytes) {
-            // Every byte after the marker is eight documents: no bitmap is malformed; one past
-            // 2^32 documents is.
-            guard bytes.count - 2 <= Int(UInt32.max / 8) else {
-                throw SearchIndexDamage("a posting bitmap runs past document 2^32")
-            }
-            for index in 2..<bytes.count {
-                var byte = bytes[index]
-                let base = UInt32(index - 2) * 8
+            let bits = try bitmapBits(bytes)
+            for index in 0..<bits.count {
+                var byte = bits[index]
+                let base = UInt32(index) * 8
                 while byte != 0 {
                     documents.append(base + UInt32(byte.trailingZeroBitCount))
                     byte &= byte - 1
