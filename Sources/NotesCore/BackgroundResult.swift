@@ -26,6 +26,17 @@ public final class BackgroundResult<Value: Sendable>: Sendable {
         }
     }
 
+    /// Starts `work` on a thread of its own, for work that must not queue behind the global
+    /// queue's jobs (Dispatch runs as many of them at once as there are cores, and a long one,
+    /// such as the read of the next files of a fetch, holds one).
+    public init(ownThread work: @escaping @Sendable () throws -> Value) {
+        Thread { [self] in
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }.start()
+    }
+
     /// Whether the work has ended (`get()` would not wait).
     public var isFinished: Bool {
         guard done.wait(timeout: .now()) == .success else { return false }

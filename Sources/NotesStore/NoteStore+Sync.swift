@@ -134,10 +134,11 @@ extension NoteStore {
 
     /// How many notes are flagged `conflict`.
     public func conflictCount() throws -> Int {
-        try read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM note WHERE syncState = 'conflict'")) ?? 0
-        }
+        try read { db in try Int.fetchOne(db.cachedStatement(sql: Self.conflictCountSQL)) ?? 0 }
     }
+
+    /// Read by the `note_conflicts` index, kept through a first sync (`DeferredIndexes.readBySync`).
+    static let conflictCountSQL = "SELECT count(*) FROM note WHERE syncState = 'conflict'"
 
     /// Every revision of a record that has arrived, oldest first (the causal buffer excluded).
     public func revisions(of recordID: UUID) throws -> [Revision] {

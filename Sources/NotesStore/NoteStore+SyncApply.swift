@@ -34,9 +34,22 @@ extension NoteStore {
     public func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String, stateKey: String, resolve: HeadsResolver
     ) throws -> FetchApplication {
+        // A record this group brings its only revision of, the first it has anywhere: that
+        // revision becomes its head, so it is stored with the body cut out from the start
+        // (`HeadBody`), as an import stores it. Cutting it out afterwards left three quarters
+        // of the pages of `revision` empty in a new device's store (issue 27).
+        var perRecord: [String: Int] = [:]
+        for revision in revisions { perRecord[revision.recordID.lowercasedString, default: 0] += 1 }
+        // A large group's new notes' search text, made while its revisions are stored.
+        let fetchedText =
+            revisions.count >= FetchedText.threshold
+            ? BackgroundResult(ownThread: { [perRecord] in FetchedText(revisions, perRecord: perRecord) }) : nil
         // A group of an initial sync is tens of thousands of revisions: checkpointed after.
-        try bulkWrite(revisions.count >= 1000) { db in
-            var touched: [String: UUID] = [:]
+        return try bulkWrite(revisions.count >= 1000) { db in
+            // Records in the order the group brings them (a device publishes its notes oldest
+            // first: new notes then take ascending search rowids, and `fetchedText`'s segment).
+            var touched: [(record: String, id: UUID)] = []
+            var seen = Set<String>()
             var skew = 0
             let packed =
                 try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'hlc'")) ?? 0
@@ -47,12 +60,6 @@ extension NoteStore {
             var roots: [String: Revision] = [:]
             // The causal buffer is read per record only when something waits in it.
             var bufferInUse = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer)") ?? true
-            // A record this group brings its only revision of, the first it has anywhere: that
-            // revision becomes its head, so it is stored with the body cut out from the start
-            // (`HeadBody`), as an import stores it. Cutting it out afterwards left three quarters
-            // of the pages of `revision` empty in a new device's store (issue 27).
-            var perRecord: [String: Int] = [:]
-            for revision in revisions { perRecord[revision.recordID.lowercasedString, default: 0] += 1 }
             var elidedRoots: [String: String] = [:]
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
@@ -73,7 +80,7 @@ extension NoteStore {
                     try Self.insert(revision, into: "sync_buffer", db)
                     bufferInUse = true
                 }
-                touched[record] = revision.recordID
+                if seen.insert(record).inserted { touched.append((record, revision.recordID)) }
             }
             // Stored as an integer, as `nextHLC` reads it.
             try db.run(
@@ -81,14 +88,18 @@ extension NoteStore {
                 [clock.last.packed])
             var changed: [UUID] = []
             var merged = 0
-            for (record, id) in touched.sorted(by: { $0.key < $1.key }) {
+            let prepared = try fetchedText?.get()
+            pendingIndex.ahead = prepared?.ahead
+            for (record, id) in touched {
                 let promoted = try bufferInUse && Self.promoteBuffered(record, db)
                 guard promoted || inserted.contains(record) else { continue }
                 changed.append(id)
                 if let root = roots[record], try Self.revisionCount(record, db) == 1 {
                     // A record whose only revision just arrived has no note row and nothing
                     // queued: no reads before writing it.
-                    try materialize(root, conflict: false, isNew: true, headElided: elidedRoots[record] != nil, db)
+                    try materialize(
+                        root, conflict: false, isNew: true, headElided: elidedRoots[record] != nil,
+                        text: prepared?.texts[root.id], db)
                     continue
                 }
                 // Not the record's only revision after all: its fields are stored whole again.
@@ -195,8 +206,10 @@ extension NoteStore {
     /// Writes the note row (and its search entry) for a record's single head. `isNew`: the
     /// record had no revision before this one (so no note row and no outbox row).
     /// `headElided`: `head` was stored with this body cut out (`insertElidedIfFirst`).
+    /// `text`: the note's search text, when made ahead (`FetchedText`).
     func materialize(
-        _ head: Revision, conflict: Bool, isNew: Bool = false, headElided: Bool = false, _ db: Database
+        _ head: Revision, conflict: Bool, isNew: Bool = false, headElided: Bool = false, text: IndexedText? = nil,
+        _ db: Database
     ) throws {
         let idString = head.recordID.lowercasedString
         let current = isNew ? nil : try Self.fetchNote(db, id: head.recordID)
@@ -216,7 +229,7 @@ extension NoteStore {
         let state: Note.SyncState = conflict ? .conflict : pending ? .pending : .synced
         if let current, current.headRev == head.id, current.syncState == state { return }
         let note = fields.note(id: head.recordID, headRev: head.id, syncState: state)
-        let searchRowid = try SearchIndex.update(note: note, previous: current, pending: pendingIndex, db)
+        let searchRowid = try SearchIndex.update(note: note, previous: current, text: text, pending: pendingIndex, db)
         try Self.upsert(note, searchRowid: searchRowid, isNew: current == nil, headElided: headElided, db)
     }
 

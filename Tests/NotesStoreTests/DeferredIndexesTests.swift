@@ -170,6 +170,11 @@ import Testing
         let during = try Self.indexNames(deferred.store)
         #expect(!during.contains("note_by_title") && !during.contains("note_tag_folded"), "\(during)")
         #expect(DeferredIndexes.readBySync.isSubset(of: during), "\(during)")
+        // The engine counts conflicts after each group: by an index, not the note table's rows.
+        let plan = try deferred.store.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + NoteStore.conflictCountSQL).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("note_conflicts") }, "\(plan)")
         _ = try deferred.store.applyFetchedRevisions(Array(revisions[..<45]), engineState: "{}", resolve: keep)
         _ = try deferred.store.applyFetchedRevisions(Array(revisions[45...]), engineState: "{}", resolve: keep)
         try deferred.store.restoreDeferredIndexes()
