@@ -30,20 +30,40 @@ extension NoteStore {
         try applyFetchedRevisions(revisions, engineState: engineState, stateKey: Self.engineStateKey, resolve: resolve)
     }
 
+    /// A large group's new notes' search text (`FetchedText`), made where the engine reads the
+    /// group, before the group before it is applied.
+    public func prepareFetched(_ revisions: [Revision]) -> (any Sendable)? {
+        revisions.count >= FetchedText.threshold
+            ? FetchedText(revisions, perRecord: FetchedText.counts(revisions)) : nil
+    }
+
+    /// `applyFetchedRevisions` with what `prepareFetched` made of the group (or nil).
+    public func applyFetchedRevisions(
+        _ revisions: [Revision], prepared: (any Sendable)?, engineState: String, resolve: HeadsResolver
+    ) throws -> FetchApplication {
+        try applyFetchedRevisions(
+            revisions, prepared: prepared, engineState: engineState, stateKey: Self.engineStateKey, resolve: resolve)
+    }
+
     /// `applyFetchedRevisions` for the engine whose state is under `stateKey`.
     public func applyFetchedRevisions(
-        _ revisions: [Revision], engineState: String, stateKey: String, resolve: HeadsResolver
+        _ revisions: [Revision], prepared: (any Sendable)? = nil, engineState: String, stateKey: String,
+        resolve: HeadsResolver
     ) throws -> FetchApplication {
         // A record this group brings its only revision of, the first it has anywhere: that
         // revision becomes its head, so it is stored with the body cut out from the start
         // (`HeadBody`), as an import stores it. Cutting it out afterwards left three quarters
         // of the pages of `revision` empty in a new device's store (issue 27).
-        var perRecord: [String: Int] = [:]
-        for revision in revisions { perRecord[revision.recordID.lowercasedString, default: 0] += 1 }
-        // A large group's new notes' search text, made while its revisions are stored.
-        let fetchedText =
-            revisions.count >= FetchedText.threshold
-            ? BackgroundResult(ownThread: { [perRecord] in FetchedText(revisions, perRecord: perRecord) }) : nil
+        let perRecord = FetchedText.counts(revisions)
+        // A large group's new notes' search text: made ahead, else while its revisions are stored.
+        let fetchedText: BackgroundResult<FetchedText>? =
+            if let ready = prepared as? FetchedText {
+                BackgroundResult(async: false) { ready }
+            } else if revisions.count >= FetchedText.threshold {
+                BackgroundResult(ownThread: { FetchedText(revisions, perRecord: perRecord) })
+            } else {
+                nil
+            }
         // A group of an initial sync is tens of thousands of revisions: checkpointed after.
         return try bulkWrite(revisions.count >= 1000) { db in
             // Records in the order the group brings them (a device publishes its notes oldest

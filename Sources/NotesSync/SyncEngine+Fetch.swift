@@ -146,12 +146,12 @@ extension SyncEngine {
         var prefetched: FolderPrefetch?
         while true {
             var zoneState = state.zones[zone] ?? SyncEngineState.Zone()
+            let read = try prefetched?.result(since: zoneState.token)
             let changes =
-                try prefetched?.result(since: zoneState.token)
-                ?? folder.fetchChanges(zone: zone, since: zoneState.token, limit: Self.fetchLimit)
+                try read?.changes ?? folder.fetchChanges(zone: zone, since: zoneState.token, limit: Self.fetchLimit)
             prefetched =
                 changes.moreComing && changes.expired.isEmpty
-                ? FolderPrefetch(folder, zone: zone, since: changes.token, limit: Self.fetchLimit)
+                ? FolderPrefetch(folder, zone: zone, since: changes.token, limit: Self.fetchLimit, store: store)
                 : nil
             for file in changes.notArrived where !changes.coveredDamage.contains(file) {
                 summary.notArrived += 1
@@ -177,7 +177,9 @@ extension SyncEngine {
             let revisions = held.batches.flatMap { accepted($0, zone: zone) } + copies
             if held.token != zoneState.token || !revisions.isEmpty || !held.waiting.isEmpty {
                 zoneState.token = held.token
-                try apply(revisions, zone: zone, zoneState: zoneState, waiting: held.waiting, &summary)
+                try apply(
+                    revisions, prepared: read?.prepared, zone: zone, zoneState: zoneState, waiting: held.waiting,
+                    &summary)
             }
             // Rule 10 for rule 9: a replicator kept two different files at one seq of our id, so
             // another copy of this data directory writes under it.
@@ -198,8 +200,9 @@ extension SyncEngine {
 
     /// Applies fetched revisions and saves `zoneState` (the token that covers them) in one store
     /// transaction; merges made are queued by the store.
+    /// `prepared`: what the store made of the group ahead (`SyncStore.prepareFetched`).
     func apply(
-        _ revisions: [Revision], zone: ZoneID, zoneState: SyncEngineState.Zone,
+        _ revisions: [Revision], prepared: (any Sendable)? = nil, zone: ZoneID, zoneState: SyncEngineState.Zone,
         waiting: [SyncEngineState.Waiting] = [], _ summary: inout FetchSummary
     ) throws {
         var next = state
@@ -210,7 +213,7 @@ extension SyncEngine {
             bulkIndexes = try store.deferIndexesForFirstSync() ? .deferred : .kept
         }
         let applied = try store.applyFetchedRevisions(
-            revisions, engineState: next.serialized, resolve: resolver.resolve)
+            revisions, prepared: prepared, engineState: next.serialized, resolve: resolver.resolve)
         state = next
         summary.received += revisions.count
         summary.changed += applied.changed
@@ -291,22 +294,31 @@ extension SyncEngine {
     }
 }
 
-/// One `fetchChanges` call running on another thread. Its result is used only when the token
+/// One `fetchChanges` call running on another thread, followed there by what the store makes
+/// of its revisions ahead (`SyncStore.prepareFetched`). Its result is used only when the token
 /// it started from is the one the engine then holds (else it is dropped and the read done
 /// again), so reading ahead can never skip or repeat a batch.
 struct FolderPrefetch {
-    private let since: ChangeToken
-    private let changes: BackgroundResult<FetchedChanges>
+    typealias Read = (changes: FetchedChanges, prepared: (any Sendable)?)
 
-    init(_ folder: any CloudFolder, zone: ZoneID, since: ChangeToken, limit: FetchLimit) {
+    private let since: ChangeToken
+    private let read: BackgroundResult<Read>
+
+    init(_ folder: any CloudFolder, zone: ZoneID, since: ChangeToken, limit: FetchLimit, store: any SyncStore) {
         self.since = since
-        changes = BackgroundResult { try folder.fetchChanges(zone: zone, since: since, limit: limit) }
+        read = BackgroundResult {
+            let changes = try folder.fetchChanges(zone: zone, since: since, limit: limit)
+            let revisions = changes.batches.flatMap { fetched in
+                fetched.batch.records.filter { $0.recordType == ChangeRecord.recordType }.map(\.revision)
+            }
+            return (changes, store.prepareFetched(revisions))
+        }
     }
 
     /// The prefetched changes when they were read from `token`; nil to read again.
-    func result(since token: ChangeToken) throws -> FetchedChanges? {
+    func result(since token: ChangeToken) throws -> Read? {
         guard token == since else { return nil }
-        return try changes.get()
+        return try read.get()
     }
 }
 

@@ -35,6 +35,17 @@ public protocol SyncStore: Sendable {
         resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
 
+    /// What the store can make of fetched revisions before it applies them, off the engine's
+    /// thread: the engine calls it where it reads the next group of files while the group before
+    /// is applied, and hands the result to `applyFetchedRevisions(_:prepared:…)` with that group
+    /// (whose revisions may be fewer: the store uses only what fits them). Nil: nothing.
+    func prepareFetched(_ revisions: [Revision]) -> (any Sendable)?
+    /// `applyFetchedRevisions` with what `prepareFetched` made of the group (or nil).
+    func applyFetchedRevisions(
+        _ revisions: [Revision], prepared: (any Sendable)?, engineState: String,
+        resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
+    ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int)
+
     /// Before a large group of fetched revisions: when the store holds no note (a new device's
     /// first sync), stops keeping the indexes an apply does not read by; whether it did. The
     /// engine calls `restoreDeferredIndexes` when its fetch ends.
@@ -110,6 +121,18 @@ extension SyncStore {
     public func pendingZoneDeletions() throws -> [String] { [] }
     public func markZoneDeletionPublished(_ zone: String) throws {}
     public func requeueNotebookNames() throws {}
+}
+
+/// Stores with nothing to make ahead of an apply (test doubles, a shared notebook's) apply as
+/// they are given.
+extension SyncStore {
+    public func prepareFetched(_ revisions: [Revision]) -> (any Sendable)? { nil }
+    public func applyFetchedRevisions(
+        _ revisions: [Revision], prepared: (any Sendable)?, engineState: String,
+        resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
+    ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
+        try applyFetchedRevisions(revisions, engineState: engineState, resolve: resolve)
+    }
 }
 
 /// Stores without indexes to defer (test doubles) keep them.

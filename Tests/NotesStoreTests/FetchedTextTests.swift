@@ -67,6 +67,26 @@ import Testing
         #expect(try other.store.integrityCheck() == "ok")
     }
 
+    /// What was prepared for a group is handed back with fewer of its revisions, or with others
+    /// (the engine may hold some back): the store uses it only where it fits.
+    @Test func whatWasPreparedForMoreRevisionsIsUsedWhereItFits() throws {
+        let notes = DeferredIndexesTests.corpus(1_300)
+        let (source, revisions) = try Self.revisions(notes)
+        let prepared = source.store.prepareFetched(Array(revisions.dropFirst(100)))
+        #expect(prepared != nil)
+        #expect(source.store.prepareFetched(Array(revisions.prefix(FetchedText.threshold - 1))) == nil)
+        let device = try TestStore()
+        for group in [revisions[..<700], revisions[700...]] {
+            _ = try device.store.applyFetchedRevisions(
+                Array(group), prepared: prepared, engineState: "{}", resolve: Self.keep)
+        }
+        #expect(try Self.searches(device.store) == Self.searches(source.store))
+        let other = try TestStore()
+        _ = try other.store.applyFetchedRevisions(
+            revisions, prepared: "not the store's", engineState: "{}", resolve: Self.keep)
+        #expect(try Self.searches(other.store) == Self.searches(source.store))
+    }
+
     /// Notes saved in the same millisecond list and search on a new device in the order they
     /// do on the device that made them (which publishes them in that order).
     @Test func aNewDeviceOrdersNotesOfTheSameMillisecondAsTheirDevice() throws {

@@ -5,6 +5,7 @@ import NotesCore
 import NotesStore
 import NotesSync
 import NotesTestSupport
+import Synchronization
 import Testing
 
 @Suite("Crashes and folder faults lose nothing (ARCHITECTURE §7)")
@@ -74,19 +75,29 @@ struct FaultTests {
         #expect(again.fetched.received == 0)
     }
 
+    /// `source` imports and publishes `notes`; then a new device's store, in a new directory
+    /// (the caller removes it), and its engine over a `FailingApplyStore`, before any sync.
+    static func newDevice(after source: TestDevice, published notes: [Note], folder: any CloudFolder) async throws -> (
+        directory: URL, store: NoteStore, spy: FailingApplyStore, engine: SyncEngine
+    ) {
+        _ = try source.store.importNotes(notes)
+        _ = await source.sync()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("first-\(UUID().uuidString)")
+        let store = try NoteStore(directory: directory)
+        let spy = FailingApplyStore(base: store)
+        return (
+            directory, store, spy, try SyncEngine(store: spy, configuration: SyncEngine.Configuration(folder: folder))
+        )
+    }
+
     /// A new device's first sync defers the store's indexes for its large groups and builds
     /// them when the fetch ends, also when it fails; a later fetch of a few changes defers nothing.
     @Test func aFirstSyncDefersTheIndexesAndRestoresThemHoweverItEnds() async throws {
         let folder = TestFolder.memory().0
         let a = try TestDevice("a", folder: folder)
-        let notes = (0..<1_200).map { Note(title: "note \($0)", body: "body \($0)") }
-        _ = try a.store.importNotes(notes)
-        _ = await a.sync()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("first-\(UUID().uuidString)")
+        let (directory, store, failing, engine) = try await Self.newDevice(
+            after: a, published: (0..<1_200).map { Note(title: "note \($0)", body: "body \($0)") }, folder: folder)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try NoteStore(directory: directory)
-        let failing = FailingApplyStore(base: store)
-        let engine = try SyncEngine(store: failing, configuration: SyncEngine.Configuration(folder: folder))
         #expect(await engine.syncNow().error != nil)
         #expect(failing.calls.first == "defer true" && failing.calls.last == "restore", "\(failing.calls)")
         #expect(try store.count(.all) == 0)
@@ -103,6 +114,36 @@ struct FaultTests {
         #expect(await engine.syncNow().error == nil)
         #expect(failing.calls == ["apply 1"], "\(failing.calls)")
         #expect(try store.count(.all) == 1_201)
+    }
+
+    /// A first sync of more notes than one group: the next group is read, and its new notes'
+    /// search text made, while the group before is applied (`SyncStore.prepareFetched` on the
+    /// reading thread); what the store was given ahead is what the apply of that group uses, and
+    /// the new device searches as the device that made the notes, the first apply having failed
+    /// and been done again.
+    @Test func groupsReadAheadAreAppliedWithTheirSearchTextMadeAhead() async throws {
+        let folder = TestFolder.memory().0
+        let a = try TestDevice("a", folder: folder)
+        let words = ["alpha", "beta", "gamma", "delta", "東京", "café"]
+        let notes = (0..<3_200).map { index in
+            Note(
+                title: "note \(index)", body: "body \(index) \(words[index % 6]) \(words[index % 5])",
+                modifiedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(index / 3)))
+        }
+        let (directory, store, spy, engine) = try await Self.newDevice(after: a, published: notes, folder: folder)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The failed pass read ahead too (its read may end after the pass did, and is dropped).
+        #expect(await engine.syncNow().error != nil)
+        #expect(await engine.syncNow().error == nil)
+        let prepared = spy.prepared.withLock { $0 }
+        #expect(Set(prepared) == ["prepare 1200 made", "apply 1200 with it"], "\(prepared) \(spy.calls)")
+        #expect(prepared.filter { $0.hasPrefix("apply") }.count == 1, "\(prepared)")
+        #expect(try store.count(.all) == 3_200)
+        for query in ["alpha", "gamma delta", "東京", "cafe", "note 3199", "body 2999"] {
+            let here = try store.search(SearchQuery(parsing: query), limit: 4_000).hits.map(\.note.id)
+            let there = try a.store.search(SearchQuery(parsing: query), limit: 4_000).hits.map(\.note.id)
+            #expect(!here.isEmpty && here == there, "\(query)")
+        }
     }
 
     /// A note saved while a pass publishes, after the pass read the last of the pending
@@ -257,13 +298,15 @@ struct FaultTests {
 }
 
 /// A store whose fetch transaction fails (rolls back) the first time. It names the calls that
-/// defer and restore the store's indexes, in order (`calls`). `afterPendingRead` runs after
+/// defer and restore the store's indexes, in order (`calls`), and the groups the engine had it
+/// prepare ahead, on the thread that reads them (`prepared`). `afterPendingRead` runs after
 /// each read of pending changes with what it read (the engine may read ahead on another thread).
 final class FailingApplyStore: SyncStore, @unchecked Sendable {
     let base: NoteStore
     let failure: any Error
     var failed = false
     var calls: [String] = []
+    let prepared = Mutex<[String]>([])
     var afterPendingRead: (@Sendable (_ rows: Int) throws -> Void)?
 
     init(
@@ -313,15 +356,27 @@ final class FailingApplyStore: SyncStore, @unchecked Sendable {
         calls.append("restore")
         try base.restoreDeferredIndexes()
     }
+    func prepareFetched(_ revisions: [Revision]) -> (any Sendable)? {
+        let made = base.prepareFetched(revisions)
+        prepared.withLock { $0.append("prepare \(revisions.count)\(made == nil ? "" : " made")") }
+        return made
+    }
     func applyFetchedRevisions(
         _ revisions: [Revision], engineState: String,
         resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
     ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
+        try applyFetchedRevisions(revisions, prepared: nil, engineState: engineState, resolve: resolve)
+    }
+    func applyFetchedRevisions(
+        _ revisions: [Revision], prepared made: (any Sendable)?, engineState: String,
+        resolve: (_ heads: [Revision], _ history: RevisionHistory) -> (merged: Revision?, conflict: Bool)
+    ) throws -> (changed: [UUID], buffered: Int, merged: Int, clockSkew: Int) {
         calls.append("apply \(revisions.count)")
+        if made != nil { prepared.withLock { $0.append("apply \(revisions.count) with it") } }
         if !failed {
             failed = true
             throw failure
         }
-        return try base.applyFetchedRevisions(revisions, engineState: engineState, resolve: resolve)
+        return try base.applyFetchedRevisions(revisions, prepared: made, engineState: engineState, resolve: resolve)
     }
 }
