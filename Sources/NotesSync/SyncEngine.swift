@@ -294,11 +294,12 @@ public actor SyncEngine {
 
     func emit(_ event: SyncEvent) { eventSink.yield(event) }
 
-    func setPhase(_ phase: SyncStatus.Phase) {
+    /// `pendingCount`: the changes waiting to be sent, when the caller knows it (else counted).
+    func setPhase(_ phase: SyncStatus.Phase, pendingCount known: Int? = nil) {
         var next = status
         next.phase = phase
         // Counts for the status only: a failed read keeps the last count.
-        next.pendingCount = (try? store.pendingCount()) ?? next.pendingCount
+        next.pendingCount = known ?? (try? store.pendingCount()) ?? next.pendingCount
         next.conflictCount = (try? store.conflictCount()) ?? next.conflictCount
         next.heldCount = limitExceeded.isEmpty ? state.held.count : limitExceeded.count
         let reasons = limitExceeded.isEmpty ? Array(state.held.values) : Array(limitExceeded.values)
