@@ -146,18 +146,25 @@ struct FaultTests {
         }
     }
 
+    /// A store in a new directory (the caller removes it) holding `count` notes to publish, and a
+    /// `FailingApplyStore` over it that does not fail.
+    static func storeToPublish(_ count: Int) throws -> (directory: URL, store: NoteStore, spy: FailingApplyStore) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("publish-\(UUID().uuidString)")
+        let store = try NoteStore(directory: directory)
+        _ = try store.importNotes((0..<count).map { Note(title: "note \($0)", body: "body \($0)") })
+        let spy = FailingApplyStore(base: store)
+        spy.failed = true
+        return (directory, store, spy)
+    }
+
     /// While a pass publishes notes in many log files, the status tells how many changes are
     /// left after each one, from the count the pass began with, not a count of the outbox read
     /// again per file (a scan of it: a fifth of the publishing thread at 100k notes); the pass
     /// ends with a real count.
     @Test func aPublishTellsWhatIsLeftWithoutCountingTheOutboxPerLogFile() async throws {
         let folder = TestFolder.memory().0
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("left-\(UUID().uuidString)")
+        let (directory, _, spy) = try Self.storeToPublish(3_000)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try NoteStore(directory: directory)
-        _ = try store.importNotes((0..<3_000).map { Note(title: "note \($0)", body: "body \($0)") })
-        let spy = FailingApplyStore(base: store)
-        spy.failed = true
         let seen = Mutex<[SyncStatus]>([])
         var configuration = SyncEngine.Configuration(folder: folder)
         configuration.onStatus = { status in seen.withLock { $0.append(status) } }
@@ -180,12 +187,8 @@ struct FaultTests {
     /// an empty read ahead is read again before the pass ends.
     @Test func aNoteSavedWhileAPassPublishesGoesOutInThatPass() async throws {
         let folder = TestFolder.memory().0
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("typing-\(UUID().uuidString)")
+        let (directory, store, typing) = try Self.storeToPublish(450)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try NoteStore(directory: directory)
-        _ = try store.importNotes((0..<450).map { Note(title: "note \($0)", body: "body \($0)") })
-        let typing = FailingApplyStore(base: store)
-        typing.failed = true
         // Reads never overlap (the next starts after the one before returned), so the note's
         // existence says whether it was typed.
         typing.afterPendingRead = { rows in
