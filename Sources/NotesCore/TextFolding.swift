@@ -82,22 +82,6 @@ public enum TextFolding {
         }
     }
 
-    /// Folds each Character of `text`; element i holds the folded scalars of character i.
-    public static func foldedCharacters(_ text: String) -> [[Unicode.Scalar]] {
-        text.map { ch in
-            var out: [Unicode.Scalar] = []
-            for scalar in ch.unicodeScalars {
-                let v = scalar.value
-                if v < 0x80 {
-                    out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v | 0x20)) : scalar)
-                } else {
-                    out += foldCache.scalars(of: scalar)
-                }
-            }
-            return out
-        }
-    }
-
     static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
         // Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ, Armenian ﬓ-ﬗ), common in text pasted from a PDF,
         // fold to their letters, as case folding does: "finance" finds "ﬁnance".

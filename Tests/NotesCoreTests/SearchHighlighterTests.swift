@@ -133,9 +133,49 @@ import Testing
 }
 
 extension SearchHighlighterTests {
-    /// An ASCII line is cut by its bytes; the cut by Characters (the oracle, what every other
-    /// line takes) gives the same text and matches, for lines long and short, matches at either
-    /// end, several terms and every width (seeded).
+    /// The oracle's snippet of a line: the reference's ranges, the line cut by an array of its
+    /// Characters.
+    static func referenceSnippet(_ line: String, _ terms: [String], width: Int) -> (
+        text: String, matches: [Range<Int>]
+    )? {
+        let chars = Array(line)
+        return SearchHighlighter.cut(referenceRanges(terms, line), count: chars.count, width: width) {
+            String(chars[$0])
+        }
+    }
+
+    /// Any line, ASCII (cut by its bytes) or not (by where its Characters start), is cut as the
+    /// oracle cuts it by an array of Characters: lines of accents decomposed and not, CRLF,
+    /// emoji sequences, flags, CJK, Hangul, ß; terms taken from the line's fold or made up;
+    /// every width (seeded).
+    @Test func anyLineIsCutAsTheReferenceCutsItsCharacters() throws {
+        let seed = SeededRandom.seed(default: 2311)
+        var rng = SeededRandom(seed: seed)
+        let alphabet = Array("abAB \t.-\r\né\u{301}É日本語🎉👍🏽🇯🇵❤️ßẞ한국 ﬁ".unicodeScalars)
+        for _ in 0..<1500 {
+            let line = rng.string(from: alphabet, count: Int.random(in: 0...120, using: &rng))
+            let folded = Array(TextFolding.fold(line).unicodeScalars)
+            var terms: [String] = []
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                if !folded.isEmpty, Bool.random(using: &rng) {
+                    let start = Int.random(in: 0..<folded.count, using: &rng)
+                    let end = min(folded.count, start + Int.random(in: 1...4, using: &rng))
+                    terms.append(String(String.UnicodeScalarView(folded[start..<end])))
+                } else {
+                    terms.append(TextFolding.fold(rng.string(from: alphabet, count: Int.random(in: 1...2, using: &rng))))
+                }
+            }
+            let width = Int.random(in: 1...100, using: &rng)
+            let cut = SearchHighlighter.snippet(inLine: line, terms: terms, width: width)
+            let oracle = Self.referenceSnippet(line, terms, width: width)
+            #expect(cut?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+            #expect(cut?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+        }
+    }
+
+    /// An ASCII line is cut by its bytes; the oracle's cut by Characters gives the same text and
+    /// matches, for lines long and short, matches at either end, several terms and every width
+    /// (seeded).
     @Test func anASCIILineIsCutAsItsCharactersAre() throws {
         let seed = SeededRandom.seed(default: 2232)
         var rng = SeededRandom(seed: seed)
@@ -155,7 +195,7 @@ extension SearchHighlighterTests {
             }
             let width = Int.random(in: 1...120, using: &rng)
             let fast = SearchHighlighter.snippet(inLine: line, terms: terms, width: width)
-            let oracle = SearchHighlighter.snippetByCharacter(inLine: line, terms: terms, width: width)
+            let oracle = Self.referenceSnippet(line, terms, width: width)
             #expect(fast?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
             #expect(fast?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
         }
