@@ -144,16 +144,17 @@ extension SearchHighlighterTests {
         }
     }
 
-    /// Any line, ASCII (cut by its bytes) or not (by where its Characters start), is cut as the
-    /// oracle cuts it by an array of Characters: lines of accents decomposed and not, CRLF,
-    /// emoji sequences, flags, CJK, Hangul, ß; terms taken from the line's fold or made up;
-    /// every width (seeded).
-    @Test func anyLineIsCutAsTheReferenceCutsItsCharacters() throws {
-        let seed = SeededRandom.seed(default: 2311)
+    /// Random lines of `alphabet` up to `length` scalars, with terms taken from the line's fold
+    /// or made up, cut at random widths up to `widest`: `snippet(inLine:)` cuts each as the
+    /// oracle cuts it by an array of Characters (seeded).
+    static func expectCutsAsTheReference(
+        alphabet: String, length: Int, widest: Int, lines: Int, seed fallback: UInt64
+    ) {
+        let seed = SeededRandom.seed(default: fallback)
         var rng = SeededRandom(seed: seed)
-        let alphabet = Array("abAB \t.-\r\né\u{301}É日本語🎉👍🏽🇯🇵❤️ßẞ한국 ﬁ".unicodeScalars)
-        for _ in 0..<1500 {
-            let line = rng.string(from: alphabet, count: Int.random(in: 0...120, using: &rng))
+        let scalars = Array(alphabet.unicodeScalars)
+        for _ in 0..<lines {
+            let line = rng.string(from: scalars, count: Int.random(in: 0...length, using: &rng))
             let folded = Array(TextFolding.fold(line).unicodeScalars)
             var terms: [String] = []
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
@@ -162,42 +163,28 @@ extension SearchHighlighterTests {
                     let end = min(folded.count, start + Int.random(in: 1...4, using: &rng))
                     terms.append(String(String.UnicodeScalarView(folded[start..<end])))
                 } else {
-                    terms.append(TextFolding.fold(rng.string(from: alphabet, count: Int.random(in: 1...2, using: &rng))))
+                    let made = rng.string(from: scalars, count: Int.random(in: 1...2, using: &rng))
+                    terms.append(TextFolding.fold(made))
                 }
             }
-            let width = Int.random(in: 1...100, using: &rng)
+            let width = Int.random(in: 1...widest, using: &rng)
             let cut = SearchHighlighter.snippet(inLine: line, terms: terms, width: width)
-            let oracle = Self.referenceSnippet(line, terms, width: width)
+            let oracle = referenceSnippet(line, terms, width: width)
             #expect(cut?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
             #expect(cut?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
         }
     }
 
-    /// An ASCII line is cut by its bytes; the oracle's cut by Characters gives the same text and
-    /// matches, for lines long and short, matches at either end, several terms and every width
-    /// (seeded).
-    @Test func anASCIILineIsCutAsItsCharactersAre() throws {
-        let seed = SeededRandom.seed(default: 2232)
-        var rng = SeededRandom(seed: seed)
-        let alphabet = Array("abcAB xyz\t.-_~[]#\u{1}\u{7F}09".unicodeScalars)
-        for _ in 0..<2000 {
-            let line = rng.string(from: alphabet, count: Int.random(in: 0...300, using: &rng))
-            let folded = TextFolding.fold(line)
-            var terms: [String] = []
-            for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                if !folded.isEmpty, Bool.random(using: &rng) {
-                    let chars = Array(folded)
-                    let start = Int.random(in: 0..<chars.count, using: &rng)
-                    terms.append(String(chars[start..<min(chars.count, start + Int.random(in: 1...4, using: &rng))]))
-                } else {
-                    terms.append(rng.string(from: alphabet, count: Int.random(in: 1...2, using: &rng)).lowercased())
-                }
-            }
-            let width = Int.random(in: 1...120, using: &rng)
-            let fast = SearchHighlighter.snippet(inLine: line, terms: terms, width: width)
-            let oracle = Self.referenceSnippet(line, terms, width: width)
-            #expect(fast?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
-            #expect(fast?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
-        }
+    /// A line that is not plain ASCII is cut where its Characters start: accents decomposed and
+    /// not, CRLF, emoji sequences, flags, CJK, Hangul, ß, a ligature.
+    @Test func anyLineIsCutAsTheReferenceCutsItsCharacters() {
+        Self.expectCutsAsTheReference(
+            alphabet: "abAB \t.-\r\né\u{301}É日本語🎉👍🏽🇯🇵❤️ßẞ한국 ﬁ", length: 120, widest: 100, lines: 1500, seed: 2311)
+    }
+
+    /// An ASCII line is cut by its bytes: lines long and short, controls, matches at either end.
+    @Test func anASCIILineIsCutAsItsCharactersAre() {
+        Self.expectCutsAsTheReference(
+            alphabet: "abcAB xyz\t.-_~[]#\u{1}\u{7F}09", length: 300, widest: 120, lines: 2000, seed: 2232)
     }
 }
