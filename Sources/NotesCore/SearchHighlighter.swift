@@ -120,6 +120,15 @@ public enum SearchHighlighter {
     public static func snippet(of body: String, terms: [String], width: Int = 80) -> (
         text: String, matches: [Range<Int>]
     )? {
+        var folder = TextFolding.Folder(tableAfter: .max)
+        return snippet(of: body, terms: terms, width: width, folder: &folder)
+    }
+
+    /// `snippet(of:terms:width:)` folding the lines in `folder` (one for many bodies: a page of
+    /// search results folds every body into one buffer, and learns each scalar's fold once).
+    public static func snippet(
+        of body: String, terms: [String], width: Int = 80, folder: inout TextFolding.Folder
+    ) -> (text: String, matches: [Range<Int>])? {
         let needles = terms.filter { !$0.isEmpty }.map { Array($0.utf8) }
         guard !needles.isEmpty else { return nil }
         // A term with a line feed in it matches across lines: the whole body is folded and the
@@ -132,20 +141,31 @@ public enum SearchHighlighter {
             let lineNumber = folded[..<first].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width)
         }
-        let utf8 = body.utf8
-        var start = utf8.startIndex
-        while true {
-            let newline = utf8[start...].firstIndex(of: 0x0A)
-            var end = newline ?? utf8.endIndex
-            let folded = TextFolding.foldedUTF8(Substring(utf8[start..<end]))
-            if needles.contains(where: { ByteSearch.firstIndex(of: $0, in: folded) != nil }) {
-                // A CRLF line ends before its CR: a snippet must not show a carriage return.
-                if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-                return snippet(inLine: String(Substring(utf8[start..<end])), terms: terms, width: width)
+        var body = body
+        let line = body.withUTF8 { bytes -> String? in
+            var start = 0
+            while true {
+                let newline = bytes[start...].firstIndex(of: 0x0A)
+                var end = newline ?? bytes.count
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                // (A String's bytes always fold; were they not, their scalars would.)
+                let holds = { (folded: UnsafeBufferPointer<UInt8>) in
+                    needles.contains { ByteSearch.firstIndex(of: $0, in: folded) != nil }
+                }
+                let matched =
+                    folder.fold(text)
+                    ? folder.withFolded(holds)
+                    : TextFolding.foldedUTF8(String(decoding: text, as: UTF8.self)).withUnsafeBufferPointer(holds)
+                if matched {
+                    // A CRLF line ends before its CR: a snippet must not show a carriage return.
+                    if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                }
+                guard let newline else { return nil }
+                start = newline + 1
             }
-            guard let newline else { return nil }
-            start = utf8.index(after: newline)
         }
+        return line.flatMap { snippet(inLine: $0, terms: terms, width: width) }
     }
 
     /// The snippet of `text`, the line that holds the first match.

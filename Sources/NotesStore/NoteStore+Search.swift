@@ -223,12 +223,13 @@ extension NoteStore {
             arguments: StatementArguments(rowids.map(\.0)))
         var byRowid: [Int64: Row] = [:]
         for row in rows { byRowid[row["searchRowid"]] = row }
+        var folder = TextFolding.Folder()
         return try rowids.compactMap { rowid, tier in
             guard let row = byRowid[rowid] else { return nil }
             let summary = try Self.summary(from: row)
             let head: String = row["head"]
             let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
-            if let snippet = SearchHighlighter.snippet(of: head, terms: terms) {
+            if let snippet = SearchHighlighter.snippet(of: head, terms: terms, folder: &folder) {
                 return SearchHit(
                     note: summary, tier: tier, titleMatches: titleMatches, snippet: snippet.text,
                     snippetMatches: snippet.matches)

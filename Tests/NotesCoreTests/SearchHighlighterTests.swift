@@ -109,6 +109,8 @@ import Testing
         var rng = SeededRandom(seed: seed)
         let ascii = Array("abAB \n\r\t-".unicodeScalars)
         let mixed = ascii + Array("éÉ\u{301}日🎉ß".unicodeScalars)
+        // One folder for every body, as a page of results shares one (its table made early).
+        var folder = TextFolding.Folder(tableAfter: 4)
         for round in 0..<1500 {
             let alphabet = round % 2 == 0 ? ascii : mixed
             let text = rng.string(from: alphabet, count: Int.random(in: 0...30, using: &rng))
@@ -125,6 +127,8 @@ import Testing
             let expected = lines.first { !Self.referenceRanges(terms, $0).isEmpty }
             let snippet = SearchHighlighter.snippet(of: text, terms: terms, width: 1000)
             #expect(snippet?.text == expected, "\(context)")
+            let shared = SearchHighlighter.snippet(of: text, terms: terms, width: 1000, folder: &folder)
+            #expect(shared?.text == snippet?.text && shared?.matches == snippet?.matches, "\(context)")
             if let snippet, let expected {
                 #expect(snippet.matches == Self.referenceRanges(terms, expected), "\(context)")
             }
