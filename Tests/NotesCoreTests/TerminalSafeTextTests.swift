@@ -32,6 +32,33 @@ import Testing
         }
     }
 
+    /// Text that is not ASCII is given back as it is when one pass over its scalars finds
+    /// nothing to change (`isUnchanged`), else walked: both give what the walk gives, over
+    /// random texts of accents, runs of marks, emoji sequences and flags (a subdivision flag's
+    /// tag characters too), CJK, Hangul, separators and controls (seeded, replayable).
+    @Test func textThatIsNotASCIIComesOutAsTheGraphemeWalkGivesIt() {
+        let seed = SeededRandom.seed(default: 20_261_130)
+        var random = SeededRandom(seed: seed)
+        let pieces = [
+            "a", " ", "Z", "é", "e\u{301}", "\u{301}", "\u{302}\u{303}", "\u{301}\u{302}\u{303}\u{304}\u{305}",
+            "\u{20DD}", "東京", "한", "👩‍💻", "👍🏽", "🇯🇵",
+            "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "\u{E0067}", "\u{200D}", "\u{200B}", "\u{2028}",
+            "\u{AD}", "\u{61C}", "\u{202E}", "\u{FEFF}", "\u{85}", "\t", "\n", "\r\n", "\u{1B}", "ß", "ﬁ", "\u{FE0F}",
+        ]
+        var unchanged = 0
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<random.below(12) { text += pieces[random.below(pieces.count)] }
+            for mode in [TerminalSafeText.Mode.line, .block] {
+                let walked = TerminalSafeText.sanitizedByCharacter(text, mode: mode)
+                #expect(TerminalSafeText.sanitize(text, mode: mode) == walked, "seed \(seed): \(text.debugDescription)")
+            }
+            if TerminalSafeText.isUnchanged(text) { unchanged += 1 }
+        }
+        // Both ways were taken.
+        #expect(unchanged > 300 && unchanged < 2_700, "seed \(seed): \(unchanged) of 3,000 unchanged")
+    }
+
     @Test func escapeSequencesBecomeVisibleText() {
         #expect(line("\u{1B}]0;pwned\u{07}title") == "␛]0;pwned␇title")
         #expect(line("\u{1B}[2J\u{1B}[31mred") == "␛[2J␛[31mred")
