@@ -100,6 +100,8 @@ extension NoteStore {
         id, zone, title, substr(body, 1, \(NoteSummary.previewLength)) AS preview, tags, isFavorite,
         createdAt, modifiedAt, deletedAt, syncState, length(CAST(body AS BLOB)) AS bodyLength
         """
+    /// How many columns `summaryColumns` are: the position of a column selected after them.
+    static let summaryColumnCount = 11
 
     /// A row of `summaryColumns`, read by position: GRDB finds a column by name by comparing it
     /// lowercased with each, which was a tenth of a long list's time.

@@ -221,13 +221,15 @@ extension NoteStore {
                 WHERE searchRowid IN (\(rowids.map { _ in "?" }.joined(separator: ",")))
                 """,
             arguments: StatementArguments(rowids.map(\.0)))
+        // By position, after the summary's (by name, GRDB compares the names lowercased).
+        let (headColumn, rowidColumn) = (Self.summaryColumnCount, Self.summaryColumnCount + 1)
         var byRowid: [Int64: Row] = [:]
-        for row in rows { byRowid[row["searchRowid"]] = row }
+        for row in rows { byRowid[row[rowidColumn]] = row }
         var folder = TextFolding.Folder()
         return try rowids.compactMap { rowid, tier in
             guard let row = byRowid[rowid] else { return nil }
             let summary = try Self.summary(from: row)
-            let head: String = row["head"]
+            let head: String = row[headColumn]
             let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
             if let snippet = SearchHighlighter.snippet(of: head, terms: terms, folder: &folder) {
                 return SearchHit(

@@ -28,4 +28,13 @@ import Testing
             #expect(page.count == min(limit, query == "-note alpha" ? 354 : 530))
         }
     }
+
+    /// A hit's body and search rowid are read by position after the summary's columns.
+    @Test func theSummaryColumnsAreAsManyAsCounted() throws {
+        let t = try TestStore()
+        let columns = try t.store.read { db in
+            try db.makeStatement(sql: "SELECT \(NoteStore.summaryColumns) FROM note").columnCount
+        }
+        #expect(columns == NoteStore.summaryColumnCount)
+    }
 }
