@@ -31,7 +31,7 @@ extension NoteStore {
     }
 
     /// A large group's new notes' search text (`FetchedText`), made where the engine reads the
-    /// group, before the group before it is applied.
+    /// group, while the group before it is applied.
     public func prepareFetched(_ revisions: [Revision]) -> (any Sendable)? {
         revisions.count >= FetchedText.threshold
             ? FetchedText(revisions, perRecord: FetchedText.counts(revisions)) : nil
