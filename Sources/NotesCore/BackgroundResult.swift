@@ -14,15 +14,9 @@ public final class BackgroundResult<Value: Sendable>: Sendable {
     /// Starts `work` on a global queue (or runs it here when `async` is false).
     public init(async: Bool = true, _ work: @escaping @Sendable () throws -> Value) {
         if async {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                let result = Result { try work() }
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
+            DispatchQueue.global(qos: .userInitiated).async { [self] in run(work) }
         } else {
-            let result = Result { try work() }
-            outcome.withLock { $0 = result }
-            done.signal()
+            run(work)
         }
     }
 
@@ -30,11 +24,14 @@ public final class BackgroundResult<Value: Sendable>: Sendable {
     /// queue's jobs (Dispatch runs as many of them at once as there are cores, and a long one,
     /// such as the read of the next files of a fetch, holds one).
     public init(ownThread work: @escaping @Sendable () throws -> Value) {
-        Thread { [self] in
-            let result = Result { try work() }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.start()
+        Thread { [self] in run(work) }.start()
+    }
+
+    /// Runs `work` and keeps what it gave or threw, for `get()`.
+    private func run(_ work: () throws -> Value) {
+        let result = Result { try work() }
+        outcome.withLock { $0 = result }
+        done.signal()
     }
 
     /// Whether the work has ended (`get()` would not wait).

@@ -6,18 +6,24 @@ public enum SearchHighlighter {
         guard terms.contains(where: { !$0.isEmpty }), !text.isEmpty else { return [] }
         // Plain ASCII without CR: one byte is one Character is one folded scalar.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            let folded = TextFolding.foldedUTF8(text)
-            var found: [Range<Int>] = []
-            for term in terms where !term.isEmpty && term.utf8.allSatisfy({ $0 < 0x80 }) {
-                var from = 0
-                while let i = ByteSearch.firstIndex(of: Array(term.utf8), in: folded, from: from) {
-                    found.append(i..<(i + term.utf8.count))
-                    from = i + term.utf8.count
-                }
-            }
-            return merge(found)
+            return merge(byteMatches(of: terms, in: TextFolding.foldedUTF8(text)))
         }
         return ranges(of: terms, in: text, starts: characterStarts(text))
+    }
+
+    /// Byte ranges of `folded` where each term's UTF-8 occurs (a term's own matches do not
+    /// overlap), term after term.
+    static func byteMatches(of terms: [String], in folded: [UInt8]) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        for term in terms where !term.isEmpty {
+            let needle = Array(term.utf8)
+            var from = 0
+            while let i = ByteSearch.firstIndex(of: needle, in: folded, from: from) {
+                found.append(i..<(i + needle.count))
+                from = i + needle.count
+            }
+        }
+        return found
     }
 
     /// `ranges(of:in:)` for any text, given where its Characters start (`characterStarts`).
@@ -56,16 +62,8 @@ public enum SearchHighlighter {
             folded.append(contentsOf: bytes)
             owner.append(contentsOf: repeatElement(Int32(character), count: bytes.count))
         }
-        var found: [Range<Int>] = []
-        for term in terms where !term.isEmpty {
-            let needle = Array(term.utf8)
-            var from = 0
-            while let i = ByteSearch.firstIndex(of: needle, in: folded, from: from) {
-                found.append(Int(owner[i])..<(Int(owner[i + needle.count - 1]) + 1))
-                from = i + needle.count
-            }
-        }
-        return merge(found)
+        return merge(
+            byteMatches(of: terms, in: folded).map { Int(owner[$0.lowerBound])..<(Int(owner[$0.upperBound - 1]) + 1) })
     }
 
     /// The UTF-8 offset where each Character of `text` starts, in order.

@@ -45,18 +45,14 @@ public enum TerminalSafeText {
                 marks = 0
                 continue
             }
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark:
+            let category = scalar.properties.generalCategory
+            if category == .nonspacingMark || category == .enclosingMark {
                 marks += 1
                 if marks > maxCombiningMarks { return false }
-            case .format:
-                // The zero-width joiner of emoji sequences is the one kept.
-                if v != 0x200D { return false }
-                marks = 0
-            default:
-                if isInvisibleFormat(scalar) { return false }
-                marks = 0
+                continue
             }
+            if isInvisibleFormat(scalar, category: category) { return false }
+            marks = 0
         }
         return true
     }
@@ -140,12 +136,20 @@ public enum TerminalSafeText {
 
     /// Bidi controls and other invisible format characters; ZWJ stays (emoji sequences need it).
     public static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
+        isInvisibleFormat(scalar, category: scalar.properties.generalCategory)
+    }
+
+    /// `isInvisibleFormat` of a scalar whose general category the caller has (looked up only
+    /// when the scalar's value does not decide).
+    static func isInvisibleFormat(
+        _ scalar: Unicode.Scalar, category: @autoclosure () -> Unicode.GeneralCategory
+    ) -> Bool {
         switch scalar.value {
         case ..<0xAD: return false  // no format character (Cf) comes before the soft hyphen
         case 0x200D: return false
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         case 0x2028, 0x2029: return true
-        default: return scalar.properties.generalCategory == .format
+        default: return category() == .format
         }
     }
 }

@@ -80,16 +80,9 @@ extension NoteStore {
             hlc: HLC(packed: row["hlc"]), device: row["device"])
     }
 
-    /// A revision row's canonical fields text as stored before elision (nil: a tombstone).
-    static func fieldsText(of row: Row, _ db: Database) throws -> String? {
-        guard let text = row["fields"] as String? else { return nil }
-        guard let offset = row["bodyAt"] as Int? else { return text }
-        return try HeadBody.splice(text, at: offset, body: headBody(of: row, db))
-    }
-
     /// A revision row's fields (nil: a tombstone). An elided head's are its elided text, whose
     /// body is `""`, read with the note's body set in: the same fields as reading the text
-    /// `fieldsText` splices, without escaping the body into it and unescaping it again.
+    /// `HeadBody.splice` makes whole, without escaping the body into it and unescaping it again.
     static func revisionFields(of row: Row, _ db: Database) throws -> RevisionFields? {
         guard let text = row["fields"] as String? else { return nil }
         guard let offset = row["bodyAt"] as Int? else {
@@ -104,7 +97,7 @@ extension NoteStore {
     }
 
     /// The body of the note whose elided head `row` is.
-    private static func headBody(of row: Row, _ db: Database) throws -> String {
+    static func headBody(of row: Row, _ db: Database) throws -> String {
         let id: String = row["id"]
         guard
             let body = try String.fetchOne(

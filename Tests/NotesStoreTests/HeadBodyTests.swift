@@ -354,3 +354,14 @@ struct HeadBodyTests {
         (0..<random.below(12)).map { _ in pieces[random.below(pieces.count)] }.joined()
     }
 }
+
+extension NoteStore {
+    /// A revision row's canonical fields text as stored before elision (nil: a tombstone): the
+    /// tests' reading of what the store holds, byte for byte (the store reads fields by
+    /// `revisionFields(of:_:)`).
+    static func fieldsText(of row: Row, _ db: Database) throws -> String? {
+        guard let text = row["fields"] as String? else { return nil }
+        guard let offset = row["bodyAt"] as Int? else { return text }
+        return try HeadBody.splice(text, at: offset, body: headBody(of: row, db))
+    }
+}
