@@ -127,11 +127,23 @@ public enum SearchHighlighter {
     public static func snippet(
         of body: String, terms: [String], width: Int = 80, folder: inout TextFolding.Folder
     ) -> (text: String, matches: [Range<Int>])? {
+        var body = body
+        return body.withUTF8 { snippet(ofUTF8: $0, terms: terms, width: width, folder: &folder) }
+    }
+
+    /// `snippet(of:terms:width:folder:)` of a body given as its UTF-8 bytes, read where they lie
+    /// (a search reads them in SQLite's row): only the line shown becomes a String. Bytes that
+    /// are not UTF-8 are read as `String(decoding:as:)` repairs them, line by line (a repair
+    /// never touches a line feed).
+    public static func snippet(
+        ofUTF8 bytes: UnsafeBufferPointer<UInt8>, terms: [String], width: Int = 80, folder: inout TextFolding.Folder
+    ) -> (text: String, matches: [Range<Int>])? {
         let needles = terms.filter { !$0.isEmpty }.map { Array($0.utf8) }
         guard !needles.isEmpty else { return nil }
         // A term with a line feed in it matches across lines: the whole body is folded and the
         // line of the first match is the one shown.
         if needles.contains(where: { $0.contains(0x0A) }) {
+            let body = String(decoding: bytes, as: UTF8.self)
             let folded = TextFolding.foldedUTF8(body)
             guard let first = needles.compactMap({ ByteSearch.firstIndex(of: $0, in: folded) }).min() else {
                 return nil
@@ -139,31 +151,27 @@ public enum SearchHighlighter {
             let lineNumber = folded[..<first].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width)
         }
-        var body = body
-        let line = body.withUTF8 { bytes -> String? in
-            var start = 0
-            while true {
-                let newline = bytes[start...].firstIndex(of: 0x0A)
-                var end = newline ?? bytes.count
-                let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                // (A String's bytes always fold; were they not, their scalars would.)
-                let holds = { (folded: UnsafeBufferPointer<UInt8>) in
-                    needles.contains { ByteSearch.firstIndex(of: $0, in: folded) != nil }
-                }
-                let matched =
-                    folder.fold(text)
-                    ? folder.withFolded(holds)
-                    : TextFolding.foldedUTF8(String(decoding: text, as: UTF8.self)).withUnsafeBufferPointer(holds)
-                if matched {
-                    // A CRLF line ends before its CR: a snippet must not show a carriage return.
-                    if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                }
-                guard let newline else { return nil }
-                start = newline + 1
+        var start = 0
+        while true {
+            let newline = bytes[start...].firstIndex(of: 0x0A)
+            var end = newline ?? bytes.count
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let holds = { (folded: UnsafeBufferPointer<UInt8>) in
+                needles.contains { ByteSearch.firstIndex(of: $0, in: folded) != nil }
             }
+            let matched =
+                folder.fold(text)
+                ? folder.withFolded(holds)
+                : TextFolding.foldedUTF8(String(decoding: text, as: UTF8.self)).withUnsafeBufferPointer(holds)
+            if matched {
+                // A CRLF line ends before its CR: a snippet must not show a carriage return.
+                if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                return snippet(inLine: line, terms: terms, width: width)
+            }
+            guard let newline else { return nil }
+            start = newline + 1
         }
-        return line.flatMap { snippet(inLine: $0, terms: terms, width: width) }
     }
 
     /// The snippet of `text`, the line that holds the first match.

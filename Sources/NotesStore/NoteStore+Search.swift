@@ -46,27 +46,31 @@ extension NoteStore {
             let zones = try Self.searchZones(query, db)
             var plan = try SearchPlan(
                 query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
+            var maker = HitMaker(query)
             if let sort = query.sort {
                 let page = try sorted(&plan, by: sort, limit: limit, after: cursor, db)
-                return SearchPage(hits: try hits(for: page.rowids, query: query, db), next: page.next)
+                return SearchPage(
+                    hits: try Self.read(page.rowids, Self.hitColumns, db) { try maker.hit(tier: $0, $1) },
+                    next: page.next)
             }
-            var rowids: [(Int64, Int)] = []
+            var found: [(rowid: Int64, tier: Int, hit: SearchHit)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
             // One row more than the page shows tells whether another page exists.
-            while tier <= 2, rowids.count <= limit {
-                let found = try plan.find(tier: tier, after: after, limit: limit + 1 - rowids.count, db)
-                rowids += found.map { ($0, tier) }
-                if rowids.count > limit { break }
+            while tier <= 2, found.count <= limit {
+                found += try plan.find(
+                    tier: tier, after: after, limit: limit + 1 - found.count, reading: Self.hitColumns, db
+                ) { [tier] rowid, row in (rowid, tier, try maker.hit(tier: tier, row)) }
+                if found.count > limit { break }
                 tier += 1
                 after = nil
             }
             var next: SearchCursor?
-            if rowids.count > limit {
-                rowids.removeLast(rowids.count - limit)
-                next = rowids.last.map { SearchCursor(tier: $0.1, rowid: $0.0) }
+            if found.count > limit {
+                found.removeLast(found.count - limit)
+                next = found.last.map { SearchCursor(tier: $0.tier, rowid: $0.rowid) }
             }
-            return SearchPage(hits: try hits(for: rowids, query: query, db), next: next)
+            return SearchPage(hits: found.map(\.hit), next: next)
         }
     }
 
@@ -78,8 +82,9 @@ extension NoteStore {
         _ query: SearchQuery, limit: Int, chunk: Int = 256, timeZone: TimeZone = .current,
         _ each: ([SearchHit]) throws -> Void
     ) throws {
-        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone) { found, db in
-            try each(try hits(for: found, query: query, db))
+        var maker = HitMaker(query)
+        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone, reading: Self.hitColumns, each) {
+            try maker.hit(tier: $0, $1)
         }
     }
 
@@ -90,23 +95,19 @@ extension NoteStore {
         _ query: SearchQuery, limit: Int, chunk: Int = 1024, timeZone: TimeZone = .current,
         _ each: ([String]) throws -> Void
     ) throws {
-        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone) { found, db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT searchRowid, id FROM note WHERE searchRowid IN ("
-                    + found.map { _ in "?" }.joined(separator: ",") + ")",
-                arguments: StatementArguments(found.map(\.0)))
-            var byRowid: [Int64: String] = [:]
-            for row in rows { byRowid[row[0]] = row[1] }
-            try each(found.compactMap { byRowid[$0.0] })
-        }
+        try eachFound(
+            query, limit: limit, chunk: chunk, timeZone: timeZone, reading: SearchPlan.RowColumns(sql: "id", count: 1),
+            each
+        ) { _, row in row[0] }
     }
 
-    /// Walks the hits of `query` as the index yields them (searchRowid and tier), a chunk at a
-    /// time, in one read; with `sort:` every hit is found and ordered first (one chunk).
-    private func eachFound(
-        _ query: SearchQuery, limit: Int, chunk: Int, timeZone: TimeZone,
-        _ each: ([(Int64, Int)], Database) throws -> Void
+    /// Walks the notes `query` finds as the index yields them, a chunk at a time, in one read:
+    /// what `make` makes of each (given its tier and its row, whose first columns are `extra`'s,
+    /// read in the step that checked it). With `sort:` every hit is found and ordered first
+    /// (one chunk).
+    private func eachFound<Found>(
+        _ query: SearchQuery, limit: Int, chunk: Int, timeZone: TimeZone, reading extra: SearchPlan.RowColumns,
+        _ each: ([Found]) throws -> Void, make: (_ tier: Int, Row) throws -> Found
     ) throws {
         let now = clock()
         try read { db in
@@ -114,7 +115,8 @@ extension NoteStore {
             var plan = try SearchPlan(
                 query, segments: segmentCache.segments(db), zones: zones, now: now, timeZone: timeZone, db)
             if let sort = query.sort {
-                try each(try sorted(&plan, by: sort, limit: limit, after: nil, db).rowids, db)
+                let page = try sorted(&plan, by: sort, limit: limit, after: nil, db)
+                try each(try Self.read(page.rowids, extra, db, make))
                 return
             }
             var left = limit
@@ -122,14 +124,35 @@ extension NoteStore {
                 var after: Int64?
                 while left > 0 {
                     let asked = min(chunk, left)
-                    let found = try plan.find(tier: tier, after: after, limit: asked, db)
-                    if !found.isEmpty { try each(found.map { ($0, tier) }, db) }
+                    let found = try plan.find(tier: tier, after: after, limit: asked, reading: extra, db) {
+                        rowid, row in (rowid, try make(tier, row))
+                    }
+                    if !found.isEmpty { try each(found.map(\.1)) }
                     left -= found.count
                     guard found.count == asked, let last = found.last else { break }
-                    after = last
+                    after = last.0
                 }
             }
         }
+    }
+
+    /// What `make` makes of the row of each note in `rowids` (searchRowid and tier), in order;
+    /// a note that has no such rowid since is left out. The row has `columns`.
+    private static func read<Found>(
+        _ rowids: [(Int64, Int)], _ columns: SearchPlan.RowColumns, _ db: Database,
+        _ make: (_ tier: Int, Row) throws -> Found
+    ) throws -> [Found] {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns.sql) FROM note WHERE searchRowid = ?")
+        var result: [Found] = []
+        result.reserveCapacity(rowids.count)
+        for (rowid, tier) in rowids {
+            // The row is the statement's current row: the cursor lives while it is made.
+            let rows = try Row.fetchCursor(statement, arguments: [rowid])
+            try withExtendedLifetime(rows) {
+                if let row = try rows.next() { result.append(try make(tier, row)) }
+            }
+        }
+        return result
     }
 
     /// Convenience: parses `text` with the §5 syntax.
@@ -210,34 +233,34 @@ extension NoteStore {
         return zones
     }
 
-    private func hits(for rowids: [(Int64, Int)], query: SearchQuery, _ db: Database) throws -> [SearchHit] {
-        var seen = Set<String>()
-        let terms = query.highlightTerms.map(SearchPlan.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
-        guard !rowids.isEmpty else { return [] }
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Self.summaryColumns), substr(body, 1, 100000) AS head, searchRowid FROM note
-                WHERE searchRowid IN (\(rowids.map { _ in "?" }.joined(separator: ",")))
-                """,
-            arguments: StatementArguments(rowids.map(\.0)))
-        // By position, after the summary's (by name, GRDB compares the names lowercased).
-        let (headColumn, rowidColumn) = (Self.summaryColumnCount, Self.summaryColumnCount + 1)
-        var byRowid: [Int64: Row] = [:]
-        for row in rows { byRowid[row[rowidColumn]] = row }
+    /// The columns a search hit is made of: the summary's, then the first 100,000 characters of
+    /// the body, where its snippet is looked for.
+    static let hitColumns = SearchPlan.RowColumns(
+        sql: summaryColumns + ", substr(body, 1, 100000) AS head", count: summaryColumnCount + 1)
+
+    /// Makes search hits of rows of `hitColumns`, highlighting a query's terms.
+    struct HitMaker {
+        let terms: [String]
+        /// Folds the lines a snippet is looked for in, hit after hit.
         var folder = TextFolding.Folder()
-        return try rowids.compactMap { rowid, tier in
-            guard let row = byRowid[rowid] else { return nil }
-            let summary = try Self.summary(from: row)
-            let head: String = row[headColumn]
+
+        init(_ query: SearchQuery) {
+            var seen = Set<String>()
+            terms = query.highlightTerms.map(SearchPlan.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
+        }
+
+        /// The hit of `row`, the body's head read in place in it.
+        mutating func hit(tier: Int, _ row: Row) throws -> SearchHit {
+            let summary = try NoteStore.summary(from: row)
             let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
-            if let snippet = SearchHighlighter.snippet(of: head, terms: terms, folder: &folder) {
-                return SearchHit(
-                    note: summary, tier: tier, titleMatches: titleMatches, snippet: snippet.text,
-                    snippetMatches: snippet.matches)
+            let snippet = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { head in
+                (head ?? Data()).withUnsafeBytes { head in
+                    SearchHighlighter.snippet(ofUTF8: head.bindMemory(to: UInt8.self), terms: terms, folder: &folder)
+                }
             }
             return SearchHit(
-                note: summary, tier: tier, titleMatches: titleMatches, snippet: summary.snippet, snippetMatches: [])
+                note: summary, tier: tier, titleMatches: titleMatches, snippet: snippet?.text ?? summary.snippet,
+                snippetMatches: snippet?.matches ?? [])
         }
     }
 }

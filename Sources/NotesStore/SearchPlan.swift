@@ -86,6 +86,8 @@ struct SearchPlan {
     /// Lists intersected per term at most; once candidates are this few the check is cheaper.
     static let maxIntersections = 4
     static let fewCandidates = 64
+    /// Candidates read from the note table in one statement.
+    static let candidateBatch = 64
 
     /// - Parameters:
     ///   - zones: the zone of each notebook the query names (`NoteStore.searchZones`).
@@ -197,9 +199,33 @@ struct SearchPlan {
                 arguments: StatementArguments(arguments)))
     }
 
+    /// Columns a caller reads from the row of each note a search finds (`find(…reading:make:)`),
+    /// selected before the three the plan checks (sort title, body, tags): the note is read once,
+    /// in the step that checks it.
+    struct RowColumns {
+        /// SQL of the columns, separated by commas; empty for none.
+        var sql: String
+        var count: Int
+
+        static let none = RowColumns(sql: "", count: 0)
+
+        /// `sql` and then `own`, as one list of columns.
+        func followed(by own: String) -> String { sql.isEmpty ? own : sql + ", " + own }
+    }
+
     /// Up to `limit` searchRowids of `tier` (0: every term in the title; 1: some; 2: none),
     /// newest first, below `after`.
     mutating func find(tier: Int, after: Int64?, limit: Int, _ db: Database) throws -> [Int64] {
+        try find(tier: tier, after: after, limit: limit, db) { rowid, _ in rowid }
+    }
+
+    /// What `make` makes of each of up to `limit` notes of `tier`, newest first, below `after`,
+    /// given the note's searchRowid and its row while it is read: the row's first columns are
+    /// `extra`'s (the plan's own follow them).
+    mutating func find<Found>(
+        tier: Int, after: Int64?, limit: Int, reading extra: RowColumns = .none, _ db: Database,
+        make: (Int64, Row) throws -> Found
+    ) throws -> [Found] {
         if tier == 0 && terms.isEmpty { return [] }
         if tier == 1 && terms.count < 2 { return [] }
         let space = tier == 0 ? SearchKeys.titleSpace : 0
@@ -211,56 +237,74 @@ struct SearchPlan {
                 candidates[space] = .some(nil)
             }
         }
-        let titleStatement = try db.cachedStatement(sql: "SELECT sortTitle FROM note WHERE searchRowid = ?")
-        let bodyStatement = try db.cachedStatement(sql: "SELECT body, tags FROM note WHERE searchRowid = ?")
+        // The plan's columns: sort title, body and tags, after the caller's.
+        let own = extra.count
+        // A batch of candidates is read in one statement, newest first (a statement per note
+        // was a tenth of a search that prints every match: GRDB names a cursor's columns anew
+        // each time); a batch not full is padded with NULL, which matches nothing.
+        let batchStatement = try db.cachedStatement(
+            sql: """
+                SELECT \(extra.followed(by: "sortTitle, body, tags, searchRowid")) FROM note
+                WHERE searchRowid IN (\(Array(repeating: "?", count: Self.candidateBatch).joined(separator: ",")))
+                ORDER BY searchRowid DESC
+                """)
         // Out of self while this walk folds into it.
         var folder = self.folder
         defer { self.folder = folder }
-        /// Folds the body and tags of the note with `rowid`; false when it has none since.
-        func foldBody(_ rowid: Int64, _ folder: inout TextFolding.Folder) throws -> Bool {
-            // The row reads the statement's current row: the cursor lives until it is folded.
-            let rows = try Row.fetchCursor(bodyStatement, arguments: [rowid])
-            return try withExtendedLifetime(rows) {
-                guard let row = try rows.next() else { return false }
-                try Self.fold(row, body: 0, tags: 1, into: &folder)
-                return true
-            }
-        }
-        var found: [Int64] = []
-        let noteBody = try db.cachedStatement(sql: "SELECT body FROM note WHERE searchRowid = ?")
+        var found: [Found] = []
         // The text conditions, for one candidate (the scan below has them in its own SQL).
         let check = try textCondition.map { condition in
             try db.cachedStatement(sql: "SELECT 1 FROM note n WHERE n.searchRowid = ? AND " + condition.sql)
         }
-        func consider(
-            _ rowid: Int64, title: String, checked: Bool = false, body: (inout TextFolding.Folder) throws -> Bool
-        ) throws {
+        func consider(_ rowid: Int64, _ row: Row, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
-            guard try accepts(tier: tier, title: title, folder: &folder, body: body) else { return }
+            let accepted = try row.withUnsafeData(atIndex: own) { title in
+                try (title ?? Data()).withUnsafeBytes { title in
+                    try accepts(tier: tier, title: title.bindMemory(to: UInt8.self), folder: &folder) { folder in
+                        try Self.fold(row, body: own + 1, tags: own + 2, into: &folder)
+                    }
+                }
+            }
+            guard accepted else { return }
             if let check, let textCondition, !checked {
                 let arguments = StatementArguments([rowid as any DatabaseValueConvertible] + textCondition.arguments)
                 guard try Int.fetchOne(check, arguments: arguments) != nil else { return }
             }
             // Tasks are read in the note's own text: folding could make a box of what is none.
             if let openTasks {
-                let text = try String.fetchOne(noteBody, arguments: [rowid]) ?? ""
-                guard TaskItem.open(in: text).isEmpty != openTasks else { return }
+                guard TaskItem.open(in: row[own + 1] ?? "").isEmpty != openTasks else { return }
             }
-            found.append(rowid)
+            found.append(try make(rowid, row))
         }
+        /// Reads the notes of `rowids` (descending; those with no such rowid since are left out)
+        /// and considers them until `limit` are found.
+        func consider(_ rowids: inout [Int64]) throws {
+            guard !rowids.isEmpty else { return }
+            var arguments = rowids.map { $0 as (any DatabaseValueConvertible)? }
+            arguments += Array(repeating: nil, count: Self.candidateBatch - rowids.count)
+            rowids.removeAll(keepingCapacity: true)
+            let rows = try Row.fetchCursor(batchStatement, arguments: StatementArguments(arguments))
+            while found.count < limit, let row = try rows.next() {
+                try consider(row[own + 3], row)
+            }
+        }
+        var batch: [Int64] = []
+        batch.reserveCapacity(Self.candidateBatch)
         if let lists = candidates[space] ?? nil {
             var iterator = DescendingMerge(lists, below: after)
             while found.count < limit, let rowid = iterator.next() {
                 if let allowed, !allowed.contains(rowid) { continue }
-                guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
-                try consider(rowid, title: title) { try foldBody(rowid, &$0) }
+                batch.append(rowid)
+                if batch.count == Self.candidateBatch { try consider(&batch) }
             }
+            try consider(&batch)
         } else if let allowed {
             var rowids = allowed.filter { rowid in after.map { rowid < $0 } ?? true }.sorted(by: >)[...]
             while found.count < limit, let rowid = rowids.popFirst() {
-                guard let title = try String.fetchOne(titleStatement, arguments: [rowid]) else { continue }
-                try consider(rowid, title: title) { try foldBody(rowid, &$0) }
+                batch.append(rowid)
+                if batch.count == Self.candidateBatch { try consider(&batch) }
             }
+            try consider(&batch)
         } else {
             // Every note newest first, through the index of searchRowid; with the text
             // conditions in the scan's SQL when there are some.
@@ -268,16 +312,13 @@ struct SearchPlan {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT n.searchRowid, n.sortTitle, n.body, n.tags FROM note n
+                        SELECT \(extra.followed(by: "n.sortTitle, n.body, n.tags, n.searchRowid")) FROM note n
                         WHERE n.searchRowid < ?\(condition) ORDER BY n.searchRowid DESC
                         """),
                 arguments: StatementArguments(
                     [(after ?? Int64.max) as any DatabaseValueConvertible] + (textCondition?.arguments ?? [])))
             while found.count < limit, let row = try rows.next() {
-                try consider(row[0], title: row[1], checked: true) { folder in
-                    try Self.fold(row, body: 2, tags: 3, into: &folder)
-                    return true
-                }
+                try consider(row[own + 3], row, checked: true)
             }
         }
         return found
@@ -298,10 +339,10 @@ struct SearchPlan {
     }
 
     /// Whether the note with this folded title and body belongs to `tier` and to no excluded
-    /// term. The body is folded into `folder` (by `body`, false when the note has none) only when
-    /// the title does not decide.
+    /// term. The body is folded into `folder` (by `body`) only when the title does not decide.
     private func accepts(
-        tier: Int, title: String, folder: inout TextFolding.Folder, body: (inout TextFolding.Folder) throws -> Bool
+        tier: Int, title: UnsafeBufferPointer<UInt8>, folder: inout TextFolding.Folder,
+        body: (inout TextFolding.Folder) throws -> Void
     ) throws -> Bool {
         let inTitle = termBytes.map { Self.contains(title, $0) }
         let titleHits = inTitle.filter { $0 }.count
@@ -312,7 +353,7 @@ struct SearchPlan {
         }
         if excludedBytes.contains(where: { Self.contains(title, $0) }) { return false }
         guard titleHits < terms.count || !excludedBytes.isEmpty else { return true }
-        guard try body(&folder) else { return false }
+        try body(&folder)
         return folder.withFolded { body in
             for (bytes, hit) in zip(termBytes, inTitle) where !hit {
                 if !Self.contains(body, bytes) { return false }
@@ -382,12 +423,6 @@ struct SearchPlan {
         unique.reserveCapacity(all.count)
         for document in all where unique.last != document { unique.append(document) }
         return unique
-    }
-
-    /// Whether `text`'s UTF-8 contains `needle`.
-    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        var text = text
-        return text.withUTF8 { contains($0, needle) }
     }
 
     /// Whether `haystack` contains `needle`: `memchr` to each place the needle's first byte
