@@ -67,7 +67,7 @@ extension NoteStore {
 
     /// A note id as the store keeps it (a UUID string); a damaged one is an error that says so.
     static func noteID(_ text: String) throws -> UUID {
-        guard let id = UUID(uuidString: text) else {
+        guard let id = UUID(hexText: text) else {
             throw StoreError(
                 .corrupt,
                 "the database has a note with a damaged id (\(TerminalSafeText.sanitize(String(text.prefix(40))))); run `sqlite3 notes.sqlite 'PRAGMA integrity_check'` and restore from a backup or export"
@@ -90,8 +90,32 @@ extension NoteStore {
     static func decodeTags(_ json: String) -> [String] {
         // Written by us as a JSON array; a damaged row shows no tags, its revision still holds them.
         if json == "[]" { return [] }
+        if let plain = plainTags(json) { return plain }
         guard let value = try? JSONValue(parsing: Data(json.utf8)), let items = value.arrayValue else { return [] }
         return items.compactMap(\.stringValue)
+    }
+
+    /// The tags of `["a","b"]` written without escapes, spaces or control characters, split
+    /// where JSON's parse would split them; nil for any other text (which the parse reads).
+    /// Tags were a twentieth of the thread that reads a search's hits.
+    static func plainTags(_ json: String) -> [String]? {
+        let bytes = json.utf8
+        guard bytes.count >= 4, bytes.starts(with: #"[""#.utf8), bytes.reversed().starts(with: #"]""#.utf8),
+            !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 })
+        else { return nil }
+        // Between the brackets: "tag" and "," alternate, so the quotes split it into
+        // "", tag, ",", tag, …, tag, "".
+        let parts = bytes.dropFirst().dropLast().split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
+        guard parts.count % 2 == 1, parts.first?.isEmpty == true, parts.last?.isEmpty == true else { return nil }
+        var tags: [String] = []
+        for (index, part) in parts.enumerated().dropFirst().dropLast() {
+            if index % 2 == 1 {
+                tags.append(String(decoding: part, as: UTF8.self))
+            } else if !part.elementsEqual(",".utf8) {
+                return nil
+            }
+        }
+        return tags
     }
 
     /// The columns `summary(from:)` reads, by position: a query selects them first, in this order

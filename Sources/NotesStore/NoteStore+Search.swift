@@ -50,7 +50,7 @@ extension NoteStore {
             if let sort = query.sort {
                 let page = try sorted(&plan, by: sort, limit: limit, after: cursor, db)
                 return SearchPage(
-                    hits: try Self.read(page.rowids, Self.hitColumns, db) { try maker.hit(tier: $0, $1) },
+                    hits: try Self.read(page.rowids, Self.hitColumns, db) { maker.hit(try FoundHit(tier: $0, $1)) },
                     next: page.next)
             }
             var found: [(rowid: Int64, tier: Int, hit: SearchHit)] = []
@@ -60,7 +60,7 @@ extension NoteStore {
             while tier <= 2, found.count <= limit {
                 found += try plan.find(
                     tier: tier, after: after, limit: limit + 1 - found.count, reading: Self.hitColumns, db
-                ) { [tier] rowid, row in (rowid, tier, try maker.hit(tier: tier, row)) }
+                ) { [tier] rowid, row in (rowid, tier, maker.hit(try FoundHit(tier: tier, row))) }
                 if found.count > limit { break }
                 tier += 1
                 after = nil
@@ -75,21 +75,42 @@ extension NoteStore {
     }
 
     /// The hits `search(query, limit:)` gives, in the same order, handed to `each` a chunk at
-    /// a time as the index yields them (issue 27): only a chunk's rows and snippets are built
-    /// at once, so a search of every match holds one chunk, and its first results are printed
-    /// before the last are found. With `sort:` every hit is found and ordered first (one page).
+    /// a time as the index yields them (issue 27): only a few chunks' rows and snippets are
+    /// held at once, so a search of every match holds a few chunks, and its first results are
+    /// printed before the last are found. With `sort:` every hit is found and ordered first
+    /// (one chunk).
+    ///
+    /// Two threads share the work (D-234): one reads and checks the notes and copies each
+    /// found one's summary and head out of its row; the caller's thread makes the snippets
+    /// and highlights and runs `each`, up to two chunks behind. An error `each` throws stops
+    /// the reading and is thrown; so is one the reading meets, after the chunks before it.
     public func searchEach(
-        _ query: SearchQuery, limit: Int, chunk: Int = 256, timeZone: TimeZone = .current,
+        _ query: SearchQuery, limit: Int, chunk: Int = 64, timeZone: TimeZone = .current,
         _ each: ([SearchHit]) throws -> Void
     ) throws {
+        let handoff = Handoff<[FoundHit]>(capacity: 2)
+        let reading = BackgroundResult(ownThread: { [self] in
+            defer { handoff.close() }
+            try eachFound(
+                query, limit: limit, chunk: chunk, timeZone: timeZone, reading: Self.hitColumns,
+                { found in guard handoff.put(found) else { throw SearchStopped() } }, make: FoundHit.init)
+        })
         var maker = HitMaker(query)
-        try eachFound(query, limit: limit, chunk: chunk, timeZone: timeZone, reading: Self.hitColumns, each) {
-            try maker.hit(tier: $0, $1)
+        do {
+            while let found = handoff.take() { try each(found.map { maker.hit($0) }) }
+        } catch {
+            handoff.cancel()
+            _ = try? reading.get()
+            throw error
         }
+        try reading.get()
     }
 
-    /// The ids of the notes `searchEach` hands over, in the same order and chunks, without
-    /// building their rows and snippets: what a script that wants every match reads
+    /// The reading of `searchEach` stops: its caller threw.
+    private struct SearchStopped: Error {}
+
+    /// The ids of the notes `searchEach` hands over, in the same order, a chunk at a time,
+    /// without building their rows and snippets: what a script that wants every match reads
     /// (`search --ids`, as `rg -l` lists files).
     public func searchEachID(
         _ query: SearchQuery, limit: Int, chunk: Int = 1024, timeZone: TimeZone = .current,
@@ -238,7 +259,24 @@ extension NoteStore {
     static let hitColumns = SearchPlan.RowColumns(
         sql: summaryColumns + ", substr(body, 1, 100000) AS head", count: summaryColumnCount + 1)
 
-    /// Makes search hits of rows of `hitColumns`, highlighting a query's terms.
+    /// A note a search found, as its reading hands it over: the summary and the body's head,
+    /// copied out of its row of `hitColumns` (the row lives only while it is read).
+    struct FoundHit: Sendable {
+        var tier: Int
+        var summary: NoteSummary
+        var head: [UInt8]
+
+        init(tier: Int, _ row: Row) throws {
+            self.tier = tier
+            summary = try NoteStore.summary(from: row)
+            // Copied as one block (an array made from `Data` copies it byte by byte).
+            head = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { head in
+                head.map { $0.withUnsafeBytes { Array($0.bindMemory(to: UInt8.self)) } } ?? []
+            }
+        }
+    }
+
+    /// Makes search hits of found notes, highlighting a query's terms.
     struct HitMaker {
         let terms: [String]
         /// Folds the lines a snippet is looked for in, hit after hit.
@@ -249,17 +287,14 @@ extension NoteStore {
             terms = query.highlightTerms.map(SearchPlan.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
         }
 
-        /// The hit of `row`, the body's head read in place in it.
-        mutating func hit(tier: Int, _ row: Row) throws -> SearchHit {
-            let summary = try NoteStore.summary(from: row)
+        mutating func hit(_ found: FoundHit) -> SearchHit {
+            let summary = found.summary
             let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
-            let snippet = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { head in
-                (head ?? Data()).withUnsafeBytes { head in
-                    SearchHighlighter.snippet(ofUTF8: head.bindMemory(to: UInt8.self), terms: terms, folder: &folder)
-                }
+            let snippet = found.head.withUnsafeBufferPointer { head in
+                SearchHighlighter.snippet(ofUTF8: head, terms: terms, folder: &folder)
             }
             return SearchHit(
-                note: summary, tier: tier, titleMatches: titleMatches, snippet: snippet?.text ?? summary.snippet,
+                note: summary, tier: found.tier, titleMatches: titleMatches, snippet: snippet?.text ?? summary.snippet,
                 snippetMatches: snippet?.matches ?? [])
         }
     }

@@ -365,3 +365,31 @@ extension NoteStore {
         return try HeadBody.splice(text, at: offset, body: headBody(of: row, db))
     }
 }
+
+/// A note's tags are stored as a JSON array; the plain ones are split without the JSON parse,
+/// to the same list.
+@Suite struct StoredTagsTests {
+    @Test func plainTagsReadAsTheJSONParseReadsThem() throws {
+        let seed = SeededRandom.seed(default: 20_261_130)
+        var random = SeededRandom(seed: seed)
+        let alphabet: [Unicode.Scalar] = ["a", "b", "é", "東", ",", " ", "\"", "\\", "[", "]", "\n", "\u{1}", "😀", "-"]
+        var plain = 0
+        for _ in 0..<3_000 {
+            let tags = (0..<random.below(4)).map { _ in random.string(from: alphabet, count: random.below(6)) }
+            var stored = JSONValue.array(tags.map(JSONValue.string)).canonicalString
+            #expect(NoteStore.decodeTags(stored) == tags, "\(stored) (CLOUDNOTES_SEED=\(seed))")
+            if NoteStore.plainTags(stored) != nil { plain += 1 }
+            // And damaged text: a byte left out, or one of the alphabet put in.
+            var scalars = Array(stored.unicodeScalars)
+            if !scalars.isEmpty, random.below(2) == 0 {
+                scalars.remove(at: random.below(scalars.count))
+            } else {
+                scalars.insert(alphabet[random.below(alphabet.count)], at: random.below(scalars.count + 1))
+            }
+            stored = String(String.UnicodeScalarView(scalars))
+            let parsed = (try? JSONValue(parsing: Data(stored.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(NoteStore.decodeTags(stored) == parsed, "\(stored) (CLOUDNOTES_SEED=\(seed))")
+        }
+        #expect(plain > 300, "stored tags take the plain path")
+    }
+}

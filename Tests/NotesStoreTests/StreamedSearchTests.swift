@@ -38,3 +38,35 @@ import Testing
         #expect(columns == NoteStore.summaryColumnCount)
     }
 }
+
+/// `searchEach` reads on a thread of its own while the caller's makes and prints the hits: an
+/// error either side stops both and reaches the caller, and the store is free afterwards.
+@Suite struct StreamedSearchErrorTests {
+    struct Stop: Error {}
+
+    @Test func anErrorOfTheCallerStopsTheReadingAndIsThrown() throws {
+        let t = try TestStore()
+        _ = try t.store.importNotes((0..<530).map { Note(title: "alpha \($0)", body: "body") })
+        var calls = 0
+        #expect(throws: Stop.self) {
+            try t.store.searchEach(SearchQuery(parsing: "alpha"), limit: 1000, chunk: 64) { _ in
+                calls += 1
+                if calls == 2 { throw Stop() }
+            }
+        }
+        #expect(calls == 2)
+        // The reading ended with its transaction: the store writes and searches again.
+        _ = try t.store.importNotes([Note(title: "alpha after", body: "")])
+        #expect(try t.store.search("alpha after").hits.map(\.note.title) == ["alpha after"])
+    }
+
+    @Test func anErrorOfTheReadingIsThrownAndNothingIsHandedOver() throws {
+        let t = try TestStore()
+        _ = try t.store.importNotes([Note(title: "alpha", body: "")])
+        var calls = 0
+        #expect(throws: StoreError.self) {
+            try t.store.searchEach(SearchQuery(parsing: "in:nowhere alpha"), limit: 10) { _ in calls += 1 }
+        }
+        #expect(calls == 0)
+    }
+}
