@@ -254,10 +254,32 @@ extension NoteStore {
         return zones
     }
 
-    /// The columns a search hit is made of: the summary's, then the first 100,000 characters of
-    /// the body, where its snippet is looked for.
-    static let hitColumns = SearchPlan.RowColumns(
-        sql: summaryColumns + ", substr(body, 1, 100000) AS head", count: summaryColumnCount + 1)
+    /// The columns a search hit is made of: the summary's, then the body, whose first
+    /// `headCharacters` the snippet is looked for in.
+    static let hitColumns = SearchPlan.RowColumns(sql: summaryColumns + ", body", count: summaryColumnCount + 1)
+
+    /// How much of a body its snippet is looked for in, in SQLite's characters.
+    static let headCharacters = 100_000
+
+    /// How many bytes of `text` SQLite's `substr(text, 1, characters)` keeps: a character is a
+    /// byte below 0xC0, or one from 0xC0 up with the continuation bytes after it (so bytes that
+    /// are not UTF-8 count as SQLite counts them). Cut here, the head is the body's own bytes,
+    /// read in place: `substr` in the query scanned and copied every body (D-234). (`substr`
+    /// also ended at a NUL byte; a snippet is now looked for past one.)
+    static func headLength(_ text: UnsafeBufferPointer<UInt8>, characters: Int) -> Int {
+        guard text.count > characters else { return text.count }
+        var index = 0
+        var counted = 0
+        while index < text.count, counted < characters {
+            let byte = text[index]
+            index += 1
+            if byte >= 0xC0 {
+                while index < text.count, text[index] & 0xC0 == 0x80 { index += 1 }
+            }
+            counted += 1
+        }
+        return index
+    }
 
     /// A note a search found, as its reading hands it over: the summary and the body's head,
     /// copied out of its row of `hitColumns` (the row lives only while it is read).
@@ -270,8 +292,12 @@ extension NoteStore {
             self.tier = tier
             summary = try NoteStore.summary(from: row)
             // Copied as one block (an array made from `Data` copies it byte by byte).
-            head = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { head in
-                head.map { $0.withUnsafeBytes { Array($0.bindMemory(to: UInt8.self)) } } ?? []
+            head = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { body in
+                (body ?? Data()).withUnsafeBytes { body in
+                    let body = body.bindMemory(to: UInt8.self)
+                    let length = NoteStore.headLength(body, characters: NoteStore.headCharacters)
+                    return Array(UnsafeBufferPointer(rebasing: body[..<length]))
+                }
             }
         }
     }

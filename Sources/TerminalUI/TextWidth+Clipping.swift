@@ -8,6 +8,7 @@ extension TextWidth {
     /// or a wide character. With `ellipsis`, text that does not fit ends in "…" (1 column)
     /// within the same `columns`. The result may be one column narrower than `columns` when a
     /// wide character did not fit; `pad` fills that.
+    @inlinable
     public static func clip(_ text: some StringProtocol, to columns: Int, ellipsis: Bool = false) -> String {
         guard columns > 0 else { return "" }
         if width(of: text) <= columns { return String(text) }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NotesCore
 import NotesTestSupport
 import Testing
@@ -68,5 +69,33 @@ import Testing
             try t.store.searchEach(SearchQuery(parsing: "in:nowhere alpha"), limit: 10) { _ in calls += 1 }
         }
         #expect(calls == 0)
+    }
+}
+
+/// A hit's snippet is looked for in the body's first 100,000 characters as SQLite's `substr`
+/// counts them, cut from the body's bytes in Swift.
+@Suite struct HeadLengthTests {
+    @Test func theHeadIsCutWhereSQLitesSubstrCutsIt() throws {
+        let seed = SeededRandom.seed(default: 20_261_130)
+        var random = SeededRandom(seed: seed)
+        let queue = try DatabaseQueue()
+        // Valid UTF-8 of every length, and bytes that are not UTF-8 (stray continuation bytes,
+        // lead bytes without them, 0xFF). No NUL: `substr` stops at one, the head goes on.
+        let pieces: [[UInt8]] = [
+            [0x61], [0x0A], [0xC3, 0xA9], [0xE6, 0x9D, 0xB1], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xBF], [0xC3],
+            [0xE6, 0x9D], [0xFF], [0xF0, 0x80, 0x80, 0x80, 0x80],
+        ]
+        try queue.read { db in
+            for _ in 0..<3_000 {
+                let text = (0..<random.below(30)).flatMap { _ in pieces[random.below(pieces.count)] }
+                let characters = 1 + random.below(25)
+                let expected =
+                    try Data.fetchOne(
+                        db, sql: "SELECT CAST(substr(CAST(? AS TEXT), 1, ?) AS BLOB)",
+                        arguments: [Data(text), characters]) ?? Data()
+                let length = text.withUnsafeBufferPointer { NoteStore.headLength($0, characters: characters) }
+                #expect(Data(text.prefix(length)) == expected, "\(text) \(characters) (CLOUDNOTES_SEED=\(seed))")
+            }
+        }
     }
 }
