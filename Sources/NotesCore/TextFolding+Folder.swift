@@ -45,6 +45,9 @@ extension TextFolding {
         /// Forgets the folded text (not what was learnt about scalars).
         public mutating func removeAll() { count = 0 }
 
+        /// Forgets what was folded or appended after the first `length` bytes.
+        public mutating func truncate(to length: Int) { count = min(count, max(0, length)) }
+
         /// Appends `bytes` as they are, unfolded (a separator no fold makes).
         public mutating func appendVerbatim(_ bytes: some Collection<UInt8>) {
             if storage.count < count + bytes.count { storage.appendZeros(count + bytes.count - storage.count) }

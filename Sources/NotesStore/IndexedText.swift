@@ -44,4 +44,23 @@ struct IndexedText: Sendable {
         var joined = tags.joined(separator: "\n")
         _ = joined.withUTF8 { folder.append($0) }
     }
+
+    /// `appendTags` of the tags stored as `json` (the note row's `tags`), read from its bytes
+    /// when it is `[]` or a plain array (`NoteStore.plainTagRanges`): the fold is per scalar, so
+    /// each tag folded in turn with a line feed between is the fold of them joined. False, with
+    /// nothing appended, for any other text, or bytes that are not UTF-8.
+    static func appendTags(json: UnsafeBufferPointer<UInt8>, to folder: inout TextFolding.Folder) -> Bool {
+        if json.elementsEqual("[]".utf8) { return true }
+        guard let ranges = NoteStore.plainTagRanges(json) else { return false }
+        let mark = folder.count
+        folder.appendVerbatim(SearchIndex.sentinel.utf8)
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { folder.appendVerbatim(CollectionOfOne(UInt8(ascii: "\n"))) }
+            guard folder.append(UnsafeBufferPointer(rebasing: json[range])) else {
+                folder.truncate(to: mark)
+                return false
+            }
+        }
+        return true
+    }
 }

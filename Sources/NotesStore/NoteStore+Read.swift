@@ -99,23 +99,43 @@ extension NoteStore {
     /// where JSON's parse would split them; nil for any other text (which the parse reads).
     /// Tags were a twentieth of the thread that reads a search's hits.
     static func plainTags(_ json: String) -> [String]? {
-        let bytes = json.utf8
-        guard bytes.count >= 4, bytes.starts(with: #"[""#.utf8), bytes.reversed().starts(with: #"]""#.utf8),
-            !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 })
-        else { return nil }
-        // Between the brackets: "tag" and "," alternate, so the quotes split it into
-        // "", tag, ",", tag, …, tag, "".
-        let parts = bytes.dropFirst().dropLast().split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
-        guard parts.count % 2 == 1, parts.first?.isEmpty == true, parts.last?.isEmpty == true else { return nil }
-        var tags: [String] = []
-        for (index, part) in parts.enumerated().dropFirst().dropLast() {
-            if index % 2 == 1 {
-                tags.append(String(decoding: part, as: UTF8.self))
-            } else if !part.elementsEqual(",".utf8) {
-                return nil
+        var json = json
+        return json.withUTF8 { bytes in
+            plainTagRanges(bytes).map { ranges in
+                ranges.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
             }
         }
-        return tags
+    }
+
+    /// Where each tag's bytes lie in `json` when it is a plain array (`["a","b"]`: no escapes,
+    /// spaces or control characters); nil for any other text.
+    static func plainTagRanges(_ json: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+        let (quote, comma) = (UInt8(ascii: "\""), UInt8(ascii: ","))
+        let n = json.count
+        // The last tag's closing quote is at `n - 2`.
+        guard n >= 4, json[0] == UInt8(ascii: "["), json[1] == quote, json[n - 2] == quote,
+            json[n - 1] == UInt8(ascii: "]")
+        else { return nil }
+        var ranges: [Range<Int>] = []
+        var start = 2
+        var index = 2
+        while index < n - 2 {
+            let byte = json[index]
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            guard byte == quote else {
+                index += 1
+                continue
+            }
+            // A tag ends only where `","` begins the next.
+            guard index + 2 <= n - 2, json[index + 1] == comma, json[index + 2] == quote else { return nil }
+            ranges.append(start..<index)
+            start = index + 3
+            index = start
+        }
+        // (`["a","]`: the last quote cannot both open a tag and close it.)
+        guard start <= n - 2 else { return nil }
+        ranges.append(start..<(n - 2))
+        return ranges
     }
 
     /// The columns `summary(from:)` reads, by position: a query selects them first, in this order

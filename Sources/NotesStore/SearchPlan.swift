@@ -335,7 +335,14 @@ struct SearchPlan {
             var text: String = (row[body] as String?) ?? ""
             _ = text.withUTF8 { folder.fold($0) }
         }
-        IndexedText.appendTags(NoteStore.decodeTags(row[tags] ?? "[]"), to: &folder)
+        // Plain tags are folded from the row's bytes (a `String` of each, and the array, were
+        // a tenth of the thread that reads a search's hits); others as `IndexedText` folds them.
+        let appended = try row.withUnsafeData(atIndex: tags) { data in
+            (data ?? Data()).withUnsafeBytes {
+                IndexedText.appendTags(json: $0.bindMemory(to: UInt8.self), to: &folder)
+            }
+        }
+        if !appended { IndexedText.appendTags(NoteStore.decodeTags(row[tags] ?? "[]"), to: &folder) }
     }
 
     /// Whether the note with this folded title and body belongs to `tier` and to no excluded

@@ -389,7 +389,40 @@ extension NoteStore {
             stored = String(String.UnicodeScalarView(scalars))
             let parsed = (try? JSONValue(parsing: Data(stored.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(NoteStore.decodeTags(stored) == parsed, "\(stored) (CLOUDNOTES_SEED=\(seed))")
+            #expect(folded(stored) == foldedParsed(stored), "\(stored) (CLOUDNOTES_SEED=\(seed))")
         }
         #expect(plain > 300, "stored tags take the plain path")
+        for text in [#"["a","]"#, #"["a""b"]"#, #"["a",]"#, #"[""]"#, #"["a",""]"#, #"[ "a"]"#, "[]", "", #"[""#] {
+            let parsed = (try? JSONValue(parsing: Data(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(NoteStore.decodeTags(text) == parsed, "\(text)")
+            #expect(folded(text) == foldedParsed(text), "\(text)")
+        }
+    }
+
+    /// A search folds a row's tags from their bytes when it can; those are the bytes of the
+    /// tags parsed and folded, and bytes that are not UTF-8 leave the fold as it was.
+    @Test func tagsFoldedFromTheirBytesAreTheParsedTagsFolded() {
+        #expect(folded(#"["Straße","ÉTÉ","東京"]"#) == foldedParsed(#"["Straße","ÉTÉ","東京"]"#))
+        var folder = TextFolding.Folder()
+        _ = Array("body".utf8).withUnsafeBufferPointer { folder.fold($0) }
+        let broken: [UInt8] = Array(#"["ok",""#.utf8) + [0xFF] + Array(#""]"#.utf8)
+        #expect(!broken.withUnsafeBufferPointer { IndexedText.appendTags(json: $0, to: &folder) })
+        #expect(folder.bytes == Array("body".utf8), "nothing appended")
+    }
+
+    /// The fold of a body and then `json`'s tags from their bytes; nil when they are not read so.
+    private func folded(_ json: String) -> [UInt8]? {
+        var folder = TextFolding.Folder()
+        _ = Array("Body".utf8).withUnsafeBufferPointer { folder.fold($0) }
+        let read = Array(json.utf8).withUnsafeBufferPointer { IndexedText.appendTags(json: $0, to: &folder) }
+        return read ? folder.bytes : foldedParsed(json)
+    }
+
+    /// The fold of a body and then `json`'s tags as `decodeTags` reads them.
+    private func foldedParsed(_ json: String) -> [UInt8] {
+        var folder = TextFolding.Folder()
+        _ = Array("Body".utf8).withUnsafeBufferPointer { folder.fold($0) }
+        IndexedText.appendTags(NoteStore.decodeTags(json), to: &folder)
+        return folder.bytes
     }
 }
