@@ -84,6 +84,7 @@ extension NoteStore {
     /// found one's summary and head out of its row; the caller's thread makes the snippets
     /// and highlights and runs `each`, up to two chunks behind. An error `each` throws stops
     /// the reading and is thrown; so is one the reading meets, after the chunks before it.
+    /// `each` must not use the store: the reading holds it until the search ends.
     public func searchEach(
         _ query: SearchQuery, limit: Int, chunk: Int = 64, timeZone: TimeZone = .current,
         _ each: ([SearchHit]) throws -> Void
