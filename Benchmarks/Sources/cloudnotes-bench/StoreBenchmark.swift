@@ -147,7 +147,8 @@ struct StoreBenchmark {
 
     /// ripgrep over the same notes as Markdown files: what a user would otherwise run (grep -r
     /// where rg is not installed). Beside the first 50 results, every match as ids
-    /// (`search --ids`), as `-l` lists every file.
+    /// (`search --ids`), as `-l` lists every file, and every match as hits with their snippets
+    /// (what `search --limit N` prints from, without the printing).
     func compareWithRipgrep(dir: String, store: NoteStore) throws {
         let peer: (name: String, path: String, flags: [String])
         if let rg = Machine.which("rg") {
@@ -163,7 +164,9 @@ struct StoreBenchmark {
             var peerTimes: [Double] = []
             var ourTimes: [Double] = []
             var allTimes: [Double] = []
+            var hitTimes: [Double] = []
             var matches = 0
+            var hits = 0
             for _ in 0..<5 {
                 var status: Int32 = 0
                 peerTimes.append(try Stats.time { status = try Machine.run(peer.path, peer.flags + [query, md]) })
@@ -175,11 +178,16 @@ struct StoreBenchmark {
                         matches = 0
                         try store.searchEachID(SearchQuery(parsing: query), limit: Int.max / 2) { matches += $0.count }
                     })
+                hitTimes.append(
+                    try Stats.time {
+                        hits = 0
+                        try store.searchEach(SearchQuery(parsing: query), limit: Int.max / 2) { hits += $0.count }
+                    })
             }
             let peerMedian = Stats.median(peerTimes)
             let ours = Stats.median(ourTimes)
             print(
-                "side by side \"\(query)\": \(peer.name) over \(count) .md files median \(Stats.f(peerMedian, 1)) ms; cloudnotes search (first 50) median \(Stats.f(ours, 2)) ms, ratio \(Stats.f(peerMedian / max(ours, 0.001), 0))x; every match as ids (\(matches)) median \(Stats.f(Stats.median(allTimes), 1)) ms, ratio \(Stats.f(peerMedian / max(Stats.median(allTimes), 0.001), 2))x"
+                "side by side \"\(query)\": \(peer.name) over \(count) .md files median \(Stats.f(peerMedian, 1)) ms; cloudnotes search (first 50) median \(Stats.f(ours, 2)) ms, ratio \(Stats.f(peerMedian / max(ours, 0.001), 0))x; every match as ids (\(matches)) median \(Stats.f(Stats.median(allTimes), 1)) ms, ratio \(Stats.f(peerMedian / max(Stats.median(allTimes), 0.001), 2))x; every match as hits with snippets (\(hits)) median \(Stats.f(Stats.median(hitTimes), 1)) ms, ratio \(Stats.f(peerMedian / max(Stats.median(hitTimes), 0.001), 2))x"
             )
         }
     }
