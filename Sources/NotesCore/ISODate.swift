@@ -10,11 +10,60 @@ public enum ISODate {
         let ms = date.millisecondsSince1970
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let fraction = ms - seconds * 1000
+        return counted(seconds: seconds, milliseconds: fraction) ?? formatted(seconds: seconds, milliseconds: fraction)
+    }
+
+    /// `string`'s text by Foundation's format style (any year).
+    static func formatted(seconds: Int64, milliseconds fraction: Int64) -> String {
         let whole = Date(timeIntervalSince1970: TimeInterval(seconds))
             .formatted(
                 .iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
         let digits = String(fraction)
         return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    /// `string`'s text for a time from 1900 through 9999, counted directly (the civil date of a
+    /// day count, H. Hinnant's civil_from_days, the inverse of `wholeSecondsUTC`'s); nil for
+    /// any other year, which Foundation's format style writes. The style was a tenth of a
+    /// search that prints every match as JSON (`ISODateTests` compares the two).
+    static func counted(seconds: Int64, milliseconds: Int64) -> String? {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        let month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
+        let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        guard (1900...9999).contains(year) else { return nil }
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(0x30 + (value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        text.append(0x2D)
+        digits(month, 2)
+        text.append(0x2D)
+        digits(day, 2)
+        text.append(0x54)
+        digits(secondOfDay / 3600, 2)
+        text.append(0x3A)
+        digits(secondOfDay / 60 % 60, 2)
+        text.append(0x3A)
+        digits(secondOfDay % 60, 2)
+        text.append(0x2E)
+        digits(Int(milliseconds), 3)
+        text.append(0x5A)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses with or without fractional seconds and with `Z` or a `±hh:mm` offset (a time

@@ -25,6 +25,30 @@ import Testing
         }
     }
 
+    /// Dates are written by counting as Foundation's format style writes them: random
+    /// milliseconds from before 1900 to past 9999 (outside 1900-9999 the style writes them),
+    /// and the days calendars get wrong.
+    @Test func stringsAreCountedAsFoundationFormatsThem() {
+        let seed = SeededRandom.seed(default: 8601)
+        var rng = SeededRandom(seed: seed)
+        var times: [Int64] = [
+            -2_208_988_800_000, -2_208_988_800_001, 951_782_400_000, 4_107_542_400_000, -1, 0, 999,
+            253_402_300_799_999, 253_402_300_800_000, 1_700_000_000_123,
+        ]
+        for _ in 0..<5000 { times.append(Int64.random(in: -3_000_000_000_000...260_000_000_000_000, using: &rng)) }
+        var counted = 0
+        for time in times {
+            // (A date is written as the milliseconds of the store's time range it is clamped to.)
+            let ms = Date(millisecondsSince1970: time).millisecondsSince1970
+            let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+            let fraction = ms - seconds * 1000
+            let expected = ISODate.formatted(seconds: seconds, milliseconds: fraction)
+            #expect(ISODate.string(Date(millisecondsSince1970: time)) == expected, "seed \(seed): \(time)")
+            if ISODate.counted(seconds: seconds, milliseconds: fraction) != nil { counted += 1 }
+        }
+        #expect(counted > 2000, "most of them are counted")
+    }
+
     /// The counted path for `YYYY-MM-DDTHH:MM:SSZ` gives the very date Foundation's parser
     /// gives, over random seconds from 1900 to 9999 and the days calendars get wrong.
     @Test func wholeSecondsAreCountedAsFoundationParsesThem() throws {
