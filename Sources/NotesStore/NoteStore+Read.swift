@@ -95,8 +95,9 @@ extension NoteStore {
         return items.compactMap(\.stringValue)
     }
 
-    /// The tags of `["a","b"]` written without escapes, spaces or control characters, split
-    /// where JSON's parse would split them; nil for any other text (which the parse reads).
+    /// The tags of `["a","b"]` written without escapes or control characters and with nothing
+    /// between its tokens, split where JSON's parse would split them; nil for any other text
+    /// (which the parse reads).
     /// Tags were a twentieth of the thread that reads a search's hits.
     static func plainTags(_ json: String) -> [String]? {
         var json = json
@@ -107,8 +108,8 @@ extension NoteStore {
         }
     }
 
-    /// Where each tag's bytes lie in `json` when it is a plain array (`["a","b"]`: no escapes,
-    /// spaces or control characters); nil for any other text.
+    /// Where each tag's bytes lie in `json` when it is a plain array (`["a","b"]`: no escapes or
+    /// control characters, nothing between its tokens); nil for any other text.
     static func plainTagRanges(_ json: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
         let (quote, comma) = (UInt8(ascii: "\""), UInt8(ascii: ","))
         let n = json.count

@@ -88,6 +88,8 @@ struct SearchPlan {
     static let fewCandidates = 64
     /// Candidates read from the note table in one statement.
     static let candidateBatch = 64
+    /// The statement's parameters: one per candidate of a batch.
+    private static let batchParameters = Array(repeating: "?", count: candidateBatch).joined(separator: ",")
 
     /// - Parameters:
     ///   - zones: the zone of each notebook the query names (`NoteStore.searchZones`).
@@ -245,7 +247,7 @@ struct SearchPlan {
         let batchStatement = try db.cachedStatement(
             sql: """
                 SELECT \(extra.followed(by: "sortTitle, body, tags, searchRowid")) FROM note
-                WHERE searchRowid IN (\(Array(repeating: "?", count: Self.candidateBatch).joined(separator: ",")))
+                WHERE searchRowid IN (\(Self.batchParameters))
                 ORDER BY searchRowid DESC
                 """)
         // Out of self while this walk folds into it.
