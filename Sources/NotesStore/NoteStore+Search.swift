@@ -50,9 +50,12 @@ extension NoteStore {
             if let sort = query.sort {
                 let page = try sorted(&plan, by: sort, limit: limit, after: cursor, db)
                 return SearchPage(
-                    hits: try Self.read(page.rowids, Self.hitColumns, db) { maker.hit(try FoundHit(tier: $0, $1)) },
+                    hits: try Self.read(page.rowids, Self.hitColumns, db) { tier, row, _ in
+                        maker.hit(try FoundHit(tier: tier, row))
+                    },
                     next: page.next)
             }
+            let hinted = maker.takesLineHints(of: query)
             var found: [(rowid: Int64, tier: Int, hit: SearchHit)] = []
             var tier = cursor?.tier ?? 0
             var after = cursor?.rowid
@@ -60,7 +63,9 @@ extension NoteStore {
             while tier <= 2, found.count <= limit {
                 found += try plan.find(
                     tier: tier, after: after, limit: limit + 1 - found.count, reading: Self.hitColumns, db
-                ) { [tier] rowid, row in (rowid, tier, maker.hit(try FoundHit(tier: tier, row))) }
+                ) { [tier] rowid, row, first in
+                    (rowid, tier, maker.hit(try FoundHit(tier: tier, row, firstMatch: hinted ? first : nil)))
+                }
                 if found.count > limit { break }
                 tier += 1
                 after = nil
@@ -90,13 +95,15 @@ extension NoteStore {
         _ each: ([SearchHit]) throws -> Void
     ) throws {
         let handoff = Handoff<[FoundHit]>(capacity: 2)
+        var maker = HitMaker(query)
+        let hinted = maker.takesLineHints(of: query)
         let reading = BackgroundResult(ownThread: { [self] in
             defer { handoff.close() }
             try eachFound(
                 query, limit: limit, chunk: chunk, timeZone: timeZone, reading: Self.hitColumns,
-                { found in guard handoff.put(found) else { throw SearchStopped() } }, make: FoundHit.init)
+                { found in guard handoff.put(found) else { throw SearchStopped() } }
+            ) { tier, row, first in try FoundHit(tier: tier, row, firstMatch: hinted ? first : nil) }
         })
-        var maker = HitMaker(query)
         do {
             while let found = handoff.take() { try each(found.map { maker.hit($0) }) }
         } catch {
@@ -120,16 +127,16 @@ extension NoteStore {
         try eachFound(
             query, limit: limit, chunk: chunk, timeZone: timeZone, reading: SearchPlan.RowColumns(sql: "id", count: 1),
             each
-        ) { _, row in row[0] }
+        ) { _, row, _ in row[0] }
     }
 
     /// Walks the notes `query` finds as the index yields them, a chunk at a time, in one read:
-    /// what `make` makes of each (given its tier and its row, whose first columns are `extra`'s,
-    /// read in the step that checked it). With `sort:` every hit is found and ordered first
-    /// (one chunk).
+    /// what `make` makes of each (given its tier, its row, whose first columns are `extra`'s,
+    /// read in the step that checked it, and where the check found the first term in its body,
+    /// when it folded it). With `sort:` every hit is found and ordered first (one chunk).
     private func eachFound<Found>(
         _ query: SearchQuery, limit: Int, chunk: Int, timeZone: TimeZone, reading extra: SearchPlan.RowColumns,
-        _ each: ([Found]) throws -> Void, make: (_ tier: Int, Row) throws -> Found
+        _ each: ([Found]) throws -> Void, make: (_ tier: Int, Row, SearchPlan.FirstMatch?) throws -> Found
     ) throws {
         let now = clock()
         try read { db in
@@ -147,7 +154,7 @@ extension NoteStore {
                 while left > 0 {
                     let asked = min(chunk, left)
                     let found = try plan.find(tier: tier, after: after, limit: asked, reading: extra, db) {
-                        rowid, row in (rowid, try make(tier, row))
+                        rowid, row, first in (rowid, try make(tier, row, first))
                     }
                     if !found.isEmpty { try each(found.map(\.1)) }
                     left -= found.count
@@ -162,7 +169,7 @@ extension NoteStore {
     /// a note that has no such rowid since is left out. The row has `columns`.
     private static func read<Found>(
         _ rowids: [(Int64, Int)], _ columns: SearchPlan.RowColumns, _ db: Database,
-        _ make: (_ tier: Int, Row) throws -> Found
+        _ make: (_ tier: Int, Row, SearchPlan.FirstMatch?) throws -> Found
     ) throws -> [Found] {
         let statement = try db.cachedStatement(sql: "SELECT \(columns.sql) FROM note WHERE searchRowid = ?")
         var result: [Found] = []
@@ -171,7 +178,7 @@ extension NoteStore {
             // The row is the statement's current row: the cursor lives while it is made.
             let rows = try Row.fetchCursor(statement, arguments: [rowid])
             try withExtendedLifetime(rows) {
-                if let row = try rows.next() { result.append(try make(tier, row)) }
+                if let row = try rows.next() { result.append(try make(tier, row, nil)) }
             }
         }
         return result
@@ -287,9 +294,14 @@ extension NoteStore {
     struct FoundHit: Sendable {
         var tier: Int
         var summary: NoteSummary
+        /// The body's head, or only the line of its first match: what its snippet is found in.
         var head: [UInt8]
 
-        init(tier: Int, _ row: Row) throws {
+        /// - Parameter firstMatch: where the search's check found the first of the snippet's
+        ///   terms in the body (nil: unknown). When the whole body is its head, only that line
+        ///   is copied (a body with no term, nothing): the snippet is in the first line that
+        ///   holds a term, so the line alone gives the same snippet.
+        init(tier: Int, _ row: Row, firstMatch: SearchPlan.FirstMatch? = nil) throws {
             self.tier = tier
             summary = try NoteStore.summary(from: row)
             // Copied as one block (an array made from `Data` copies it byte by byte).
@@ -297,9 +309,27 @@ extension NoteStore {
                 (body ?? Data()).withUnsafeBytes { body in
                     let body = body.bindMemory(to: UInt8.self)
                     let length = NoteStore.headLength(body, characters: NoteStore.headCharacters)
-                    return Array(UnsafeBufferPointer(rebasing: body[..<length]))
+                    switch firstMatch {
+                    case .line(let number) where length == body.count:
+                        return Array(Self.line(number, of: body))
+                    case .nowhere where length == body.count: return []
+                    default: return Array(UnsafeBufferPointer(rebasing: body[..<length]))
+                    }
                 }
             }
+        }
+
+        /// Line `number` of `text` (counting from 0, lines ending at a line feed), without it.
+        static func line(_ number: Int, of text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            var start = 0
+            for _ in 0..<number {
+                guard let newline = text[start...].firstIndex(of: 0x0A) else {
+                    return UnsafeBufferPointer(rebasing: text[text.count...])
+                }
+                start = newline + 1
+            }
+            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+            return UnsafeBufferPointer(rebasing: text[start..<end])
         }
     }
 
@@ -310,8 +340,14 @@ extension NoteStore {
         var folder = TextFolding.Folder()
 
         init(_ query: SearchQuery) {
-            var seen = Set<String>()
-            terms = query.highlightTerms.map(SearchPlan.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
+            terms = SearchPlan.foldedTerms(query.highlightTerms)
+        }
+
+        /// Whether the line a search's check found its first term on is the line this maker's
+        /// snippet comes from: its terms are the query's (no condition adds a word to
+        /// highlight) and none holds a line feed (a snippet of such a term folds the whole body).
+        func takesLineHints(of query: SearchQuery) -> Bool {
+            terms == SearchPlan.foldedTerms(query.terms) && !terms.contains { $0.utf8.contains(0x0A) }
         }
 
         mutating func hit(_ found: FoundHit) -> SearchHit {

@@ -98,13 +98,9 @@ struct SearchPlan {
         _ query: SearchQuery, segments: [SearchSegment], zones: [String: String] = [:], now: Date = Date(),
         timeZone: TimeZone = .current, _ db: Database
     ) throws {
-        func folded(_ list: [String]) -> [String] {
-            var seen = Set<String>()
-            return list.map(Self.foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
-        }
-        terms = folded(query.terms)
+        terms = Self.foldedTerms(query.terms)
         termBytes = terms.map { Array($0.utf8) }
-        excludedBytes = folded(query.excludedTerms).map { Array($0.utf8) }
+        excludedBytes = Self.foldedTerms(query.excludedTerms).map { Array($0.utf8) }
         self.segments = segments
         let conditions = query.conditions.map { SearchConditionSQL($0, zones: zones, now: now, timeZone: timeZone) }
         allowed = try Self.allowedRowids(query, zones: zones, conditions.filter { !$0.readsText }, db)
@@ -145,6 +141,13 @@ struct SearchPlan {
             }
             scanned.append(try Self.isCommon(bytes, probeFloor: floor, db))
         }
+    }
+
+    /// Query words as the index and the text hold them (`foldedTerm`), without empty ones or
+    /// repeats.
+    static func foldedTerms(_ list: [String]) -> [String] {
+        var seen = Set<String>()
+        return list.map(foldedTerm).filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// A query word as the index and the text hold it: folded, without the sentinel.
@@ -218,15 +221,24 @@ struct SearchPlan {
     /// Up to `limit` searchRowids of `tier` (0: every term in the title; 1: some; 2: none),
     /// newest first, below `after`.
     mutating func find(tier: Int, after: Int64?, limit: Int, _ db: Database) throws -> [Int64] {
-        try find(tier: tier, after: after, limit: limit, db) { rowid, _ in rowid }
+        try find(tier: tier, after: after, limit: limit, db) { rowid, _, _ in rowid }
+    }
+
+    /// Where a found note's body first holds one of the plan's terms, as its check read it.
+    enum FirstMatch: Equatable, Sendable {
+        /// On this line of the body (counting from 0; lines end at a line feed).
+        case line(Int)
+        /// Nowhere in the body.
+        case nowhere
     }
 
     /// What `make` makes of each of up to `limit` notes of `tier`, newest first, below `after`,
-    /// given the note's searchRowid and its row while it is read: the row's first columns are
-    /// `extra`'s (the plan's own follow them).
+    /// given the note's searchRowid, its row while it is read (the row's first columns are
+    /// `extra`'s; the plan's own follow them) and, when the check folded the note's body, where
+    /// the first of the terms lies in it (nil: the title decided).
     mutating func find<Found>(
         tier: Int, after: Int64?, limit: Int, reading extra: RowColumns = .none, _ db: Database,
-        make: (Int64, Row) throws -> Found
+        make: (Int64, Row, FirstMatch?) throws -> Found
     ) throws -> [Found] {
         if tier == 0 && terms.isEmpty { return [] }
         if tier == 1 && terms.count < 2 { return [] }
@@ -260,11 +272,11 @@ struct SearchPlan {
         }
         func consider(_ rowid: Int64, _ row: Row, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
-            let accepted = try row.withUnsafeData(atIndex: own) { title in
+            let (accepted, firstMatch) = try row.withUnsafeData(atIndex: own) { title in
                 try (title ?? Data()).withUnsafeBytes { title in
-                    try accepts(tier: tier, title: title.bindMemory(to: UInt8.self), folder: &folder) { folder in
-                        try Self.fold(row, body: own + 1, tags: own + 2, into: &folder)
-                    }
+                    try accepts(
+                        tier: tier, title: title.bindMemory(to: UInt8.self), row, body: own + 1, tags: own + 2,
+                        folder: &folder)
                 }
             }
             guard accepted else { return }
@@ -276,7 +288,7 @@ struct SearchPlan {
             if let openTasks {
                 guard TaskItem.open(in: row[own + 1] ?? "").isEmpty != openTasks else { return }
             }
-            found.append(try make(rowid, row))
+            found.append(try make(rowid, row, firstMatch))
         }
         /// Reads the notes of `rowids` (descending; those with no such rowid since are left out)
         /// and considers them until `limit` are found.
@@ -326,49 +338,107 @@ struct SearchPlan {
         return found
     }
 
-    /// Folds the body and tags of a row that has the note's `body` and `tags` at these columns
-    /// into `folder`: what `IndexedText.foldedBody` gives, read from SQLite's bytes in place.
-    private static func fold(_ row: Row, body: Int, tags: Int, into folder: inout TextFolding.Folder) throws {
-        let folded = try row.withUnsafeData(atIndex: body) { data in
-            (data ?? Data()).withUnsafeBytes { folder.fold($0.bindMemory(to: UInt8.self)) }
+    /// Whether the note with this folded title, and the body and tags at these columns of
+    /// `row`, belongs to `tier` and to no excluded term; and, when the body was folded (into
+    /// `folder`) because the title did not decide, the line of its first term.
+    private func accepts(
+        tier: Int, title: UnsafeBufferPointer<UInt8>, _ row: Row, body: Int, tags: Int,
+        folder: inout TextFolding.Folder
+    ) throws -> (Bool, FirstMatch?) {
+        let inTitle = termBytes.map { Self.contains(title, $0) }
+        let titleHits = inTitle.filter { $0 }.count
+        switch tier {
+        case 0: if titleHits < terms.count { return (false, nil) }
+        case 1: if titleHits == 0 || titleHits == terms.count { return (false, nil) }
+        default: if titleHits > 0 { return (false, nil) }
+        }
+        if excludedBytes.contains(where: { Self.contains(title, $0) }) { return (false, nil) }
+        guard titleHits < terms.count || !excludedBytes.isEmpty else { return (true, nil) }
+        let firsts = try Self.foldBody(row, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder)
+        let bodyEnd = folder.count
+        let firstMatch = folder.withFolded { folded in
+            firsts.compactMap { $0 }.min().map { first in
+                FirstMatch.line(UnsafeBufferPointer(rebasing: folded[..<first]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
+            } ?? .nowhere
+        }
+        // Every term is in the title or the body, and none is excluded: the tags are not read.
+        let missing = zip(inTitle, firsts).contains { !$0 && $1 == nil }
+        guard missing || !excludedBytes.isEmpty else { return (true, firstMatch) }
+        // Otherwise the body was folded whole; a missing term is looked for where the tags
+        // begin (a match may start in the body's last bytes).
+        try Self.appendTags(row, at: tags, to: &folder)
+        let accepted = folder.withFolded { all in
+            for (bytes, (hit, first)) in zip(termBytes, zip(inTitle, firsts)) where !hit && first == nil {
+                let from = max(0, bodyEnd - bytes.count + 1)
+                if !Self.contains(UnsafeBufferPointer(rebasing: all[from...]), bytes) { return false }
+            }
+            return !excludedBytes.contains { Self.contains(all, $0) }
+        }
+        return (accepted, firstMatch)
+    }
+
+    /// Input bytes of a body folded before the terms are looked for in what was folded.
+    static let foldBlock = 256
+
+    /// Folds the body at `column` of `row` into `folder` (what `IndexedText.foldedBody` gives,
+    /// read from SQLite's bytes in place), a block of lines at a time, until each of `terms`
+    /// has been found in it (to its end when `whole`); per term, the folded offset of its first
+    /// occurrence (nil: not in the body). The fold is per scalar and a block ends after a line
+    /// feed, so blocks folded one after another are the fold of the whole body: a note whose
+    /// term is in its first lines folds only those (the check folded every body whole, a
+    /// quarter of the thread that reads a search of every match).
+    static func foldBody(
+        _ row: Row, at column: Int, terms: [[UInt8]], whole: Bool, into folder: inout TextFolding.Folder
+    ) throws -> [Int?] {
+        var firsts = [Int?](repeating: nil, count: terms.count)
+        func look(from searched: Int) {
+            folder.withFolded { folded in
+                for (index, term) in terms.enumerated() where firsts[index] == nil {
+                    firsts[index] = Self.firstIndex(of: term, in: folded, from: max(0, searched - term.count + 1))
+                }
+            }
+        }
+        folder.removeAll()
+        let folded = try row.withUnsafeData(atIndex: column) { data in
+            (data ?? Data()).withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var start = 0
+                while start < bytes.count {
+                    var end = start + foldBlock
+                    if end < bytes.count {
+                        end = bytes[end...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+                    } else {
+                        end = bytes.count
+                    }
+                    let searched = folder.count
+                    guard folder.append(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return false }
+                    look(from: searched)
+                    start = end
+                    if !whole && !firsts.contains(nil) { break }
+                }
+                return true
+            }
         }
         if !folded {
             // Not UTF-8 as stored (a damaged row): read as a String, which repairs it.
-            var text: String = (row[body] as String?) ?? ""
+            var text: String = (row[column] as String?) ?? ""
             _ = text.withUTF8 { folder.fold($0) }
+            firsts = firsts.map { _ in nil }
+            look(from: 0)
         }
-        // Plain tags are folded from the row's bytes (a `String` of each, and the array, were
-        // a tenth of the thread that reads a search's hits); others as `IndexedText` folds them.
-        let appended = try row.withUnsafeData(atIndex: tags) { data in
+        return firsts
+    }
+
+    /// Appends the tags at `column` of `row` to `folder` as `IndexedText` folds them after the
+    /// body. Plain tags are folded from the row's bytes (a `String` of each, and the array,
+    /// were a tenth of the thread that reads a search's hits).
+    private static func appendTags(_ row: Row, at column: Int, to folder: inout TextFolding.Folder) throws {
+        let appended = try row.withUnsafeData(atIndex: column) { data in
             (data ?? Data()).withUnsafeBytes {
                 IndexedText.appendTags(json: $0.bindMemory(to: UInt8.self), to: &folder)
             }
         }
-        if !appended { IndexedText.appendTags(NoteStore.decodeTags(row[tags] ?? "[]"), to: &folder) }
-    }
-
-    /// Whether the note with this folded title and body belongs to `tier` and to no excluded
-    /// term. The body is folded into `folder` (by `body`) only when the title does not decide.
-    private func accepts(
-        tier: Int, title: UnsafeBufferPointer<UInt8>, folder: inout TextFolding.Folder,
-        body: (inout TextFolding.Folder) throws -> Void
-    ) throws -> Bool {
-        let inTitle = termBytes.map { Self.contains(title, $0) }
-        let titleHits = inTitle.filter { $0 }.count
-        switch tier {
-        case 0: if titleHits < terms.count { return false }
-        case 1: if titleHits == 0 || titleHits == terms.count { return false }
-        default: if titleHits > 0 { return false }
-        }
-        if excludedBytes.contains(where: { Self.contains(title, $0) }) { return false }
-        guard titleHits < terms.count || !excludedBytes.isEmpty else { return true }
-        try body(&folder)
-        return folder.withFolded { body in
-            for (bytes, hit) in zip(termBytes, inTitle) where !hit {
-                if !Self.contains(body, bytes) { return false }
-            }
-            return !excludedBytes.contains { Self.contains(body, $0) }
-        }
+        if !appended { IndexedText.appendTags(NoteStore.decodeTags(row[column] ?? "[]"), to: &folder) }
     }
 
     /// Per segment, the ascending searchRowids the index names for every term in `space`; nil
@@ -434,23 +504,27 @@ struct SearchPlan {
         return unique
     }
 
-    /// Whether `haystack` contains `needle`: `memchr` to each place the needle's first byte
-    /// occurs, `memcmp` there.
+    /// Whether `haystack` contains `needle` (`firstIndex`).
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        needle.isEmpty || firstIndex(of: needle, in: haystack, from: 0) != nil
+    }
+
+    /// Where `needle` first occurs in `haystack` at or after `from`: `memchr` to each place its
+    /// first byte occurs, `memcmp` there; nil when nowhere (or `needle` is empty).
+    static func firstIndex(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         needle.withUnsafeBufferPointer { needle in
-            guard let first = needle.first else { return true }
-            guard let start = haystack.baseAddress, let needleStart = needle.baseAddress,
+            guard let first = needle.first, let start = haystack.baseAddress, let needleStart = needle.baseAddress,
                 haystack.count >= needle.count
-            else { return false }
+            else { return nil }
             let lastStart = haystack.count - needle.count
-            var i = 0
+            var i = from
             while i <= lastStart {
-                guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return false }
+                guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return nil }
                 let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(start + position, needleStart, needle.count) == 0 { return true }
+                if memcmp(start + position, needleStart, needle.count) == 0 { return position }
                 i = position + 1
             }
-            return false
+            return nil
         }
     }
 }
