@@ -33,6 +33,8 @@ let package = Package(
             dependencies: [
                 "NotesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for rows a search reads in place (`CurrentRow`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

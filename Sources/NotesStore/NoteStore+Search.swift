@@ -50,8 +50,8 @@ extension NoteStore {
             if let sort = query.sort {
                 let page = try sorted(&plan, by: sort, limit: limit, after: cursor, db)
                 return SearchPage(
-                    hits: try Self.read(page.rowids, Self.hitColumns, db) { tier, row, _ in
-                        maker.hit(try FoundHit(tier: tier, row))
+                    hits: try Self.read(page.rowids, Self.hitColumns, db) { tier, found in
+                        try maker.hit(FoundHit(tier: tier, found.columns))
                     },
                     next: page.next)
             }
@@ -63,8 +63,9 @@ extension NoteStore {
             while tier <= 2, found.count <= limit {
                 found += try plan.find(
                     tier: tier, after: after, limit: limit + 1 - found.count, reading: Self.hitColumns, db
-                ) { [tier] rowid, row, first in
-                    (rowid, tier, maker.hit(try FoundHit(tier: tier, row, firstMatch: hinted ? first : nil)))
+                ) { [tier] found in
+                    let hit = FoundHit(tier: tier, found.columns, firstMatch: hinted ? found.firstMatch : nil)
+                    return (found.rowid, tier, try maker.hit(hit))
                 }
                 if found.count > limit { break }
                 tier += 1
@@ -89,23 +90,26 @@ extension NoteStore {
     /// found one's summary and head out of its row; the caller's thread makes the snippets
     /// and highlights and runs `each`, up to two chunks behind. An error `each` throws stops
     /// the reading and is thrown; so is one the reading meets, after the chunks before it.
-    /// `each` must not use the store: the reading holds it until the search ends.
+    /// `each` must not use the store: the reading holds it until the search ends. Without
+    /// `highlightingTitles` the hits' `titleMatches` are left empty (a caller that shows no
+    /// highlights need not have them looked for).
     public func searchEach(
         _ query: SearchQuery, limit: Int, chunk: Int = 64, timeZone: TimeZone = .current,
-        _ each: ([SearchHit]) throws -> Void
+        highlightingTitles: Bool = true, _ each: ([SearchHit]) throws -> Void
     ) throws {
         let handoff = Handoff<[FoundHit]>(capacity: 2)
         var maker = HitMaker(query)
+        maker.highlightsTitles = highlightingTitles
         let hinted = maker.takesLineHints(of: query)
         let reading = BackgroundResult(ownThread: { [self] in
             defer { handoff.close() }
             try eachFound(
                 query, limit: limit, chunk: chunk, timeZone: timeZone, reading: Self.hitColumns,
                 { found in guard handoff.put(found) else { throw SearchStopped() } }
-            ) { tier, row, first in try FoundHit(tier: tier, row, firstMatch: hinted ? first : nil) }
+            ) { tier, found in FoundHit(tier: tier, found.columns, firstMatch: hinted ? found.firstMatch : nil) }
         })
         do {
-            while let found = handoff.take() { try each(found.map { maker.hit($0) }) }
+            while let found = handoff.take() { try each(found.map { try maker.hit($0) }) }
         } catch {
             handoff.cancel()
             _ = try? reading.get()
@@ -127,16 +131,16 @@ extension NoteStore {
         try eachFound(
             query, limit: limit, chunk: chunk, timeZone: timeZone, reading: SearchPlan.RowColumns(sql: "id", count: 1),
             each
-        ) { _, row, _ in row[0] }
+        ) { _, found in found.row[0] }
     }
 
     /// Walks the notes `query` finds as the index yields them, a chunk at a time, in one read:
-    /// what `make` makes of each (given its tier, its row, whose first columns are `extra`'s,
-    /// read in the step that checked it, and where the check found the first term in its body,
-    /// when it folded it). With `sort:` every hit is found and ordered first (one chunk).
+    /// what `make` makes of each (given its tier and the note as read in the step that checked
+    /// it: its row's first columns are `extra`'s). With `sort:` every hit is found and ordered
+    /// first (one chunk).
     private func eachFound<Found>(
         _ query: SearchQuery, limit: Int, chunk: Int, timeZone: TimeZone, reading extra: SearchPlan.RowColumns,
-        _ each: ([Found]) throws -> Void, make: (_ tier: Int, Row, SearchPlan.FirstMatch?) throws -> Found
+        _ each: ([Found]) throws -> Void, make: (_ tier: Int, SearchPlan.FoundRow) throws -> Found
     ) throws {
         let now = clock()
         try read { db in
@@ -154,7 +158,7 @@ extension NoteStore {
                 while left > 0 {
                     let asked = min(chunk, left)
                     let found = try plan.find(tier: tier, after: after, limit: asked, reading: extra, db) {
-                        rowid, row, first in (rowid, try make(tier, row, first))
+                        found in (found.rowid, try make(tier, found))
                     }
                     if !found.isEmpty { try each(found.map(\.1)) }
                     left -= found.count
@@ -169,16 +173,20 @@ extension NoteStore {
     /// a note that has no such rowid since is left out. The row has `columns`.
     private static func read<Found>(
         _ rowids: [(Int64, Int)], _ columns: SearchPlan.RowColumns, _ db: Database,
-        _ make: (_ tier: Int, Row, SearchPlan.FirstMatch?) throws -> Found
+        _ make: (_ tier: Int, SearchPlan.FoundRow) throws -> Found
     ) throws -> [Found] {
         let statement = try db.cachedStatement(sql: "SELECT \(columns.sql) FROM note WHERE searchRowid = ?")
         var result: [Found] = []
         result.reserveCapacity(rowids.count)
+        let current = CurrentRow(statement)
         for (rowid, tier) in rowids {
             // The row is the statement's current row: the cursor lives while it is made.
             let rows = try Row.fetchCursor(statement, arguments: [rowid])
             try withExtendedLifetime(rows) {
-                if let row = try rows.next() { result.append(try make(tier, row, nil)) }
+                if let row = try rows.next() {
+                    result.append(
+                        try make(tier, SearchPlan.FoundRow(rowid: rowid, row: row, columns: current, firstMatch: nil)))
+                }
             }
         }
         return result
@@ -293,7 +301,8 @@ extension NoteStore {
     /// copied out of its row of `hitColumns` (the row lives only while it is read).
     struct FoundHit: Sendable {
         var tier: Int
-        var summary: NoteSummary
+        /// The summary's columns, made a `NoteSummary` where the hit is made.
+        var summary: SummaryBytes
         /// The body's head, or only the line of its first match: what its snippet is found in.
         var head: [UInt8]
 
@@ -301,21 +310,16 @@ extension NoteStore {
         ///   terms in the body (nil: unknown). When the whole body is its head, only that line
         ///   is copied (a body with no term, nothing): the snippet is in the first line that
         ///   holds a term, so the line alone gives the same snippet.
-        init(tier: Int, _ row: Row, firstMatch: SearchPlan.FirstMatch? = nil) throws {
+        /// `row`: a row of `hitColumns`.
+        init(tier: Int, _ row: CurrentRow, firstMatch: SearchPlan.FirstMatch? = nil) {
             self.tier = tier
-            summary = try NoteStore.summary(from: row)
-            // Copied as one block (an array made from `Data` copies it byte by byte).
-            head = try row.withUnsafeData(atIndex: NoteStore.summaryColumnCount) { body in
-                (body ?? Data()).withUnsafeBytes { body in
-                    let body = body.bindMemory(to: UInt8.self)
-                    let length = NoteStore.headLength(body, characters: NoteStore.headCharacters)
-                    switch firstMatch {
-                    case .line(let number) where length == body.count:
-                        return Array(Self.line(number, of: body))
-                    case .nowhere where length == body.count: return []
-                    default: return Array(UnsafeBufferPointer(rebasing: body[..<length]))
-                    }
-                }
+            summary = SummaryBytes(row)
+            let body = row.bytes(NoteStore.summaryColumnCount)
+            let length = NoteStore.headLength(body, characters: NoteStore.headCharacters)
+            switch firstMatch {
+            case .line(let number) where length == body.count: head = Array(Self.line(number, of: body))
+            case .nowhere where length == body.count: head = []
+            default: head = Array(UnsafeBufferPointer(rebasing: body[..<length]))
             }
         }
 
@@ -338,6 +342,8 @@ extension NoteStore {
         let terms: [String]
         /// Folds the lines a snippet is looked for in, hit after hit.
         var folder = TextFolding.Folder()
+        /// Whether the terms' places in each title are looked for (`titleMatches`).
+        var highlightsTitles = true
 
         init(_ query: SearchQuery) {
             terms = SearchPlan.foldedTerms(query.highlightTerms)
@@ -350,9 +356,9 @@ extension NoteStore {
             terms == SearchPlan.foldedTerms(query.terms) && !terms.contains { $0.utf8.contains(0x0A) }
         }
 
-        mutating func hit(_ found: FoundHit) -> SearchHit {
-            let summary = found.summary
-            let titleMatches = SearchHighlighter.ranges(of: terms, in: summary.title)
+        mutating func hit(_ found: FoundHit) throws -> SearchHit {
+            let summary = try found.summary.summary()
+            let titleMatches = highlightsTitles ? SearchHighlighter.ranges(of: terms, in: summary.title) : []
             let snippet = found.head.withUnsafeBufferPointer { head in
                 SearchHighlighter.snippet(ofUTF8: head, terms: terms, folder: &folder)
             }

@@ -221,7 +221,19 @@ struct SearchPlan {
     /// Up to `limit` searchRowids of `tier` (0: every term in the title; 1: some; 2: none),
     /// newest first, below `after`.
     mutating func find(tier: Int, after: Int64?, limit: Int, _ db: Database) throws -> [Int64] {
-        try find(tier: tier, after: after, limit: limit, db) { rowid, _, _ in rowid }
+        try find(tier: tier, after: after, limit: limit, db) { $0.rowid }
+    }
+
+    /// A note `find` found, while its row is read.
+    struct FoundRow {
+        let rowid: Int64
+        /// The note's row: its first columns are the caller's (`RowColumns`).
+        let row: Row
+        /// The same row's columns, read in place.
+        let columns: CurrentRow
+        /// Where the check found the first of the terms in the body, when it folded the body
+        /// (nil: the title decided).
+        let firstMatch: FirstMatch?
     }
 
     /// Where a found note's body first holds one of the plan's terms, as its check read it.
@@ -233,12 +245,11 @@ struct SearchPlan {
     }
 
     /// What `make` makes of each of up to `limit` notes of `tier`, newest first, below `after`,
-    /// given the note's searchRowid, its row while it is read (the row's first columns are
-    /// `extra`'s; the plan's own follow them) and, when the check folded the note's body, where
-    /// the first of the terms lies in it (nil: the title decided).
+    /// given the note as it is read (its row's first columns are `extra`'s; the plan's own
+    /// follow them).
     mutating func find<Found>(
         tier: Int, after: Int64?, limit: Int, reading extra: RowColumns = .none, _ db: Database,
-        make: (Int64, Row, FirstMatch?) throws -> Found
+        make: (FoundRow) throws -> Found
     ) throws -> [Found] {
         if tier == 0 && terms.isEmpty { return [] }
         if tier == 1 && terms.count < 2 { return [] }
@@ -270,7 +281,7 @@ struct SearchPlan {
         let check = try textCondition.map { condition in
             try db.cachedStatement(sql: "SELECT 1 FROM note n WHERE n.searchRowid = ? AND " + condition.sql)
         }
-        func consider(_ rowid: Int64, _ row: Row, checked: Bool = false) throws {
+        func consider(_ rowid: Int64, _ row: Row, _ columns: CurrentRow, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
             let (accepted, firstMatch) = try row.withUnsafeData(atIndex: own) { title in
                 try (title ?? Data()).withUnsafeBytes { title in
@@ -288,7 +299,7 @@ struct SearchPlan {
             if let openTasks {
                 guard TaskItem.open(in: row[own + 1] ?? "").isEmpty != openTasks else { return }
             }
-            found.append(try make(rowid, row, firstMatch))
+            found.append(try make(FoundRow(rowid: rowid, row: row, columns: columns, firstMatch: firstMatch)))
         }
         /// Reads the notes of `rowids` (descending; those with no such rowid since are left out)
         /// and considers them until `limit` are found.
@@ -298,8 +309,9 @@ struct SearchPlan {
             arguments += Array(repeating: nil, count: Self.candidateBatch - rowids.count)
             rowids.removeAll(keepingCapacity: true)
             let rows = try Row.fetchCursor(batchStatement, arguments: StatementArguments(arguments))
+            let columns = CurrentRow(batchStatement)
             while found.count < limit, let row = try rows.next() {
-                try consider(row[own + 3], row)
+                try consider(columns.int64(own + 3), row, columns)
             }
         }
         var batch: [Int64] = []
@@ -323,16 +335,18 @@ struct SearchPlan {
             // Every note newest first, through the index of searchRowid; with the text
             // conditions in the scan's SQL when there are some.
             let condition = textCondition.map { " AND " + $0.sql } ?? ""
+            let scan = try db.cachedStatement(
+                sql: """
+                    SELECT \(extra.followed(by: "n.sortTitle, n.body, n.tags, n.searchRowid")) FROM note n
+                    WHERE n.searchRowid < ?\(condition) ORDER BY n.searchRowid DESC
+                    """)
             let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(extra.followed(by: "n.sortTitle, n.body, n.tags, n.searchRowid")) FROM note n
-                        WHERE n.searchRowid < ?\(condition) ORDER BY n.searchRowid DESC
-                        """),
+                scan,
                 arguments: StatementArguments(
                     [(after ?? Int64.max) as any DatabaseValueConvertible] + (textCondition?.arguments ?? [])))
+            let columns = CurrentRow(scan)
             while found.count < limit, let row = try rows.next() {
-                try consider(row[own + 3], row, checked: true)
+                try consider(columns.int64(own + 3), row, columns, checked: true)
             }
         }
         return found

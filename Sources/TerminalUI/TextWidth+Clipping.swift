@@ -10,8 +10,18 @@ extension TextWidth {
     /// wide character did not fit; `pad` fills that.
     @inlinable
     public static func clip(_ text: some StringProtocol, to columns: Int, ellipsis: Bool = false) -> String {
-        guard columns > 0 else { return "" }
-        if width(of: text) <= columns { return String(text) }
+        clipMeasured(text, to: columns, ellipsis: ellipsis).text
+    }
+
+    /// `clip(text, to:ellipsis:)` and the columns it takes (its `width(of:)`), counted as it is
+    /// cut: a row that pads its clipped title measured it a second time.
+    @inlinable
+    public static func clipMeasured(_ text: some StringProtocol, to columns: Int, ellipsis: Bool = false) -> (
+        text: String, width: Int
+    ) {
+        guard columns > 0 else { return ("", 0) }
+        let whole = width(of: text)
+        if whole <= columns { return (String(text), whole) }
         let budget = ellipsis ? columns - 1 : columns
         var result = ""
         var used = 0
@@ -21,8 +31,11 @@ extension TextWidth {
             result.append(character)
             used += w
         }
-        if ellipsis { result.append("…") }
-        return result
+        if ellipsis {
+            result.append("…")
+            used += 1
+        }
+        return (result, used)
     }
 
     /// `text` clipped to `columns` and padded with spaces to exactly `columns` columns.

@@ -61,20 +61,48 @@ enum Format {
     /// `styled: false` leaves out colour, for text that is not going to stdout (error messages).
     static func row(_ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = [], styled: Bool = true) -> String
     {
-        func style(_ text: String, _ code: String) -> String { styled ? Output.style(text, code) : text }
-        let star = note.isFavorite ? "★" : " "
+        var row = ""
+        appendRow(note, width: width, highlights: highlights, styled: styled, to: &row)
+        return row
+    }
+
+    /// `row` appended to `out`: a search that prints every match lays out thousands of rows
+    /// into one buffer (issue 27; the pieces interpolated and the padding made as strings of
+    /// their own were a third of its printing thread).
+    static func appendRow(
+        _ note: NoteSummary, width: Int = 100, highlights: [Range<Int>] = [], styled: Bool = true,
+        to out: inout String
+    ) {
+        func append(_ text: String, style code: String) {
+            out += styled ? Output.style(text, code) : text
+        }
+        out += note.isFavorite ? "★ " : "  "
+        append(shortID(note.id), style: "2")
+        out += "  "
         let title = note.title.isEmpty ? "(untitled)" : note.title
-        let tags = note.tags.map { "#" + $0 }.joined(separator: " ")
         let titleWidth = max(16, min(48, width - 30))
         let shown = TerminalSafeText.sanitize(title)
-        let clipped = TextWidth.clip(shown, to: titleWidth, ellipsis: true)
-        let highlighted = styled ? highlight(clipped, title == shown ? highlights : []) : clipped
-        let pad = String(repeating: " ", count: max(0, titleWidth - TextWidth.width(of: clipped)))
+        let (clipped, used) = TextWidth.clipMeasured(shown, to: titleWidth, ellipsis: true)
+        out += styled ? highlight(clipped, title == shown ? highlights : []) : clipped
+        appendSpaces(titleWidth - used, to: &out)
+        out += "  "
         let time = Format.relative(note.modifiedAt)
-        let timePad = String(repeating: " ", count: max(0, 4 - time.count))
-        let tagText = tags.isEmpty ? "" : "  " + style(TerminalSafeText.sanitize(tags), "2")
-        return
-            "\(star) \(style(shortID(note.id), "2"))  \(highlighted)\(pad)  \(timePad)\(time) \(syncMark(note.syncState))\(tagText)"
+        appendSpaces(4 - time.utf8.count, to: &out)
+        out += time
+        out += " "
+        out += syncMark(note.syncState)
+        if !note.tags.isEmpty {
+            out += "  "
+            append(TerminalSafeText.sanitize(note.tags.map { "#" + $0 }.joined(separator: " ")), style: "2")
+        }
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
+
+    /// `count` spaces (none when it is not positive).
+    static func appendSpaces(_ count: Int, to out: inout String) {
+        guard count > 0 else { return }
+        out += count <= spaces.utf8.count ? spaces.prefix(count) : Substring(String(repeating: " ", count: count))
     }
 
     /// Marks `ranges` (character offsets) of `text` bold and underlined (when colour is on).

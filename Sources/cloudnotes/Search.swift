@@ -87,14 +87,17 @@ struct Search: ParsableCommand {
             return
         }
         var printed = 0
-        try store.searchEach(parsed, limit: max(1, limit)) { hits in
+        // Without colour nothing is highlighted: the titles' matches are not looked for.
+        try store.searchEach(parsed, limit: max(1, limit), highlightingTitles: Output.useColor) { hits in
             var text = ""
             for hit in hits {
-                text += Format.row(hit.note, highlights: hit.titleMatches) + "\n"
+                Format.appendRow(hit.note, highlights: hit.titleMatches, to: &text)
+                text += "\n"
                 if !hit.snippet.isEmpty {
                     let safe = TerminalSafeText.sanitize(hit.snippet)
-                    text +=
-                        "            " + Format.highlight(safe, safe == hit.snippet ? hit.snippetMatches : []) + "\n"
+                    text += "            "
+                    text += Format.highlight(safe, safe == hit.snippet ? hit.snippetMatches : [])
+                    text += "\n"
                 }
             }
             printed += hits.count

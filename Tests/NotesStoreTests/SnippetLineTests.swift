@@ -116,3 +116,42 @@ import Testing
         }
     }
 }
+
+/// A search hit's summary is copied out of its row as bytes and made later (D-237): it must be
+/// the summary `NoteStore.summary(from:)` makes of the same row, damaged text included.
+@Suite struct SummaryBytesTests {
+    @Test func theCopiedRowMakesTheSummaryTheRowMakes() throws {
+        let seed = SeededRandom.seed(default: 20_261_201)
+        let t = try TestStore()
+        var notes = SearchCorpus.notes(count: 300, seed: seed)
+        notes[0].title = ""
+        notes[1].body = String(repeating: "é東👍🏽 ", count: 200)
+        _ = try t.store.importNotes(notes)
+        // Text as a damaged store may hold it: a NUL (GRDB's String ends there), bytes that are
+        // not UTF-8, an unknown sync state.
+        let damaged: [(String, [UInt8])] = [
+            ("title", Array("before".utf8) + [0] + Array("after".utf8)), ("title", [0x61, 0x80, 0xC3, 0x62]),
+            ("body", [0xE6, 0x9D, 0x0A, 0x00, 0x61]), ("tags", Array("[\"a\"]".utf8) + [0xFF]),
+            ("syncState", Array("unheard-of".utf8)), ("zone", [0xF0, 0x9F]),
+        ]
+        try t.store.write { db in
+            for (index, (column, bytes)) in damaged.enumerated() {
+                try db.execute(
+                    sql: "UPDATE note SET \(column) = CAST(? AS TEXT) WHERE id = ?",
+                    arguments: [Data(bytes), notes[index + 2].idString])
+            }
+        }
+        let compared = try t.store.read { db in
+            let statement = try db.makeStatement(sql: "SELECT \(NoteStore.summaryColumns) FROM note")
+            let rows = try Row.fetchCursor(statement)
+            var count = 0
+            while let row = try rows.next() {
+                let copied = NoteStore.SummaryBytes(CurrentRow(statement))
+                #expect(try copied.summary() == NoteStore.summary(from: row), "seed \(seed)")
+                count += 1
+            }
+            return count
+        }
+        #expect(compared == notes.count)
+    }
+}

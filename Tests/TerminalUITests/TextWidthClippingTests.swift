@@ -1,3 +1,4 @@
+import NotesTestSupport
 import TerminalUI
 import Testing
 
@@ -40,5 +41,23 @@ import Testing
         #expect(TextWidth.pad("漢字かな", to: 5) == "漢字 ")
         #expect(TextWidth.pad("hello world", to: 6, ellipsis: true) == "hello…")
         #expect(TextWidth.width(of: TextWidth.pad("日本語😀", to: 7)) == 7)
+    }
+
+    /// The width `clipMeasured` counts while it cuts is the width of what it gives, over random
+    /// texts of wide, combining, emoji and control characters cut at every width (seeded).
+    @Test func theMeasuredClipIsAsWideAsItsText() {
+        let seed = SeededRandom.seed(default: 20_261_201)
+        var random = SeededRandom(seed: seed)
+        let pieces = ["a", " ", "é", "e\u{301}", "東", "👩‍💻", "👍🏽", "\u{AD}", "\u{200B}", "\t", "ｱ", "🇯🇵", "…", "\r\n"]
+        for _ in 0..<1_500 {
+            let text = (0..<random.below(30)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let columns = random.below(40)
+            let ellipsis = random.below(2) == 0
+            let measured = TextWidth.clipMeasured(text, to: columns, ellipsis: ellipsis)
+            #expect(measured.text == TextWidth.clip(text, to: columns, ellipsis: ellipsis), "seed \(seed)")
+            #expect(
+                measured.width == TextWidth.width(of: measured.text),
+                "seed \(seed): \(text.debugDescription) to \(columns)")
+        }
     }
 }

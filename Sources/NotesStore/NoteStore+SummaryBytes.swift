@@ -1,0 +1,62 @@
+import Foundation
+import NotesCore
+
+extension NoteStore {
+    /// A row of `summaryColumns` copied out of SQLite as it lies, made into a `NoteSummary`
+    /// later, on the thread that makes a search's hits (D-237): making its strings (each one's
+    /// UTF-8 checked and repaired) was a sixth of the thread that reads a search of every match,
+    /// the thread both wait on.
+    struct SummaryBytes: Sendable {
+        /// The text columns (id, zone, title, preview, tags, syncState) one after another, each
+        /// after its length in 4 bytes, as far as its first NUL, as GRDB reads a String.
+        private var text: [UInt8] = []
+        private var isFavorite: Bool
+        private var createdAt: Int64
+        private var modifiedAt: Int64
+        private var deletedAt: Int64?
+        private var bodyLength: Int
+
+        /// The positions of the text columns in `summaryColumns`, in the order they are kept.
+        private static let textColumns = [0, 1, 2, 3, 4, 9]
+
+        /// `row`: a row of `summaryColumns` (and any after them).
+        init(_ row: CurrentRow) {
+            isFavorite = row.int64(5) != 0
+            createdAt = row.int64(6)
+            modifiedAt = row.int64(7)
+            deletedAt = row.isNull(8) ? nil : row.int64(8)
+            bodyLength = Int(row.int64(10))
+            text.reserveCapacity(320)
+            for column in Self.textColumns {
+                let bytes = row.bytes(column)
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
+                for shift in stride(from: 0, to: 32, by: 8) { text.append(UInt8(truncatingIfNeeded: length >> shift)) }
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<length]))
+            }
+        }
+
+        /// The summary `NoteStore.summary(from:)` makes of the same row.
+        func summary() throws -> NoteSummary {
+            var strings: [String] = []
+            strings.reserveCapacity(Self.textColumns.count)
+            text.withUnsafeBufferPointer { bytes in
+                var position = 0
+                while position + 4 <= bytes.count {
+                    var length = 0
+                    for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+                    position += 4
+                    let end = position + length
+                    strings.append(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self))
+                    position = end
+                }
+            }
+            return NoteSummary(
+                id: try noteID(strings[0]), zone: strings[1], title: strings[2], preview: strings[3],
+                tags: decodeTags(strings[4]), isFavorite: isFavorite,
+                createdAt: Date(millisecondsSince1970: createdAt), modifiedAt: Date(millisecondsSince1970: modifiedAt),
+                deletedAt: deletedAt.map(Date.init(millisecondsSince1970:)),
+                syncState: Note.SyncState(rawValue: strings[5]) ?? .pending, bodyLength: bodyLength)
+        }
+    }
+}
