@@ -283,13 +283,8 @@ struct SearchPlan {
         }
         func consider(_ rowid: Int64, _ row: Row, _ columns: CurrentRow, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
-            let (accepted, firstMatch) = try row.withUnsafeData(atIndex: own) { title in
-                try (title ?? Data()).withUnsafeBytes { title in
-                    try accepts(
-                        tier: tier, title: title.bindMemory(to: UInt8.self), row, body: own + 1, tags: own + 2,
-                        folder: &folder)
-                }
-            }
+            let (accepted, firstMatch) = try accepts(
+                tier: tier, title: columns.bytes(own), row, columns, body: own + 1, tags: own + 2, folder: &folder)
             guard accepted else { return }
             if let check, let textCondition, !checked {
                 let arguments = StatementArguments([rowid as any DatabaseValueConvertible] + textCondition.arguments)
@@ -353,10 +348,11 @@ struct SearchPlan {
     }
 
     /// Whether the note with this folded title, and the body and tags at these columns of
-    /// `row`, belongs to `tier` and to no excluded term; and, when the body was folded (into
-    /// `folder`) because the title did not decide, the line of its first term.
+    /// `row` (read in place through `columns`), belongs to `tier` and to no excluded term; and,
+    /// when the body was folded (into `folder`) because the title did not decide, the line of
+    /// its first term.
     private func accepts(
-        tier: Int, title: UnsafeBufferPointer<UInt8>, _ row: Row, body: Int, tags: Int,
+        tier: Int, title: UnsafeBufferPointer<UInt8>, _ row: Row, _ columns: CurrentRow, body: Int, tags: Int,
         folder: inout TextFolding.Folder
     ) throws -> (Bool, FirstMatch?) {
         let inTitle = termBytes.map { Self.contains(title, $0) }
@@ -368,7 +364,8 @@ struct SearchPlan {
         }
         if excludedBytes.contains(where: { Self.contains(title, $0) }) { return (false, nil) }
         guard titleHits < terms.count || !excludedBytes.isEmpty else { return (true, nil) }
-        let firsts = try Self.foldBody(row, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder)
+        let firsts = Self.foldBody(
+            row, columns, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder)
         let bodyEnd = folder.count
         let firstMatch = folder.withFolded { folded in
             firsts.compactMap { $0 }.min().map { first in
@@ -380,7 +377,7 @@ struct SearchPlan {
         guard missing || !excludedBytes.isEmpty else { return (true, firstMatch) }
         // Otherwise the body was folded whole; a missing term is looked for where the tags
         // begin (a match may start in the body's last bytes).
-        try Self.appendTags(row, at: tags, to: &folder)
+        Self.appendTags(row, columns, at: tags, to: &folder)
         let accepted = folder.withFolded { all in
             for (bytes, (hit, first)) in zip(termBytes, zip(inTitle, firsts)) where !hit && first == nil {
                 let from = max(0, bodyEnd - bytes.count + 1)
@@ -402,8 +399,9 @@ struct SearchPlan {
     /// term is in its first lines folds only those (the check folded every body whole, a
     /// quarter of the thread that reads a search of every match).
     static func foldBody(
-        _ row: Row, at column: Int, terms: [[UInt8]], whole: Bool, into folder: inout TextFolding.Folder
-    ) throws -> [Int?] {
+        _ row: Row, _ columns: CurrentRow, at column: Int, terms: [[UInt8]], whole: Bool,
+        into folder: inout TextFolding.Folder
+    ) -> [Int?] {
         var firsts = [Int?](repeating: nil, count: terms.count)
         func look(from searched: Int) {
             folder.withFolded { folded in
@@ -413,25 +411,27 @@ struct SearchPlan {
             }
         }
         folder.removeAll()
-        let folded = try row.withUnsafeData(atIndex: column) { data in
-            (data ?? Data()).withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                var start = 0
-                while start < bytes.count {
-                    var end = start + foldBlock
-                    if end < bytes.count {
-                        end = bytes[end...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-                    } else {
-                        end = bytes.count
-                    }
-                    let searched = folder.count
-                    guard folder.append(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return false }
-                    look(from: searched)
-                    start = end
-                    if !whole && !firsts.contains(nil) { break }
-                }
-                return true
+        let bytes = columns.bytes(column)
+        var folded = true
+        var start = 0
+        while start < bytes.count {
+            var end = start + foldBlock
+            if end < bytes.count, let base = bytes.baseAddress {
+                end =
+                    memchr(base + end, 0x0A, bytes.count - end).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1
+                    } ?? bytes.count
+            } else {
+                end = bytes.count
             }
+            let searched = folder.count
+            guard folder.append(UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
+                folded = false
+                break
+            }
+            look(from: searched)
+            start = end
+            if !whole && !firsts.contains(nil) { break }
         }
         if !folded {
             // Not UTF-8 as stored (a damaged row): read as a String, which repairs it.
@@ -446,12 +446,10 @@ struct SearchPlan {
     /// Appends the tags at `column` of `row` to `folder` as `IndexedText` folds them after the
     /// body. Plain tags are folded from the row's bytes (a `String` of each, and the array,
     /// were a tenth of the thread that reads a search's hits).
-    private static func appendTags(_ row: Row, at column: Int, to folder: inout TextFolding.Folder) throws {
-        let appended = try row.withUnsafeData(atIndex: column) { data in
-            (data ?? Data()).withUnsafeBytes {
-                IndexedText.appendTags(json: $0.bindMemory(to: UInt8.self), to: &folder)
-            }
-        }
+    private static func appendTags(
+        _ row: Row, _ columns: CurrentRow, at column: Int, to folder: inout TextFolding.Folder
+    ) {
+        let appended = IndexedText.appendTags(json: columns.bytes(column), to: &folder)
         if !appended { IndexedText.appendTags(NoteStore.decodeTags(row[column] ?? "[]"), to: &folder) }
     }
 
