@@ -114,7 +114,9 @@ extension NoteStore {
                 let promoted = try bufferInUse && Self.promoteBuffered(record, db)
                 guard promoted || inserted.contains(record) else { continue }
                 changed.append(id)
-                if let root = roots[record], try Self.revisionCount(record, db) == 1 {
+                // A record whose root was stored cut had no revision, none buffered, and this
+                // group brings no other (`insertElidedIfFirst`): its only revision, uncounted.
+                if let root = roots[record], try elidedRoots[record] != nil || Self.revisionCount(record, db) == 1 {
                     // A record whose only revision just arrived has no note row and nothing
                     // queued: no reads before writing it.
                     try materialize(
