@@ -43,6 +43,34 @@ public struct JSONArrayStream {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Appends an element `write` writes (`PrettyJSONWriter`, D-238): the bytes `append` writes
+    /// for a value whose encoding is the same, without `JSONEncoder`. When `write` returns
+    /// false, what it wrote is taken back and nothing is appended (false is returned).
+    @discardableResult
+    public mutating func append(writing write: (inout PrettyJSONWriter) throws -> Bool) throws -> Bool {
+        let mark = buffer.count
+        buffer.append(contentsOf: (count == 0 ? "[\n  " : ",\n  ").utf8)
+        // The buffer is lent to the writer and taken back, not copied.
+        var writer = PrettyJSONWriter(bytes: buffer, baseIndent: 2)
+        buffer = []
+        let written: Bool
+        do {
+            written = try write(&writer)
+        } catch {
+            buffer = writer.bytes
+            buffer.removeSubrange(mark...)
+            throw error
+        }
+        buffer = writer.bytes
+        guard written else {
+            buffer.removeSubrange(mark...)
+            return false
+        }
+        count += 1
+        if buffer.count >= 1 << 20 { try flush() }
+        return true
+    }
+
     /// Closes the array and writes what is left.
     public mutating func finish() throws {
         buffer.append(contentsOf: (count == 0 ? "[\n\n]" : "\n]").utf8)

@@ -41,6 +41,42 @@ struct NoteJSON: Codable, Equatable {
         frontMatter = note.frontMatter
     }
 
+    /// Writes what `JSONEncoder` (pretty, sorted keys) writes for this note, without it (D-238);
+    /// false, with nothing written, for a note with attachments (whose encoding it leaves to the
+    /// encoder).
+    func write(to json: inout PrettyJSONWriter) -> Bool {
+        guard attachments == nil else { return false }
+        func member(_ key: String, _ value: String?) {
+            guard let value else { return }
+            json.key(key)
+            json.string(value)
+        }
+        json.openObject()
+        member("body", body)
+        member("createdAt", createdAt)
+        member("deletedAt", deletedAt)
+        member("frontMatter", frontMatter)
+        member("headRev", headRev)
+        member("id", id)
+        json.key("isFavorite")
+        json.bool(isFavorite)
+        member("modifiedAt", modifiedAt)
+        member("notebook", notebook)
+        member("notebookName", notebookName)
+        member("snippet", snippet)
+        member("syncState", syncState)
+        json.key("tags")
+        json.openArray()
+        for tag in tags {
+            json.element()
+            json.string(tag)
+        }
+        json.closeArray()
+        member("title", title)
+        json.closeObject()
+        return true
+    }
+
     init(_ summary: NoteSummary) {
         id = summary.idString
         title = summary.title

@@ -51,6 +51,56 @@ import Testing
         #expect(hit["snippetMatches"] is [[Int]])
     }
 
+    /// `--json` is written without `JSONEncoder` (D-238): the bytes must be the encoder's (the
+    /// hits decoded and encoded again with the CLI's options), and each note the object
+    /// `list --json` encodes for it, over hostile text.
+    @Test func jsonHitsAreTheBytesTheEncoderWrites() throws {
+        struct Note: Codable {
+            var body, createdAt, deletedAt, frontMatter, headRev, id: String?
+            var isFavorite: Bool?
+            var modifiedAt, notebook, notebookName, snippet, syncState: String?
+            var tags: [String]?
+            var title: String?
+        }
+        struct Hit: Codable {
+            var note: Note
+            var snippet: String
+            var snippetMatches: [[Int]]
+            var tier: Int
+            var titleMatches: [[Int]]
+        }
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let hostile = "quote \" back\\slash / slash \t tab \u{1} \u{1F} del\u{7F} é 東京 👍🏽 \u{2028}"
+        try cli.seed([
+            CLIRunner.fixture(
+                id: "10000000-0000-4000-8000-000000000001", title: "zeta " + hostile, body: "first\nzeta " + hostile,
+                tags: ["a/b", "c\"d", "東"], isFavorite: true),
+            CLIRunner.fixture(
+                id: "20000000-0000-4000-8000-000000000002", title: "plain", body: "line\r\nzeta at the end",
+                notebook: "work"),
+            CLIRunner.fixture(id: "30000000-0000-4000-8000-000000000003", title: "zeta only in the title"),
+        ])
+        for query in ["zeta", "slash", "東京", "nothing-like-this"] {
+            let result = try cli.cn("search", query, "--json")
+            #expect(result.status == 0, "\(result.stderr)")
+            let hits = try JSONDecoder().decode([Hit].self, from: result.stdoutData)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            #expect(
+                result.stdout == String(decoding: try encoder.encode(hits), as: UTF8.self) + "\n",
+                "\(query): \(result.stdout)")
+            let listed = try #require(try cli.json("list", "--json") as? [[String: Any]])
+            let printed = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])
+            #expect(printed.count == (query == "zeta" ? 3 : query == "nothing-like-this" ? 0 : 1))
+            for hit in printed {
+                let note = try #require(hit["note"] as? [String: Any])
+                let same = try #require(listed.first { $0["id"] as? String == note["id"] as? String })
+                #expect(NSDictionary(dictionary: note) == NSDictionary(dictionary: same), "\(query)")
+            }
+        }
+    }
+
     @Test func textOutputShowsOneRowAndASnippetPerHit() throws {
         let cli = try seeded()
         defer { cli.cleanUp() }
