@@ -81,14 +81,23 @@ extension NoteStore {
             // The causal buffer is read per record only when something waits in it.
             var bufferInUse = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer)") ?? true
             var elidedRoots: [String: String] = [:]
+            // What the store has is looked up for the whole group first (a statement per
+            // revision was a twentieth of a new device's first sync); what the group adds is
+            // remembered as it goes.
+            let known = try Self.knownRevisions(revisions.map(\.id), db)
+            var arrived = Set<String>()
+            let haveRevisions = try Self.recordsWithRevisions(
+                revisions.lazy.filter { $0.parents.isEmpty }.map { $0.recordID.lowercasedString }
+                    .filter { perRecord[$0] == 1 }, db)
             for revision in revisions {
                 if !clock.receive(revision.hlc, now: now) { skew += 1 }
-                guard try !Self.isKnown(revision.id, db) else { continue }
+                guard !known.contains(revision.id), arrived.insert(revision.id).inserted else { continue }
                 let record = revision.recordID.lowercasedString
                 // Parents here already (the usual case): straight into history; else buffered.
                 if try Self.allPresent(revision.parents, db) {
                     if revision.parents.isEmpty, perRecord[record] == 1,
-                        let whole = try insertElidedIfFirst(revision, buffered: bufferInUse, db)
+                        let whole = try insertElidedIfFirst(
+                            revision, hasRevisions: haveRevisions.contains(record), buffered: bufferInUse, db)
                     {
                         elidedRoots[record] = whole
                     } else {
@@ -297,6 +306,43 @@ extension NoteStore {
             db.cachedStatement(sql: "SELECT count(*) FROM revision WHERE recordID = ?"), arguments: [record]) ?? 0
     }
 
+    /// Of `ids`, those the store has as revisions, applied or buffered (`isKnown` of each),
+    /// looked up `lookupBatch` at a time.
+    static func knownRevisions(_ ids: [String], _ db: Database) throws -> Set<String> {
+        var known = Set<String>()
+        for start in stride(from: 0, to: ids.count, by: lookupBatch) {
+            let batch = Array(ids[start..<min(start + lookupBatch, ids.count)])
+            let list = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            let found = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT id FROM revision WHERE id IN (\(list)) UNION SELECT id FROM sync_buffer WHERE id IN (\(list))",
+                arguments: StatementArguments(batch + batch))
+            known.formUnion(found)
+        }
+        return known
+    }
+
+    /// Of `records` (lowercased ids), those with a revision applied, looked up `lookupBatch`
+    /// at a time.
+    static func recordsWithRevisions(_ records: some Sequence<String>, _ db: Database) throws -> Set<String> {
+        let records = Array(records)
+        var found = Set<String>()
+        for start in stride(from: 0, to: records.count, by: lookupBatch) {
+            let batch = Array(records[start..<min(start + lookupBatch, records.count)])
+            found.formUnion(
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT recordID FROM revision WHERE recordID IN ("
+                        + Array(repeating: "?", count: batch.count).joined(separator: ",") + ")",
+                    arguments: StatementArguments(batch)))
+        }
+        return found
+    }
+
+    /// Ids bound to one look-up statement.
+    static let lookupBatch = 400
+
     static func isKnown(_ revisionID: String, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(
@@ -309,13 +355,12 @@ extension NoteStore {
     /// Stores `revision`, a root, with its body cut out when it is the first revision of its
     /// record here (none stored or buffered) and has a body to cut: then returns its fields
     /// whole, to put back if it does not become the record's head. Nil: nothing stored.
-    func insertElidedIfFirst(_ revision: Revision, buffered: Bool, _ db: Database) throws -> String? {
+    /// `hasRevisions`: whether the record has a revision applied (`recordsWithRevisions`).
+    func insertElidedIfFirst(
+        _ revision: Revision, hasRevisions: Bool, buffered: Bool, _ db: Database
+    ) throws -> String? {
         let record = revision.recordID.lowercasedString
-        guard let fields = revision.fields,
-            try
-                !(Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM revision WHERE recordID = ?)"),
-                    arguments: [record]) ?? true),
+        guard let fields = revision.fields, !hasRevisions,
             try !buffered
                 || !(Bool.fetchOne(
                     db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer WHERE recordID = ?)"),

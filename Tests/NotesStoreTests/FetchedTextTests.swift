@@ -67,6 +67,39 @@ import Testing
         #expect(try other.store.integrityCheck() == "ok")
     }
 
+    /// A group looks up what the store has once for all its revisions (D-239): revisions it
+    /// repeats, ones an earlier group applied and children before their parents are each
+    /// applied once, and only records with something new are told changed.
+    @Test func aGroupWithRepeatsKnownRevisionsAndChildrenFirstAppliesEachOnce() throws {
+        let notes = DeferredIndexesTests.corpus(400)
+        let (source, revisions) = try Self.revisions(notes)
+        let seed = SeededRandom.seed(default: 20_261_201)
+        var random = SeededRandom(seed: seed)
+        let ordered = try TestStore()
+        _ = try ordered.store.applyFetchedRevisions(revisions, engineState: "{}", resolve: Self.keep)
+
+        let device = try TestStore()
+        let first = Array(revisions.prefix(revisions.count / 3))
+        _ = try device.store.applyFetchedRevisions(first, engineState: "{}", resolve: Self.keep)
+        // Everything again, shuffled (children before parents), with a hundred repeated.
+        let group = (revisions + (0..<100).map { _ in revisions[random.below(revisions.count)] }).shuffled(
+            using: &random)
+        let applied = try device.store.applyFetchedRevisions(group, engineState: "{}", resolve: Self.keep)
+        let firstIDs = Set(first.map(\.id))
+        let recordsWithNews = Set(revisions.filter { !firstIDs.contains($0.id) }.map(\.recordID))
+        #expect(Set(applied.changed) == recordsWithNews, "CLOUDNOTES_SEED=\(seed)")
+        #expect(applied.changed.count == recordsWithNews.count)
+        #expect(applied.buffered == 0)
+        let stored = try device.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM revision") ?? 0
+        }
+        #expect(stored == Set(revisions.map(\.id)).count)
+        #expect(try Self.searches(device.store) == Self.searches(source.store), "CLOUDNOTES_SEED=\(seed)")
+        #expect(
+            try DeferredIndexesTests.answers(device.store, notes) == DeferredIndexesTests.answers(ordered.store, notes))
+        #expect(try device.store.integrityCheck() == "ok")
+    }
+
     /// What was prepared for a group is handed back with fewer of its revisions, or with others
     /// (the engine may hold some back): the store uses it only where it fits.
     @Test func whatWasPreparedForMoreRevisionsIsUsedWhereItFits() throws {
