@@ -101,6 +101,27 @@ import Testing
         }
     }
 
+    /// On a terminal the terms are highlighted in the title and the snippet; piped, the titles'
+    /// matches are not even looked for (D-237) and nothing is styled.
+    @Test func aTerminalShowsTheMatchesHighlightedAndAPipeShowsNone() throws {
+        let cli = try seeded()
+        defer { cli.cleanUp() }
+        let command = [CLIRunner.binary.path, "--data-dir", cli.dataDirectory.path, "search", "cafe"].map {
+            "'" + $0 + "'"
+        }.joined(separator: " ")
+        // `script` runs the search on a pseudo-terminal of its own.
+        let shown = try cli.runProgram(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let highlight = "\u{1B}[1;4m"
+        let lines = shown.stdout.split(separator: "\n")
+        let titleRow = try #require(lines.first { $0.contains("1000000") })
+        #expect(titleRow.contains(highlight + "Café"), "\(titleRow.debugDescription)")
+        #expect(lines.contains { $0.contains(highlight + "CAFÉ") }, "\(shown.stdout.debugDescription)")
+        let piped = try cli.cn("search", "cafe")
+        #expect(piped.status == 0 && !piped.stdout.contains("\u{1B}") && piped.stdout.contains("Café plans"))
+    }
+
     @Test func textOutputShowsOneRowAndASnippetPerHit() throws {
         let cli = try seeded()
         defer { cli.cleanUp() }
