@@ -110,8 +110,8 @@ struct Search: ParsableCommand {
         if printed == 0, Output.stdoutIsTerminal { Output.line("No notes match.") }
     }
 
-    /// What `Hit`'s encoding writes (pretty, sorted keys); false, with nothing written, when
-    /// the note's encoding is left to the encoder.
+    /// What `Hit`'s encoding writes (pretty, sorted keys); false when the note's encoding is
+    /// left to the encoder (the stream then takes back what was written).
     private static func write(_ hit: SearchHit, _ note: NoteJSON, to json: inout PrettyJSONWriter) -> Bool {
         func ranges(_ list: [Range<Int>]) {
             json.openArray()

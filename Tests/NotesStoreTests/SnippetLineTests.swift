@@ -52,7 +52,7 @@ import Testing
         // Words of one note's first and last lines, far apart in a long body: the check must
         // go on folding past the block where it found the first.
         let stored = try notes.map { try #require(try t.store.note($0.id)) }
-        let constructed = queries.count
+        let farApart = queries.count
         for note in stored.filter({ $0.body.utf8.count > 4 * SearchPlan.foldBlock }).prefix(8) {
             let lines = note.body.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
             guard let first = lines.first?.first, let last = lines.last?.last else { continue }
@@ -70,7 +70,7 @@ import Testing
             let page = try t.store.search(query, limit: 2_000).hits
             // Which notes match is `SearchOracleTests`' to check; here, where the terms are far
             // apart in long bodies.
-            if index >= constructed {
+            if index >= farApart {
                 let found = Dictionary(
                     page.filter { bodies[$0.note.id, default: ""].utf8.count < 50_000 }.map { ($0.note.id, $0.tier) },
                     uniquingKeysWith: { a, _ in a })
