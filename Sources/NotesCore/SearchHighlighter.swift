@@ -95,17 +95,25 @@ public enum SearchHighlighter {
     /// Line `number` (counting from 0, split at LF only, without a CR before the LF) of `text`,
     /// found on its UTF-8 bytes.
     static func line(_ number: Int, of text: String) -> String {
-        let utf8 = text.utf8
-        var start = utf8.startIndex
+        var text = text
+        return text.withUTF8 { bytes in
+            var range = lineRange(number, in: bytes)
+            // A CRLF line ends before its CR: a snippet must not show a carriage return.
+            if !range.isEmpty, bytes[range.upperBound - 1] == 0x0D { range = range.dropLast() }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+    }
+
+    /// Where line `number` of `text` lies (counting from 0, split at LF only), without its LF;
+    /// the last line when there are fewer.
+    public static func lineRange(_ number: Int, in text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
         var remaining = number
-        while remaining > 0, let newline = utf8[start...].firstIndex(of: 0x0A) {
-            start = utf8.index(after: newline)
+        while remaining > 0, let newline = text[start...].firstIndex(of: 0x0A) {
+            start = newline + 1
             remaining -= 1
         }
-        var end = utf8[start...].firstIndex(of: 0x0A) ?? utf8.endIndex
-        // A CRLF line ends before its CR: a snippet must not show a carriage return.
-        if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-        return String(Substring(utf8[start..<end]))
+        return start..<(text[start...].firstIndex(of: 0x0A) ?? text.count)
     }
 
     /// The body line with the first match, cut to about `width` characters around it, and the

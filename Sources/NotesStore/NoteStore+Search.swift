@@ -317,24 +317,13 @@ extension NoteStore {
             let body = row.bytes(NoteStore.summaryColumnCount)
             let length = NoteStore.headLength(body, characters: NoteStore.headCharacters)
             switch firstMatch {
-            case .line(let number) where length == body.count: head = Array(Self.line(number, of: body))
+            case .line(let number) where length == body.count:
+                head = Array(UnsafeBufferPointer(rebasing: body[SearchHighlighter.lineRange(number, in: body)]))
             case .nowhere where length == body.count: head = []
             default: head = Array(UnsafeBufferPointer(rebasing: body[..<length]))
             }
         }
 
-        /// Line `number` of `text` (counting from 0, lines ending at a line feed), without it.
-        static func line(_ number: Int, of text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-            var start = 0
-            for _ in 0..<number {
-                guard let newline = text[start...].firstIndex(of: 0x0A) else {
-                    return UnsafeBufferPointer(rebasing: text[text.count...])
-                }
-                start = newline + 1
-            }
-            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
-            return UnsafeBufferPointer(rebasing: text[start..<end])
-        }
     }
 
     /// Makes search hits of found notes, highlighting a query's terms.

@@ -183,8 +183,7 @@ extension NoteStore {
     public func revisionPresence(_ ids: [String]) throws -> (known: Set<String>, awaited: Set<String>) {
         guard !ids.isEmpty else { return ([], []) }
         return try read { db in
-            var known = Set<String>()
-            for id in ids where try Self.isKnown(id, db) { known.insert(id) }
+            let known = try Self.knownRevisions(ids, db)
             let wanted = Set(ids)
             var awaited = Set<String>()
             for parents in try String.fetchAll(db, sql: "SELECT parents FROM sync_buffer") {

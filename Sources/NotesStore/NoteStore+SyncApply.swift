@@ -306,51 +306,40 @@ extension NoteStore {
             db.cachedStatement(sql: "SELECT count(*) FROM revision WHERE recordID = ?"), arguments: [record]) ?? 0
     }
 
-    /// Of `ids`, those the store has as revisions, applied or buffered (`isKnown` of each),
-    /// looked up `lookupBatch` at a time.
+    /// Of `ids`, those the store has as revisions, applied or buffered, looked up `lookupBatch`
+    /// at a time.
     static func knownRevisions(_ ids: [String], _ db: Database) throws -> Set<String> {
-        var known = Set<String>()
-        for start in stride(from: 0, to: ids.count, by: lookupBatch) {
-            let batch = Array(ids[start..<min(start + lookupBatch, ids.count)])
-            let list = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            let found = try String.fetchAll(
-                db,
-                sql:
-                    "SELECT id FROM revision WHERE id IN (\(list)) UNION SELECT id FROM sync_buffer WHERE id IN (\(list))",
-                arguments: StatementArguments(batch + batch))
-            known.formUnion(found)
+        try lookUp(ids, listed: 2, db) { list in
+            "SELECT id FROM revision WHERE id IN (\(list)) UNION SELECT id FROM sync_buffer WHERE id IN (\(list))"
         }
-        return known
     }
 
     /// Of `records` (lowercased ids), those with a revision applied, looked up `lookupBatch`
     /// at a time.
     static func recordsWithRevisions(_ records: some Sequence<String>, _ db: Database) throws -> Set<String> {
-        let records = Array(records)
+        try lookUp(Array(records), listed: 1, db) { list in
+            "SELECT DISTINCT recordID FROM revision WHERE recordID IN (\(list))"
+        }
+    }
+
+    /// The strings `sql` selects for `values`, `lookupBatch` at a time: `sql` is given a batch's
+    /// list of placeholders, which it holds `listed` times, each bound to the batch.
+    private static func lookUp(
+        _ values: [String], listed: Int, _ db: Database, _ sql: (String) -> String
+    ) throws -> Set<String> {
         var found = Set<String>()
-        for start in stride(from: 0, to: records.count, by: lookupBatch) {
-            let batch = Array(records[start..<min(start + lookupBatch, records.count)])
+        for start in stride(from: 0, to: values.count, by: lookupBatch) {
+            let batch = Array(values[start..<min(start + lookupBatch, values.count)])
             found.formUnion(
                 try String.fetchAll(
-                    db,
-                    sql: "SELECT DISTINCT recordID FROM revision WHERE recordID IN ("
-                        + Array(repeating: "?", count: batch.count).joined(separator: ",") + ")",
-                    arguments: StatementArguments(batch)))
+                    db, sql: sql(Array(repeating: "?", count: batch.count).joined(separator: ",")),
+                    arguments: StatementArguments(Array(repeating: batch, count: listed).flatMap { $0 })))
         }
         return found
     }
 
     /// Ids bound to one look-up statement.
     static let lookupBatch = 400
-
-    static func isKnown(_ revisionID: String, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM revision WHERE id = ?)
-                        OR EXISTS (SELECT 1 FROM sync_buffer WHERE id = ?)
-                    """), arguments: [revisionID, revisionID]) ?? false
-    }
 
     /// Stores `revision`, a root, with its body cut out when it is the first revision of its
     /// record here (none stored or buffered) and has a body to cut: then returns its fields

@@ -406,7 +406,7 @@ struct SearchPlan {
         func look(from searched: Int) {
             folder.withFolded { folded in
                 for (index, term) in terms.enumerated() where firsts[index] == nil {
-                    firsts[index] = Self.firstIndex(of: term, in: folded, from: max(0, searched - term.count + 1))
+                    firsts[index] = ByteSearch.firstIndex(of: term, in: folded, from: max(0, searched - term.count + 1))
                 }
             }
         }
@@ -516,28 +516,9 @@ struct SearchPlan {
         return unique
     }
 
-    /// Whether `haystack` contains `needle` (`firstIndex`).
+    /// Whether `haystack` contains `needle` (`ByteSearch.firstIndex`).
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        needle.isEmpty || firstIndex(of: needle, in: haystack, from: 0) != nil
-    }
-
-    /// Where `needle` first occurs in `haystack` at or after `from`: `memchr` to each place its
-    /// first byte occurs, `memcmp` there; nil when nowhere (or `needle` is empty).
-    static func firstIndex(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        needle.withUnsafeBufferPointer { needle in
-            guard let first = needle.first, let start = haystack.baseAddress, let needleStart = needle.baseAddress,
-                haystack.count >= needle.count
-            else { return nil }
-            let lastStart = haystack.count - needle.count
-            var i = from
-            while i <= lastStart {
-                guard let hit = memchr(start + i, Int32(first), lastStart - i + 1) else { return nil }
-                let position = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(start + position, needleStart, needle.count) == 0 { return position }
-                i = position + 1
-            }
-            return nil
-        }
+        needle.isEmpty || ByteSearch.firstIndex(of: needle, in: haystack) != nil
     }
 }
 

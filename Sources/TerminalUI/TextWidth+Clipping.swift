@@ -43,8 +43,8 @@ extension TextWidth {
         _ text: some StringProtocol, to columns: Int, alignment: Alignment = .left, ellipsis: Bool = false
     ) -> String {
         guard columns > 0 else { return "" }
-        let clipped = clip(text, to: columns, ellipsis: ellipsis)
-        let missing = columns - width(of: clipped)
+        let (clipped, used) = clipMeasured(text, to: columns, ellipsis: ellipsis)
+        let missing = columns - used
         let before: Int
         switch alignment {
         case .left: before = 0
