@@ -16,16 +16,15 @@ extension NoteStore {
             .start(in: pool, scheduling: Self.observationQueue(), onError: onError, onChange: onChange)
     }
 
-    /// Calls `onChange` once at start and after every committed transaction of this process
-    /// that changed notes (the runtime then refetches what it shows). SQLite does not notify
-    /// of another process's commits.
+    /// Calls `onChange` after every committed transaction of this process that changed notes
+    /// (the runtime then refetches what it shows), on the writer's queue before the write
+    /// returns; never at start, so a reload of its own cannot race what the caller loads or
+    /// checks first. SQLite does not notify of another process's commits.
     public func observeNoteChanges(
         onError: @escaping @Sendable (Error) -> Void = { _ in }, onChange: @escaping @Sendable () -> Void
     ) -> AnyDatabaseCancellable {
-        // The region is explicit: the fetch reads no table, so a tracked fetch would observe nothing.
-        ValueObservation
-            .tracking(region: Table("note"), fetch: { _ in () })
-            .start(in: pool, scheduling: Self.observationQueue(), onError: onError) { _ in onChange() }
+        DatabaseRegionObservation(tracking: Table("note"))
+            .start(in: pool, onError: onError) { _ in onChange() }
     }
 
     /// Observes the counts of each section, for headers and the status bar.

@@ -35,19 +35,25 @@ import Testing
         #expect(await seen.first(after: seen.count - 1, timeout: .milliseconds(200)) { $0.count < 60 } == nil)
     }
 
-    @Test func noteChangesAreSignalledAfterEveryWrite() async throws {
+    @Test func noteChangesAreSignalledByEveryWriteBeforeItReturnsAndNeverAtStart() throws {
         let t = try TestStore()
-        let signals = Recorder<Int>()
         let counter = Counter()
-        let cancellable = t.store.observeNoteChanges { signals.record(counter.increment()) }
+        let cancellable = t.store.observeNoteChanges { _ = counter.increment() }
         defer { cancellable.cancel() }
-        #expect(await signals.first { $0 == 1 } != nil, "the initial signal")
+        // No signal of its own at start: a late one would reload what the caller just loaded
+        // and show another process's note before the caller's check found it.
+        #expect(counter.value == 0, "no signal at start")
         let note = try t.store.create(title: "a", body: "")
-        #expect(await signals.first { $0 == 2 } != nil, "a create is signalled")
+        #expect(counter.value == 1, "a create is signalled before it returns")
         _ = try t.store.setFavorite(note.id, true)
-        #expect(await signals.first { $0 == 3 } != nil, "a favorite is signalled")
+        #expect(counter.value == 2, "a favorite is signalled")
         try t.store.purge(note.id)
-        #expect(await signals.first { $0 == 4 } != nil, "a purge is signalled")
+        #expect(counter.value == 3, "a purge is signalled")
+        _ = try t.store.list(ListRequest(section: .all, limit: 10))
+        #expect(counter.value == 3, "a read is not")
+        cancellable.cancel()
+        try t.store.create(title: "b", body: "")
+        #expect(counter.value == 3, "nothing after cancel")
     }
 
     @Test func countsFollowFavoritesAndTheTrash() async throws {
@@ -66,11 +72,12 @@ import Testing
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = 0
+    private var count = 0
+    var value: Int { lock.withLock { count } }
     func increment() -> Int {
         lock.withLock {
-            value += 1
-            return value
+            count += 1
+            return count
         }
     }
 }
