@@ -72,11 +72,7 @@ public struct Envelope: Sendable, Equatable {
     /// `body` sorts first of the eight keys, so the file is `{"body":` BODY `,` and the rest of
     /// the object's canonical form after its `{`.
     func encoded(body bodyBytes: [UInt8]) -> [UInt8] {
-        let rest = JSONValue.object([
-            "device": .string(device), "format": .int(format), "hlc": .string(hlc.description),
-            "kind": .string(kind.rawValue), "seq": .int(seq), "sha256": .string(Self.sha256(bodyBytes)),
-            "zone": .string(zone),
-        ]).canonicalBytes
+        let rest = header(sha256: Self.sha256(bodyBytes))
         var out = Array(#"{"body":"#.utf8)
         out.reserveCapacity(out.count + bodyBytes.count + rest.count + 1)
         out += bodyBytes
@@ -84,6 +80,14 @@ public struct Envelope: Sendable, Equatable {
         out += rest.dropFirst()
         out.append(0x0A)
         return out
+    }
+
+    /// The canonical form of the seven members after `body`, as an object of its own.
+    private func header(sha256 hash: String) -> [UInt8] {
+        JSONValue.object([
+            "device": .string(device), "format": .int(format), "hlc": .string(hlc.description),
+            "kind": .string(kind.rawValue), "seq": .int(seq), "sha256": .string(hash), "zone": .string(zone),
+        ]).canonicalBytes
     }
 
     /// What the path of a file says its header must be.
@@ -114,8 +118,9 @@ public struct Envelope: Sendable, Equatable {
     public static func verify(_ bytes: [UInt8], expecting expected: Expectation) -> Verification {
         guard bytes.last == 0x0A else { return .notArrivedYet(reason: "no final newline (torn or partial file)") }
         let json: JSONValue
+        let isCanonical: Bool
         do {
-            json = try JSONValue(parsing: Data(bytes.dropLast()))
+            (json, isCanonical) = try JSONValue.parsingNotingForm(Data(bytes.dropLast()))
         } catch {
             return .notArrivedYet(reason: "not valid JSON")
         }
@@ -139,21 +144,45 @@ public struct Envelope: Sendable, Equatable {
         guard (0...CloudLayout.maxSeq).contains(seq) else {
             return .notArrivedYet(reason: "seq \(seq) is out of range")
         }
-        let bodyBytes = body.canonicalBytes
-        guard hash == sha256(bodyBytes) else {
-            return .notArrivedYet(reason: "body does not match its sha256")
-        }
         var envelope = Envelope(kind: kind, zone: zone, device: device, seq: seq, hlc: hlc, body: body)
         envelope.format = format
-        guard envelope.encoded(body: bodyBytes) == bytes else { return .notArrivedYet(reason: "not in canonical form") }
+        if isCanonical, let bodyBytes = envelope.canonicalBody(in: bytes, sha256: hash) {
+            // The file is the canonical form of what it holds, so the body's canonical bytes are
+            // the file's own between `{"body":` and the rest of the header: hashed where they lie.
+            guard hash == sha256(bodyBytes) else { return .notArrivedYet(reason: "body does not match its sha256") }
+        } else {
+            // Encoded again, which tells why the file is refused.
+            let bodyBytes = body.canonicalBytes
+            guard hash == sha256(bodyBytes) else {
+                return .notArrivedYet(reason: "body does not match its sha256")
+            }
+            guard envelope.encoded(body: bodyBytes) == bytes else {
+                return .notArrivedYet(reason: "not in canonical form")
+            }
+        }
         guard kind == expected.kind, zone == expected.zone, expected.device.map({ $0 == device }) ?? true,
             expected.seq.map({ $0 == seq }) ?? true
         else { return .notArrivedYet(reason: "header does not match the file's path") }
         return .valid(envelope)
     }
 
+    /// The body's bytes in a file (`bytes`) that reads `{"body":`, then the body, then exactly
+    /// the rest of this envelope's encoding with `hash` as its `sha256`; nil when it does not.
+    /// A canonical file always does while the header's texts read back as they were written
+    /// (an HLC's do): checked here rather than assumed.
+    private func canonicalBody(in bytes: [UInt8], sha256 hash: String) -> ArraySlice<UInt8>? {
+        let head = Array(#"{"body":"#.utf8)
+        var tail = [UInt8(ascii: ",")]
+        tail += header(sha256: hash).dropFirst()
+        tail.append(0x0A)
+        guard bytes.count >= head.count + tail.count, bytes.starts(with: head),
+            bytes[(bytes.count - tail.count)...].elementsEqual(tail)
+        else { return nil }
+        return bytes[head.count..<(bytes.count - tail.count)]
+    }
+
     /// Lowercase hex SHA-256.
-    public static func sha256(_ bytes: [UInt8]) -> String {
+    public static func sha256(_ bytes: some DataProtocol) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)

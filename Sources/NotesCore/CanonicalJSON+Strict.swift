@@ -15,19 +15,29 @@ struct StrictJSONParser {
 
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
+    /// Whether the bytes read so far are what `JSONValue.canonicalBytes` writes for what they
+    /// hold: no space, keys in ascending byte order, escapes only where the writer makes them,
+    /// no `-0`.
+    private var canonical = true
 
     private init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     static func parse(_ data: Data) throws -> JSONValue {
+        try parseNotingForm(data).value
+    }
+
+    /// The value, and whether `data` is its canonical form (`canonicalBytes == data`), seen in
+    /// the same pass: a check of a file's form that needs no second encoding of it.
+    static func parseNotingForm(_ data: Data) throws -> (value: JSONValue, isCanonical: Bool) {
         try data.withUnsafeBytes { raw in
             var parser = StrictJSONParser(raw)
             parser.skipSpace()
             let value = try parser.value(depth: 0)
             parser.skipSpace()
             guard parser.i == raw.count else { throw parser.failure("unexpected text after the value") }
-            return value
+            return (value, parser.canonical)
         }
     }
 
@@ -38,7 +48,9 @@ struct StrictJSONParser {
     private var current: UInt8? { i < bytes.count ? bytes[i] : nil }
 
     private mutating func skipSpace() {
+        let start = i
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        if i != start { canonical = false }
     }
 
     private mutating func value(depth: Int) throws -> JSONValue {
@@ -92,6 +104,7 @@ struct StrictJSONParser {
         }
         let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
         guard !overflow, magnitude <= limit else { throw failure("the integer is outside the 64-bit range") }
+        if negative && magnitude == 0 { canonical = false }
         return negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
     }
 
@@ -121,6 +134,7 @@ struct StrictJSONParser {
     private mutating func object(depth: Int) throws -> JSONValue {
         i += 1
         var members: [String: JSONValue] = [:]
+        var previousKey: String?
         skipSpace()
         if current == UInt8(ascii: "}") {
             i += 1
@@ -131,6 +145,8 @@ struct StrictJSONParser {
             if current == UInt8(ascii: "}") { throw JSONValueError.notCanonical("a trailing comma before }") }
             guard current == UInt8(ascii: "\"") else { throw failure("a key (a string) was expected in an object") }
             let key = try string()
+            if let previousKey, !previousKey.utf8.lexicographicallyPrecedes(key.utf8) { canonical = false }
+            previousKey = key
             skipSpace()
             guard current == UInt8(ascii: ":") else { throw failure("':' was expected after a key") }
             i += 1
@@ -195,14 +211,28 @@ struct StrictJSONParser {
         guard let b = current else { throw failure("a string is not terminated") }
         i += 1
         switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(b)
+        case UInt8(ascii: "/"):
+            canonical = false
+            out.append(b)
         case UInt8(ascii: "b"): out.append(0x08)
         case UInt8(ascii: "f"): out.append(0x0C)
         case UInt8(ascii: "n"): out.append(0x0A)
         case UInt8(ascii: "r"): out.append(0x0D)
         case UInt8(ascii: "t"): out.append(0x09)
         case UInt8(ascii: "u"):
+            let digits = i
             var unit = try hex4()
+            // The writer spells a control character with no short escape as \u00 and two
+            // lowercase hex digits, and writes everything else as it is.
+            let hasShortEscape = unit == 0x08 || unit == 0x09 || unit == 0x0A || unit == 0x0C || unit == 0x0D
+            if unit >= 0x20 || hasShortEscape
+                || (digits..<(digits + 4)).contains(where: {
+                    (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(bytes[$0])
+                })
+            {
+                canonical = false
+            }
             if (0xD800...0xDBFF).contains(unit) {
                 guard current == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") else {
                     throw failure("a lone UTF-16 surrogate in a \\u escape")

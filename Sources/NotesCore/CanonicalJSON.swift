@@ -106,6 +106,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         self = try StrictJSONParser.parse(data)
     }
 
+    /// Parses as `init(parsing:)` does and tells, from the same pass, whether `data` is exactly
+    /// the value's canonical form (its `canonicalBytes`), which is then not encoded again to see.
+    public static func parsingNotingForm(_ data: Data) throws -> (value: JSONValue, isCanonical: Bool) {
+        try StrictJSONParser.parseNotingForm(data)
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let d) = self { return d[key] }
         return nil

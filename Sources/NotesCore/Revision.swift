@@ -165,24 +165,24 @@ public struct Revision: Sendable, Equatable, Identifiable {
     /// is `{"deleted":true | "fields":F, "parents":[…], "recordID":"…"}`, keys in canonical
     /// order, assembled around F so the fields (often the whole body) are serialized once.
     static func computeID(recordID: UUID, parents: [String], fieldsJSON: [UInt8]?) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((fieldsJSON?.count ?? 0) + 200)
+        // Hashed in pieces: the fields are not copied into one buffer with the rest.
+        var hash = SHA256()
         if let fieldsJSON {
-            bytes += Array("{\"fields\":".utf8)
-            bytes += fieldsJSON
+            hash.update(data: Array("{\"fields\":".utf8))
+            hash.update(data: fieldsJSON)
         } else {
-            bytes += Array("{\"deleted\":true".utf8)
+            hash.update(data: Array("{\"deleted\":true".utf8))
         }
-        bytes += Array(",\"parents\":".utf8)
-        bytes += JSONValue.array(parents.sorted().map(JSONValue.string)).canonicalBytes
-        bytes += Array(",\"recordID\":".utf8)
-        bytes += JSONValue.string(recordID.lowercasedString).canonicalBytes
-        bytes.append(UInt8(ascii: "}"))
-        let digest = SHA256.hash(data: bytes)
+        var rest = Array(",\"parents\":".utf8)
+        rest += JSONValue.array(parents.sorted().map(JSONValue.string)).canonicalBytes
+        rest += Array(",\"recordID\":".utf8)
+        rest += JSONValue.string(recordID.lowercasedString).canonicalBytes
+        rest.append(UInt8(ascii: "}"))
+        hash.update(data: rest)
         let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        for byte in digest { out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+        for byte in hash.finalize() { out += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
         return String(decoding: out, as: UTF8.self)
     }
 

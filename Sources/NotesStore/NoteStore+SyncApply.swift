@@ -80,11 +80,11 @@ extension NoteStore {
             var roots: [String: Revision] = [:]
             // The causal buffer is read per record only when something waits in it.
             var bufferInUse = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer)") ?? true
-            var elidedRoots: [String: String] = [:]
+            var elidedRoots: [String: [UInt8]] = [:]
             // What the store has is looked up for the whole group first (a statement per
             // revision was a twentieth of a new device's first sync); what the group adds is
             // remembered as it goes.
-            let known = try Self.knownRevisions(revisions.map(\.id), db)
+            let known = try Self.knownRevisions(revisions.map(\.id), buffered: bufferInUse, db)
             var arrived = Set<String>()
             let haveRevisions = try Self.recordsWithRevisions(
                 revisions.lazy.filter { $0.parents.isEmpty }.map { $0.recordID.lowercasedString }
@@ -135,7 +135,9 @@ extension NoteStore {
                 }
                 // Not the record's only revision after all: its fields are stored whole again.
                 if let whole = elidedRoots[record], let root = roots[record] {
-                    try db.run("UPDATE revision SET fields = ?, bodyAt = NULL WHERE id = ?", [whole, root.id])
+                    try db.run(
+                        "UPDATE revision SET fields = ?, bodyAt = NULL WHERE id = ?",
+                        [String(decoding: whole, as: UTF8.self), root.id])
                 }
                 if try recompute(record, resolve: resolve, db) { merged += 1 }
             }
@@ -307,10 +309,11 @@ extension NoteStore {
     }
 
     /// Of `ids`, those the store has as revisions, applied or buffered, looked up `lookupBatch`
-    /// at a time.
-    static func knownRevisions(_ ids: [String], _ db: Database) throws -> Set<String> {
-        try lookUp(ids, listed: 2, db) { list in
-            "SELECT id FROM revision WHERE id IN (\(list)) UNION SELECT id FROM sync_buffer WHERE id IN (\(list))"
+    /// at a time; `buffered` false: the causal buffer is known to be empty and is not read.
+    static func knownRevisions(_ ids: [String], buffered: Bool = true, _ db: Database) throws -> Set<String> {
+        guard buffered else { return try lookUp(ids, listed: 1, db) { "SELECT id FROM revision WHERE id IN (\($0))" } }
+        return try lookUp(ids, listed: 2, db) { list in
+            "SELECT id FROM revision WHERE id IN (\(list)) UNION ALL SELECT id FROM sync_buffer WHERE id IN (\(list))"
         }
     }
 
@@ -342,12 +345,12 @@ extension NoteStore {
     static let lookupBatch = 400
 
     /// Stores `revision`, a root, with its body cut out when it is the first revision of its
-    /// record here (none stored or buffered) and has a body to cut: then returns its fields
-    /// whole, to put back if it does not become the record's head. Nil: nothing stored.
+    /// record here (none stored or buffered) and has a body to cut: then returns its canonical
+    /// fields whole, to put back if it does not become the record's head. Nil: nothing stored.
     /// `hasRevisions`: whether the record has a revision applied (`recordsWithRevisions`).
     func insertElidedIfFirst(
         _ revision: Revision, hasRevisions: Bool, buffered: Bool, _ db: Database
-    ) throws -> String? {
+    ) throws -> [UInt8]? {
         let record = revision.recordID.lowercasedString
         guard let fields = revision.fields, !hasRevisions,
             try !buffered
@@ -358,7 +361,7 @@ extension NoteStore {
         let canonical = fields.json.canonicalBytes
         guard let elided = HeadBody.elide(canonical, body: fields.body), try insert(revision, elided: elided, db)
         else { return nil }
-        return String(decoding: canonical, as: UTF8.self)
+        return canonical
     }
 
     static func insert(_ revision: Revision, into table: String, _ db: Database) throws {

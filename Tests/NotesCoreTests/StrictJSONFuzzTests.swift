@@ -68,6 +68,96 @@ import Testing
         print("fuzz strict JSON: \(parsed) of \(run.iterations) damaged documents still parsed")
     }
 
+    /// `value` written as other programs may write it: at each choice, now and then, space
+    /// around a token, members out of order, `\/`, `\u` escapes (upper or lower case) where
+    /// the encoder writes a character or a short escape, `-0`. Often every choice is the
+    /// encoder's, and the text canonical.
+    static func loosely(_ value: JSONValue, _ rng: inout SeededRandom, into out: inout [UInt8]) {
+        func now() -> Bool { Int.random(in: 0..<25, using: &rng) == 0 }
+        func space() { if now() { out += Array([" ", "\n", "\t", "\r"].randomElement(using: &rng)!.utf8) } }
+        func string(_ text: String) {
+            out.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                let escaped = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                if escaped && !now() {
+                    // As the encoder writes it.
+                    out += JSONValue.string(String(UnicodeScalar(byte))).canonicalBytes.dropFirst().dropLast()
+                } else if byte == 0x2F && now() {
+                    out += Array("\\/".utf8)
+                } else if escaped || (byte < 0x80 && now()) {
+                    let hex = String(byte, radix: 16)
+                    let digits = (hex.count == 1 ? "000" : "00") + (Bool.random(using: &rng) ? hex : hex.uppercased())
+                    out += Array("\\u\(digits)".utf8)
+                } else {
+                    out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        space()
+        switch value {
+        case .int(0) where now(): out += Array("-0".utf8)
+        case .string(let text): string(text)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                loosely(item, &rng, into: &out)
+            }
+            space()
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            var sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            if now() { sorted.shuffle(using: &rng) }
+            for (index, member) in sorted.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                space()
+                string(member.key)
+                space()
+                out.append(UInt8(ascii: ":"))
+                loosely(member.value, &rng, into: &out)
+            }
+            space()
+            out.append(UInt8(ascii: "}"))
+        default: out += value.canonicalBytes
+        }
+        space()
+    }
+
+    /// The parser's word on a text's form (`parsingNotingForm`) is the encoder's: canonical
+    /// exactly when `canonicalBytes` of what it read are the text, over canonical documents,
+    /// the same written loosely, and damaged ones.
+    @Test func theParserTellsTheCanonicalFormAsTheEncoderWritesIt() throws {
+        let run = FuzzRun("canonical form", defaultIterations: 30_000)
+        var rng = SeededRandom(seed: run.seed)
+        let seeds = Self.seeds(&rng)
+        let mutator = ByteMutator(
+            corpus: seeds,
+            extraTokens: [" ", "\\/", "\\u000a", "\\u001F", "\\u001f", "\\u0041", "\\u00e9", "\\n"].map {
+                Array($0.utf8)
+            })
+        var told = (canonical: 0, not: 0)
+        for iteration in 0..<run.iterations {
+            var bytes: [UInt8] = []
+            if iteration % 2 == 0 {
+                Self.loosely(Self.value(depth: 0, &rng), &rng, into: &bytes)
+            } else {
+                bytes = mutator.mutate(mutator.corpus.randomElement(using: &rng)!, using: &rng)
+            }
+            guard let (value, isCanonical) = try? JSONValue.parsingNotingForm(Data(bytes)) else { continue }
+            if isCanonical { told.canonical += 1 } else { told.not += 1 }
+            guard isCanonical == (value.canonicalBytes == bytes) else {
+                Issue.record(
+                    "\(run.context(iteration)): \(String(decoding: bytes, as: UTF8.self)) told canonical: \(isCanonical)"
+                )
+                return
+            }
+        }
+        print("fuzz canonical form: \(told.canonical) texts canonical, \(told.not) not, as the encoder says")
+        #expect(told.canonical > run.iterations / 20 && told.not > run.iterations / 20)
+    }
+
     @Test func edgesOfTheGrammarAreErrors() {
         for text in [
             "1e309", "-1e309", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "\"\\ud800\"",
