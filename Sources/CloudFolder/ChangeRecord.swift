@@ -83,8 +83,7 @@ public struct ChangeRecord: Sendable, Equatable {
             "device": .string(revision.device),
         ]
         if let fields = revision.fields {
-            let json = fields.json
-            let bytes = json.canonicalBytes
+            let bytes = fields.canonicalBytes
             fieldsBytes = bytes.count
             guard bytes.count <= min(maxBytes, Self.maxFieldsBytes) else {
                 throw CloudError(
@@ -102,7 +101,7 @@ public struct ChangeRecord: Sendable, Equatable {
                     )
                     .json
             } else {
-                object["fields"] = json
+                object["fields"] = fields.json
             }
             // A snapshot's history record goes without its attachments' chunks (rule 15).
             if !fields.attachments.isEmpty, attachmentContent {

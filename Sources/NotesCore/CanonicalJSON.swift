@@ -51,7 +51,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    static func writeString(_ s: String, to out: inout [UInt8]) {
         func write(_ bytes: UnsafeBufferPointer<UInt8>) {
             out.reserveCapacity(out.count + bytes.count + 2)
             out.append(UInt8(ascii: "\""))

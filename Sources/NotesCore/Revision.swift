@@ -125,11 +125,11 @@ public struct Revision: Sendable, Equatable, Identifiable {
         self.fields = fields
         self.hlc = hlc
         self.device = device
-        self.id = Revision.computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.json.canonicalBytes)
+        self.id = Revision.computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.canonicalBytes)
     }
 
     /// Like `init(recordID:parents:fields:hlc:device:)` for a caller that already holds the
-    /// canonical JSON of `fields` (`fields.json.canonicalBytes`), so it is not built twice.
+    /// canonical JSON of `fields` (`fields.canonicalBytes`), so it is not built twice.
     public init(
         recordID: UUID, parents: [String], fields: RevisionFields, canonicalFields: [UInt8], hlc: HLC, device: String
     ) {
@@ -158,7 +158,7 @@ public struct Revision: Sendable, Equatable, Identifiable {
     public var isTombstone: Bool { fields == nil }
 
     public static func computeID(recordID: UUID, parents: [String], fields: RevisionFields?) -> String {
-        computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.json.canonicalBytes)
+        computeID(recordID: recordID, parents: parents, fieldsJSON: fields?.canonicalBytes)
     }
 
     /// The id from the canonical bytes of the fields (nil for a tombstone). The hashed object

@@ -48,6 +48,16 @@ enum HeadBody {
         }
     }
 
+    /// Canonical fields with the body's contents, at `bodyContents` (where
+    /// `RevisionFields.canonicalForm` wrote them), cut out, and where they were.
+    static func elide(_ fields: [UInt8], bodyContents: Range<Int>) -> (text: String, offset: Int) {
+        var text = [UInt8]()
+        text.reserveCapacity(fields.count - bodyContents.count)
+        text += fields[..<bodyContents.lowerBound]
+        text += fields[bodyContents.upperBound...]
+        return (String(decoding: text, as: UTF8.self), bodyContents.lowerBound)
+    }
+
     /// The fields text `elide` cut `body` out of, whole again.
     static func splice(_ elided: String, at offset: Int, body: String) throws -> String {
         try checkElided(elided, at: offset)

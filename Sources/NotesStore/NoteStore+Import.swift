@@ -21,8 +21,9 @@ struct PreparedNote: Sendable {
         try NoteStore.checkStorable(note)
         self.note = note
         fields = RevisionFields(note: note)
-        canonicalFields = fields.json.canonicalBytes
-        headFields = HeadBody.elide(canonicalFields, body: note.body)
+        let (canonical, body) = fields.canonicalForm()
+        canonicalFields = canonical
+        headFields = HeadBody.elide(canonical, bodyContents: body)
     }
 
     /// Also the first revision and the search text, all of it off the writer's thread.
@@ -54,7 +55,7 @@ private struct FieldsDigest: Equatable {
     let hash: Int
 
     init(_ fields: RevisionFields) {
-        let bytes = fields.json.canonicalBytes
+        let bytes = fields.canonicalBytes
         count = bytes.count
         hash = bytes.withUnsafeBytes { raw in
             var hasher = Hasher()

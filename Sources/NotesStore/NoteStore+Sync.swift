@@ -168,7 +168,7 @@ extension NoteStore {
                     .flatMap { try Self.revision(from: $0, db).fields }
             }
             guard let fields else { continue }  // purged meanwhile: nothing to repair from
-            let canonical = fields.json.canonicalBytes
+            let canonical = fields.canonicalBytes
             if canonical.count > bytes { try body(canonical) }
         }
     }

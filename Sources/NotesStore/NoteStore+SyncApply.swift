@@ -358,9 +358,8 @@ extension NoteStore {
                     db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_buffer WHERE recordID = ?)"),
                     arguments: [record]) ?? true)
         else { return nil }
-        let canonical = fields.json.canonicalBytes
-        guard let elided = HeadBody.elide(canonical, body: fields.body), try insert(revision, elided: elided, db)
-        else { return nil }
+        let (canonical, body) = fields.canonicalForm()
+        guard try insert(revision, elided: HeadBody.elide(canonical, bodyContents: body), db) else { return nil }
         return canonical
     }
 
@@ -370,7 +369,8 @@ extension NoteStore {
             "INSERT OR IGNORE INTO \(table)(id, recordID, parents, fields, hlc, device) VALUES (?, ?, ?, ?, ?, ?)",
             [
                 revision.id, revision.recordID.lowercasedString, parents,
-                revision.fields?.json.canonicalString, revision.hlc.packed, revision.device,
+                revision.fields.map { String(decoding: $0.canonicalBytes, as: UTF8.self) }, revision.hlc.packed,
+                revision.device,
             ])
     }
 

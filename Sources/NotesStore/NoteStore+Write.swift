@@ -185,7 +185,7 @@ extension NoteStore {
         _ db: Database
     ) throws -> Bool {
         let parents = JSONValue.array(revision.parents.map(JSONValue.string)).canonicalString
-        let whole = elided == nil ? canonicalFields ?? revision.fields?.json.canonicalBytes : nil
+        let whole = elided == nil ? canonicalFields ?? revision.fields?.canonicalBytes : nil
         try db.run(
             """
             INSERT OR IGNORE INTO revision(id, recordID, parents, fields, hlc, device, bodyAt)

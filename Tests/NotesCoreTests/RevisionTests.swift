@@ -1,4 +1,5 @@
 import Foundation
+import NotesTestSupport
 import Testing
 
 @testable import NotesCore
@@ -17,6 +18,51 @@ import Testing
 
     static func id(_ fields: RevisionFields?, parents: [String] = ["p1", "p2"], record: UUID = recordID) -> String {
         Revision(recordID: record, parents: parents, fields: fields, hlc: HLC(millis: 1), device: "aaaaaaaaaaaaaaaa").id
+    }
+
+    /// Random fields of hostile text, with and without every optional member.
+    static func randomFields(_ rng: inout SeededRandom) -> RevisionFields {
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{8}", "\u{C}", "\u{1F}", "\u{7F}", "é", "e",
+            "\u{301}", "日", "🎉", "\u{2028}", "\u{FEFF}", " ", ":", ",", "{", "}",
+        ]
+        func text(_ most: Int) -> String { rng.string(from: alphabet, count: Int.random(in: 0...most, using: &rng)) }
+        func time() -> Int64 { Int64.random(in: RevisionFields.timeRange, using: &rng) }
+        var fields = RevisionFields(
+            note: Note(
+                zone: text(6), title: text(12), body: text(200),
+                tags: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(5) },
+                isFavorite: Bool.random(using: &rng), createdAt: Date(millisecondsSince1970: time()),
+                modifiedAt: Date(millisecondsSince1970: time())))
+        fields.createdAt = time()
+        fields.modifiedAt = time()
+        if Bool.random(using: &rng) { fields.deletedAt = time() }
+        if Bool.random(using: &rng) { fields.frontMatter = text(20) }
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            fields.attachments = Attachment.sorted(
+                (0..<Int.random(in: 1...3, using: &rng)).map { index in
+                    Attachment(
+                        name: "\(index)\(text(6))", size: Int64.random(in: 0...Attachment.maxSize, using: &rng),
+                        sha256: String(repeating: "ab", count: 32))
+                })
+        }
+        return fields
+    }
+
+    /// The fields' own writer (`canonicalForm`) gives the encoder's bytes for `json`, and the
+    /// range it names holds the body as the encoder escapes it.
+    @Test func theFieldsWriteTheEncodersBytesAndSayWhereTheBodyIs() {
+        let seed = SeededRandom.seed(default: 2412)
+        var rng = SeededRandom(seed: seed)
+        for round in 0..<2_000 {
+            let fields = Self.randomFields(&rng)
+            let (bytes, body) = fields.canonicalForm()
+            let quoted = JSONValue.string(fields.body).canonicalBytes
+            guard bytes == fields.json.canonicalBytes, Array(bytes[body]) == Array(quoted.dropFirst().dropLast()) else {
+                Issue.record("seed \(seed) round \(round): \(String(decoding: bytes, as: UTF8.self))")
+                return
+            }
+        }
     }
 
     @Test func goldenIDIsPinned() {

@@ -29,6 +29,22 @@ struct HeadBodyTests {
         }
     }
 
+    /// Cutting the body where the fields' writer put it gives what searching for it gives.
+    @Test func theBodyCutWhereItWasWrittenIsTheBodyFoundThere() throws {
+        for body in Self.awkwardBodies {
+            let fields = RevisionFields(
+                note: Note(
+                    title: #"a "body":"title""#, body: body, tags: ["t"], createdAt: Date(timeIntervalSince1970: 1),
+                    modifiedAt: Date(timeIntervalSince1970: 2),
+                    attachments: [Attachment(name: "a", size: 1, sha256: "00")]))
+            let (whole, contents) = fields.canonicalForm()
+            let found = try #require(HeadBody.elide(whole, body: body))
+            let cut = HeadBody.elide(whole, bodyContents: contents)
+            #expect(cut.text == found.text && cut.offset == found.offset)
+            #expect(try HeadBody.splice(cut.text, at: cut.offset, body: body).utf8.elementsEqual(whole))
+        }
+    }
+
     /// An elided head read as a revision (what a publish sends) has the fields of its text
     /// spliced whole, for every awkward body: its body set in is the note's, not re-parsed.
     @Test func anElidedHeadReadsAsTheFieldsOfItsWholeText() throws {
