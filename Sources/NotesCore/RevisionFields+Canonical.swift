@@ -17,7 +17,8 @@ extension RevisionFields {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
         func int(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
         if !attachments.isEmpty {
