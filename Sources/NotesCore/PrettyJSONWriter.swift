@@ -63,28 +63,11 @@ public struct PrettyJSONWriter {
     /// Before an array's element; its value is written next.
     public mutating func element() { next() }
 
+    /// The encoder escapes a string as the canonical form does (`"`, `\\`, the short escapes,
+    /// `\u00xx` for other control characters; slashes and the rest as they are): one writer.
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case ..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONValue.writeString(text, to: &bytes)
     }
-
-    private static let hex = Array("0123456789abcdef".utf8)
 
     public mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)

@@ -26,11 +26,10 @@ enum HeadBody {
     private static let key = Array(#""body":""#.utf8)
 
     /// Canonical fields with `body`'s escaped contents cut out, and where they were; nil when
-    /// the fields do not hold that body (then they are stored whole). Loops over buffers, not
-    /// slices: it runs once per note of an import, in debug builds too.
+    /// the fields do not hold that body (then they are stored whole): for fields read back.
     static func elide(_ fields: [UInt8], body: String) -> (text: String, offset: Int)? {
         let contents = Array(escaped(body))
-        return fields.withUnsafeBufferPointer { whole -> (text: String, offset: Int)? in
+        let found = fields.withUnsafeBufferPointer { whole -> Range<Int>? in
             // `body` is the first key, or the second after `attachments` (present only with any).
             guard let offset = ByteSearch.firstIndex(of: key, in: whole).map({ $0 + key.count }) else { return nil }
             let end = offset + contents.count
@@ -40,22 +39,22 @@ enum HeadBody {
                     return memcmp(from + offset, to, cut.count) == 0
                 })
             else { return nil }
-            var text = [UInt8]()
-            text.reserveCapacity(whole.count - contents.count)
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: whole[..<offset]))
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: whole[end...]))
-            return (String(decoding: text, as: UTF8.self), offset)
+            return offset..<end
         }
+        return found.map { elide(fields, bodyContents: $0) }
     }
 
     /// Canonical fields with the body's contents, at `bodyContents` (where
-    /// `RevisionFields.canonicalForm` wrote them), cut out, and where they were.
+    /// `RevisionFields.canonicalForm` wrote them), cut out, and where they were. Copies from
+    /// buffers, not slices: it runs once per note of an import, in debug builds too.
     static func elide(_ fields: [UInt8], bodyContents: Range<Int>) -> (text: String, offset: Int) {
-        var text = [UInt8]()
-        text.reserveCapacity(fields.count - bodyContents.count)
-        text += fields[..<bodyContents.lowerBound]
-        text += fields[bodyContents.upperBound...]
-        return (String(decoding: text, as: UTF8.self), bodyContents.lowerBound)
+        fields.withUnsafeBufferPointer { whole in
+            var text = [UInt8]()
+            text.reserveCapacity(whole.count - bodyContents.count)
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: whole[..<bodyContents.lowerBound]))
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: whole[bodyContents.upperBound...]))
+            return (String(decoding: text, as: UTF8.self), bodyContents.lowerBound)
+        }
     }
 
     /// The fields text `elide` cut `body` out of, whole again.
