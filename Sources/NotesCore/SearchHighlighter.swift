@@ -3,17 +3,29 @@
 public enum SearchHighlighter {
     /// Character ranges of `text` where any of `terms` (already folded) occurs, merged and sorted.
     public static func ranges(of terms: [String], in text: String) -> [Range<Int>] {
+        var folder = TextFolding.Folder(tableAfter: .max)
+        return ranges(of: terms, in: text, folder: &folder)
+    }
+
+    /// `ranges(of:in:)` folding in `folder` (one for many texts: it learns each scalar's fold
+    /// once).
+    public static func ranges(of terms: [String], in text: String, folder: inout TextFolding.Folder) -> [Range<Int>] {
         guard terms.contains(where: { !$0.isEmpty }), !text.isEmpty else { return [] }
         // Plain ASCII without CR: one byte is one Character is one folded scalar.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             return merge(byteMatches(of: terms, in: TextFolding.foldedUTF8(text)))
         }
-        return ranges(of: terms, in: text, starts: characterStarts(text))
+        return ranges(of: terms, in: text, starts: characterStarts(text), folder: &folder)
     }
 
     /// Byte ranges of `folded` where each term's UTF-8 occurs (a term's own matches do not
     /// overlap), term after term.
     static func byteMatches(of terms: [String], in folded: [UInt8]) -> [Range<Int>] {
+        folded.withUnsafeBufferPointer { byteMatches(of: terms, in: $0) }
+    }
+
+    /// `byteMatches(of:in:)` in bytes read where they lie.
+    static func byteMatches(of terms: [String], in folded: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var found: [Range<Int>] = []
         for term in terms where !term.isEmpty {
             let needle = Array(term.utf8)
@@ -28,46 +40,48 @@ public enum SearchHighlighter {
 
     /// `ranges(of:in:)` for any text, given where its Characters start (`characterStarts`).
     ///
-    /// The text is folded scalar by scalar into UTF-8 bytes, each byte remembering the Character
-    /// its scalar belongs to, and each term's bytes are searched in them. A match of a term's
-    /// whole UTF-8 starts and ends on scalar boundaries (a lead byte never equals a continuation
-    /// byte), so the matches are those of its scalars in the folded scalars. (Folding Character
-    /// by Character into arrays of scalars, and cutting by an array of Characters, was 45% of a
-    /// search that prints every match of `wor` at 100k notes, whose lines are mostly not ASCII.)
-    static func ranges(of terms: [String], in text: String, starts: [Int]) -> [Range<Int>] {
-        var folded: [UInt8] = []
-        var owner: [Int32] = []
-        folded.reserveCapacity(text.utf8.count + 16)
-        owner.reserveCapacity(text.utf8.count + 16)
-        var local: [Unicode.Scalar: [UInt8]] = [:]
-        var character = -1
-        var offset = 0
-        for scalar in text.unicodeScalars {
-            while character + 1 < starts.count, starts[character + 1] <= offset { character += 1 }
-            offset += UTF8.width(scalar)
-            let value = scalar.value
-            if value < 0x80 {
-                let byte = UInt8(value)
-                folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-                owner.append(Int32(character))
-                continue
-            }
-            let bytes: [UInt8]
-            if let cached = local[scalar] {
-                bytes = cached
-            } else {
-                bytes = TextFolding.foldCache.utf8(of: scalar)
-                local[scalar] = bytes
-            }
-            folded.append(contentsOf: bytes)
-            owner.append(contentsOf: repeatElement(Int32(character), count: bytes.count))
+    /// The text is folded scalar by scalar into UTF-8 bytes, each byte noting where its scalar
+    /// starts in the text (`Folder.foldNotingSources`), and each term's bytes are searched in
+    /// them. A match of a term's whole UTF-8 starts and ends on scalar boundaries (a lead byte
+    /// never equals a continuation byte), so the matches are those of its scalars in the folded
+    /// scalars; each is mapped to the Characters its first and last scalars belong to. (Folding
+    /// Character by Character into arrays of scalars, and cutting by an array of Characters, was
+    /// 45% of a search that prints every match of `wor` at 100k notes, whose lines are mostly
+    /// not ASCII; folding each line's scalars through a dictionary of its own, a tenth.)
+    static func ranges(of terms: [String], in text: String, starts: [Int], folder: inout TextFolding.Folder) -> [Range<
+        Int
+    >] {
+        var text = text
+        return text.withUTF8 { bytes in
+            // Never false for a String's bytes.
+            guard folder.foldNotingSources(bytes) else { return [] }
+            let found = folder.withFolded { byteMatches(of: terms, in: $0) }
+            return merge(
+                found.map { match in
+                    character(at: folder.source(ofFolded: match.lowerBound), starts)..<character(
+                        at: folder.source(ofFolded: match.upperBound - 1), starts) + 1
+                })
         }
-        return merge(
-            byteMatches(of: terms, in: folded).map { Int(owner[$0.lowerBound])..<(Int(owner[$0.upperBound - 1]) + 1) })
     }
 
-    /// The UTF-8 offset where each Character of `text` starts, in order.
+    /// The index of the Character that holds UTF-8 offset `offset`: the last of `starts` (where
+    /// each starts, ascending, the first 0) at or before it.
+    static func character(at offset: Int, _ starts: [Int]) -> Int {
+        var low = 0
+        var high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// The UTF-8 offset where each Character of `text` starts, in order: each scalar's, when
+    /// every scalar is a Character of its own (`SingleScalarCharacters`), else by a walk of
+    /// the Characters.
     static func characterStarts(_ text: String) -> [Int] {
+        var text = text
+        if let starts = text.withUTF8(SingleScalarCharacters.characterStarts) { return starts }
         var starts: [Int] = []
         starts.reserveCapacity(text.utf8.count)
         var offset = 0
@@ -157,7 +171,7 @@ public enum SearchHighlighter {
                 return nil
             }
             let lineNumber = folded[..<first].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width)
+            return snippet(inLine: line(lineNumber, of: body), terms: terms, width: width, folder: &folder)
         }
         var start = 0
         while true {
@@ -175,7 +189,7 @@ public enum SearchHighlighter {
                 // A CRLF line ends before its CR: a snippet must not show a carriage return.
                 if end > start, bytes[end - 1] == 0x0D { end -= 1 }
                 let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                return snippet(inLine: line, terms: terms, width: width)
+                return snippet(inLine: line, terms: terms, width: width, folder: &folder)
             }
             guard let newline else { return nil }
             start = newline + 1
@@ -186,27 +200,36 @@ public enum SearchHighlighter {
     static func snippet(inLine text: String, terms: [String], width: Int) -> (
         text: String, matches: [Range<Int>]
     )? {
+        var folder = TextFolding.Folder(tableAfter: .max)
+        return snippet(inLine: text, terms: terms, width: width, folder: &folder)
+    }
+
+    /// `snippet(inLine:terms:width:)` folding in `folder`.
+    static func snippet(inLine text: String, terms: [String], width: Int, folder: inout TextFolding.Folder) -> (
+        text: String, matches: [Range<Int>]
+    )? {
         // Printable ASCII (and tabs, controls other than CR): one byte is one Character, so the
         // line is cut by its bytes; the Characters of a long line were a fifth of a search
         // that prints every match (`SearchHighlighterTests` compares both paths).
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             let bytes = Array(text.utf8)
-            return cut(ranges(of: terms, in: text), count: bytes.count, width: width) {
+            return cut(ranges(of: terms, in: text, folder: &folder), count: bytes.count, width: width) {
                 String(decoding: bytes[$0], as: UTF8.self)
             }
         }
-        return snippetByCharacter(inLine: text, terms: terms, width: width)
+        return snippetByCharacter(inLine: text, terms: terms, width: width, folder: &folder)
     }
 
     /// `snippet(inLine:)` by the line's Characters: what any line takes. A range of Characters
     /// is cut from the line's bytes, where the Characters start.
-    static func snippetByCharacter(inLine text: String, terms: [String], width: Int) -> (
-        text: String, matches: [Range<Int>]
-    )? {
+    static func snippetByCharacter(
+        inLine text: String, terms: [String], width: Int, folder: inout TextFolding.Folder
+    ) -> (text: String, matches: [Range<Int>])? {
         let starts = characterStarts(text)
         let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        return cut(ranges(of: terms, in: text, starts: starts), count: starts.count, width: width) { range in
+        return cut(ranges(of: terms, in: text, starts: starts, folder: &folder), count: starts.count, width: width) {
+            range in
             let end = range.upperBound < starts.count ? starts[range.upperBound] : utf8.count
             return String(Substring(utf8[index(starts[range.lowerBound])..<index(end)]))
         }

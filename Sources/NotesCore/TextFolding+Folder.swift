@@ -17,6 +17,8 @@ extension TextFolding {
         private var long: [UInt32: [UInt8]] = [:]
         /// Scalars folded through the dictionary before the table is made (512 KB).
         private let tableAfter: Int
+        /// Per folded byte of the last `foldNotingSources`, where its scalar starts in the input.
+        private var sources: [Int32] = []
 
         /// - Parameter tableAfter: how many scalars are folded through a dictionary before the
         ///   table is made; a folder for one text never makes it (`Int.max`).
@@ -60,6 +62,46 @@ extension TextFolding {
         public mutating func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             count = 0
             return append(bytes)
+        }
+
+        /// `fold(bytes)`, noting for each folded byte where the scalar it comes from starts in
+        /// `bytes` (`source(ofFolded:)`): a match found in the folded bytes is mapped back to the
+        /// text's own.
+        public mutating func foldNotingSources(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard fold(bytes) else { return false }
+            sources.removeAll(keepingCapacity: true)
+            sources.reserveCapacity(count)
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    sources.append(Int32(index))
+                    index += 1
+                    continue
+                }
+                // Whole sequences: `fold` checked them.
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+                for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                sources.append(contentsOf: repeatElement(Int32(index), count: foldedCount(value)))
+                index += length
+            }
+            // Each scalar's fold was counted as `fold` wrote it: never otherwise.
+            return sources.count == count
+        }
+
+        /// Where the scalar of folded byte `index` starts in the input of the last
+        /// `foldNotingSources`.
+        public func source(ofFolded index: Int) -> Int { Int(sources[index]) }
+
+        /// How many bytes `value`'s fold takes, as `foldRun` learnt it.
+        private func foldedCount(_ value: UInt32) -> Int {
+            if value < 0x10000, !table.isEmpty {
+                let entry = table[Int(value)]
+                if entry != 0 && entry != Self.inLong { return Int(entry >> 56) - 1 }
+            }
+            if let known = long[value] { return known.count }
+            return Unicode.Scalar(value).map { TextFolding.foldCache.utf8(of: $0).count } ?? 0
         }
 
         /// Appends the fold of `bytes`; false, with the text as it was, when they are not whole

@@ -347,7 +347,8 @@ extension NoteStore {
 
         mutating func hit(_ found: FoundHit) throws -> SearchHit {
             let summary = try found.summary.summary()
-            let titleMatches = highlightsTitles ? SearchHighlighter.ranges(of: terms, in: summary.title) : []
+            let titleMatches =
+                highlightsTitles ? SearchHighlighter.ranges(of: terms, in: summary.title, folder: &folder) : []
             let snippet = found.head.withUnsafeBufferPointer { head in
                 SearchHighlighter.snippet(ofUTF8: head, terms: terms, folder: &folder)
             }

@@ -120,6 +120,9 @@ import Testing
             }
             let context = "seed \(seed): \(text.debugDescription) \(terms)"
             #expect(SearchHighlighter.ranges(of: terms, in: text) == Self.referenceRanges(terms, text), "\(context)")
+            #expect(
+                SearchHighlighter.ranges(of: terms, in: text, folder: &folder) == Self.referenceRanges(terms, text),
+                "\(context)")
             // The snippet is the first LF-separated line (without its CR) that has a match.
             let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...]))
@@ -157,6 +160,7 @@ extension SearchHighlighterTests {
         let seed = SeededRandom.seed(default: fallback)
         var rng = SeededRandom(seed: seed)
         let scalars = Array(alphabet.unicodeScalars)
+        var folder = TextFolding.Folder(tableAfter: 4)
         for _ in 0..<lines {
             let line = rng.string(from: scalars, count: Int.random(in: 0...length, using: &rng))
             let folded = Array(TextFolding.fold(line).unicodeScalars)
@@ -176,6 +180,11 @@ extension SearchHighlighterTests {
             let oracle = referenceSnippet(line, terms, width: width)
             #expect(cut?.text == oracle?.text, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
             #expect(cut?.matches == oracle?.matches, "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+            // A folder shared by every line, as a page of results shares one (its table made early).
+            let shared = SearchHighlighter.snippet(inLine: line, terms: terms, width: width, folder: &folder)
+            #expect(
+                shared?.text == oracle?.text && shared?.matches == oracle?.matches,
+                "seed \(seed): \(line.debugDescription)")
         }
     }
 
@@ -184,6 +193,15 @@ extension SearchHighlighterTests {
     @Test func anyLineIsCutAsTheReferenceCutsItsCharacters() {
         Self.expectCutsAsTheReference(
             alphabet: "abAB \t.-\r\né\u{301}É日本語🎉👍🏽🇯🇵❤️ßẞ한국 ﬁ", length: 120, widest: 100, lines: 1500, seed: 2311)
+    }
+
+    /// A line whose scalars are each a Character (`SingleScalarCharacters`) is cut by its
+    /// scalars: accents precomposed, Greek, Cyrillic, punctuation, CJK, kana, Hangul syllables,
+    /// emoji without modifiers.
+    @Test func aLineOfSingleScalarCharactersIsCutAsTheReferenceCutsIt() {
+        Self.expectCutsAsTheReference(
+            alphabet: "abAB \t.-éÉüßẞæαΩжЯ–“…€→✅東京会議メモひら한국ＡＢ🎉🔥👍🚀", length: 120, widest: 100, lines: 1500,
+            seed: 3117)
     }
 
     /// An ASCII line is cut by its bytes: lines long and short, controls, matches at either end.
