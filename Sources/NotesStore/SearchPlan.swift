@@ -78,6 +78,11 @@ struct SearchPlan {
     private var candidates: [UInt32: [[Int64]]?] = [:]
     /// Folds the bodies candidates are checked in, one after another.
     private var folder = TextFolding.Folder()
+    /// The notes this plan read whose title holds a term: true when it holds every one. A later
+    /// tier, which could only refuse them (tier 1 those with every term, tier 2 those with any),
+    /// passes over them without reading their rows again: tier 2 of a walk of every match read
+    /// again each note tier 0 had read (4,748 of 77,094 notes for `wor` at 100k).
+    private var titled: [Int64: Bool] = [:]
 
     /// How many of the newest notes the rarity probe of a short term reads.
     static let probeWindow = 2000
@@ -283,8 +288,9 @@ struct SearchPlan {
         }
         func consider(_ rowid: Int64, _ row: Row, _ columns: CurrentRow, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
-            let (accepted, firstMatch) = try accepts(
+            let (accepted, firstMatch, titleHits) = try accepts(
                 tier: tier, title: columns.bytes(own), row, columns, body: own + 1, tags: own + 2, folder: &folder)
+            if titleHits > 0 { titled[rowid] = titleHits == terms.count }
             guard accepted else { return }
             if let check, let textCondition, !checked {
                 let arguments = StatementArguments([rowid as any DatabaseValueConvertible] + textCondition.arguments)
@@ -315,6 +321,7 @@ struct SearchPlan {
             var iterator = DescendingMerge(lists, below: after)
             while found.count < limit, let rowid = iterator.next() {
                 if let allowed, !allowed.contains(rowid) { continue }
+                if refusesByTitle(rowid, tier: tier) { continue }
                 batch.append(rowid)
                 if batch.count == Self.candidateBatch { try consider(&batch) }
             }
@@ -322,6 +329,7 @@ struct SearchPlan {
         } else if let allowed {
             var rowids = allowed.filter { rowid in after.map { rowid < $0 } ?? true }.sorted(by: >)[...]
             while found.count < limit, let rowid = rowids.popFirst() {
+                if refusesByTitle(rowid, tier: tier) { continue }
                 batch.append(rowid)
                 if batch.count == Self.candidateBatch { try consider(&batch) }
             }
@@ -347,23 +355,29 @@ struct SearchPlan {
         return found
     }
 
+    /// Whether a note this plan read already is one `tier` refuses by its title alone.
+    private func refusesByTitle(_ rowid: Int64, tier: Int) -> Bool {
+        guard tier > 0, let every = titled[rowid] else { return false }
+        return tier == 2 || every
+    }
+
     /// Whether the note with this folded title, and the body and tags at these columns of
     /// `row` (read in place through `columns`), belongs to `tier` and to no excluded term; and,
     /// when the body was folded (into `folder`) because the title did not decide, the line of
-    /// its first term.
+    /// its first term; and how many of the terms the title holds.
     private func accepts(
         tier: Int, title: UnsafeBufferPointer<UInt8>, _ row: Row, _ columns: CurrentRow, body: Int, tags: Int,
         folder: inout TextFolding.Folder
-    ) throws -> (Bool, FirstMatch?) {
+    ) throws -> (Bool, FirstMatch?, titleHits: Int) {
         let inTitle = termBytes.map { Self.contains(title, $0) }
         let titleHits = inTitle.filter { $0 }.count
         switch tier {
-        case 0: if titleHits < terms.count { return (false, nil) }
-        case 1: if titleHits == 0 || titleHits == terms.count { return (false, nil) }
-        default: if titleHits > 0 { return (false, nil) }
+        case 0: if titleHits < terms.count { return (false, nil, titleHits) }
+        case 1: if titleHits == 0 || titleHits == terms.count { return (false, nil, titleHits) }
+        default: if titleHits > 0 { return (false, nil, titleHits) }
         }
-        if excludedBytes.contains(where: { Self.contains(title, $0) }) { return (false, nil) }
-        guard titleHits < terms.count || !excludedBytes.isEmpty else { return (true, nil) }
+        if excludedBytes.contains(where: { Self.contains(title, $0) }) { return (false, nil, titleHits) }
+        guard titleHits < terms.count || !excludedBytes.isEmpty else { return (true, nil, titleHits) }
         let firsts = Self.foldBody(
             row, columns, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder)
         let bodyEnd = folder.count
@@ -374,7 +388,7 @@ struct SearchPlan {
         }
         // Every term is in the title or the body, and none is excluded: the tags are not read.
         let missing = zip(inTitle, firsts).contains { !$0 && $1 == nil }
-        guard missing || !excludedBytes.isEmpty else { return (true, firstMatch) }
+        guard missing || !excludedBytes.isEmpty else { return (true, firstMatch, titleHits) }
         // Otherwise the body was folded whole; a missing term is looked for where the tags
         // begin (a match may start in the body's last bytes).
         Self.appendTags(row, columns, at: tags, to: &folder)
@@ -385,7 +399,7 @@ struct SearchPlan {
             }
             return !excludedBytes.contains { Self.contains(all, $0) }
         }
-        return (accepted, firstMatch)
+        return (accepted, firstMatch, titleHits)
     }
 
     /// Input bytes of a body folded before the terms are looked for in what was folded.
