@@ -55,12 +55,16 @@ public enum SearchHighlighter {
         return text.withUTF8 { bytes in
             // Never false for a String's bytes.
             guard folder.foldNotingSources(bytes) else { return [] }
-            let found = folder.withFolded { byteMatches(of: terms, in: $0) }
-            return merge(
-                found.map { match in
-                    character(at: folder.source(ofFolded: match.lowerBound), starts)..<character(
-                        at: folder.source(ofFolded: match.upperBound - 1), starts) + 1
-                })
+            return merge(characterMatches(of: terms, starts: starts, folder: folder))
+        }
+    }
+
+    /// The Characters of each match of `terms` in `folder`'s text, the fold of a text whose
+    /// Characters start at `starts` (sources noted: `Folder.noteSources`).
+    static func characterMatches(of terms: [String], starts: [Int], folder: TextFolding.Folder) -> [Range<Int>] {
+        folder.withFolded { byteMatches(of: terms, in: $0) }.map { match in
+            character(at: folder.source(ofFolded: match.lowerBound), starts)..<character(
+                at: folder.source(ofFolded: match.upperBound - 1), starts) + 1
         }
     }
 
@@ -181,11 +185,15 @@ public enum SearchHighlighter {
             let holds = { (folded: UnsafeBufferPointer<UInt8>) in
                 needles.contains { ByteSearch.firstIndex(of: $0, in: folded) != nil }
             }
+            let folded = folder.fold(text)
             let matched =
-                folder.fold(text)
+                folded
                 ? folder.withFolded(holds)
                 : TextFolding.foldedUTF8(String(decoding: text, as: UTF8.self)).withUnsafeBufferPointer(holds)
             if matched {
+                if folded, let cut = snippet(ofFoldedLine: text, terms: terms, width: width, folder: &folder) {
+                    return cut
+                }
                 // A CRLF line ends before its CR: a snippet must not show a carriage return.
                 if end > start, bytes[end - 1] == 0x0D { end -= 1 }
                 let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
@@ -193,6 +201,36 @@ public enum SearchHighlighter {
             }
             guard let newline else { return nil }
             start = newline + 1
+        }
+    }
+
+    /// The snippet of a line whose fold `folder` holds (`fold(line)` last), cut by its bytes
+    /// when each of its scalars is a Character (ASCII, or `SingleScalarCharacters`): the matches
+    /// are found in that fold, and no String is made but the snippet's. Nil for any other line
+    /// (one with a carriage return among them), which `snippet(inLine:)` cuts by its Characters.
+    /// (Making the line a String, and folding it a second time to find the matches, was a
+    /// sixth of the thread that writes the rows of a search that prints every match.)
+    static func snippet(
+        ofFoldedLine line: UnsafeBufferPointer<UInt8>, terms: [String], width: Int, folder: inout TextFolding.Folder
+    ) -> (text: String, matches: [Range<Int>])? {
+        let text = { (bytes: Range<Int>) in String(decoding: UnsafeBufferPointer(rebasing: line[bytes]), as: UTF8.self)
+        }
+        if !line.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
+            // A byte is a Character, and folds to one byte.
+            return cut(
+                merge(folder.withFolded { byteMatches(of: terms, in: $0) }), count: line.count, width: width, text)
+        }
+        guard let starts = SingleScalarCharacters.characterStarts(line), folder.noteSources(of: line) else {
+            return nil
+        }
+        return cut(
+            merge(characterMatches(of: terms, starts: starts, folder: folder)), count: starts.count, width: width
+        ) {
+            characters in
+            text(
+                starts[
+                    characters.lowerBound]..<(characters.upperBound < starts.count
+                    ? starts[characters.upperBound] : line.count))
         }
     }
 

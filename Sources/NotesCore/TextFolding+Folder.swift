@@ -68,7 +68,12 @@ extension TextFolding {
         /// `bytes` (`source(ofFolded:)`): a match found in the folded bytes is mapped back to the
         /// text's own.
         public mutating func foldNotingSources(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard fold(bytes) else { return false }
+            fold(bytes) && noteSources(of: bytes)
+        }
+
+        /// Notes for each folded byte where the scalar it comes from starts in `bytes`, whose
+        /// fold the folder holds (`fold(bytes)` last, true); false when it does not.
+        public mutating func noteSources(of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             sources.removeAll(keepingCapacity: true)
             sources.reserveCapacity(count)
             var index = 0
@@ -79,14 +84,16 @@ extension TextFolding {
                     index += 1
                     continue
                 }
-                // Whole sequences: `fold` checked them.
+                // Whole sequences: `fold` checked them (a cut one ends the noting, short).
                 let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                guard index + length <= bytes.count else { return false }
                 var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
                 for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
                 sources.append(contentsOf: repeatElement(Int32(index), count: foldedCount(value)))
                 index += length
             }
-            // Each scalar's fold was counted as `fold` wrote it: never otherwise.
+            // Each scalar's fold was counted as `fold` wrote it: never otherwise when the folder
+            // holds the fold of `bytes`.
             return sources.count == count
         }
 

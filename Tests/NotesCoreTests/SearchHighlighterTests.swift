@@ -185,6 +185,14 @@ extension SearchHighlighterTests {
             #expect(
                 shared?.text == oracle?.text && shared?.matches == oracle?.matches,
                 "seed \(seed): \(line.debugDescription)")
+            // The line as a body of one line: cut from its bytes where it lies when its scalars
+            // are Characters (`snippet(ofFoldedLine:)`), else by the line's Characters.
+            if !line.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                let body = SearchHighlighter.snippet(of: line, terms: terms, width: width, folder: &folder)
+                #expect(
+                    body?.text == oracle?.text && body?.matches == oracle?.matches,
+                    "seed \(seed): \(line.debugDescription) \(terms) \(width)")
+            }
         }
     }
 
