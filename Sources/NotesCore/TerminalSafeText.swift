@@ -41,7 +41,9 @@ public enum TerminalSafeText {
             if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xAD { return false }
             // No mark or format character comes before the combining diacritics (but the soft
             // hyphen).
-            if v < 0x300 {
+            // Nor is any other scalar that is a Character of its own a mark or a format
+            // character (`SingleScalarCharactersTests`): its category is not looked up.
+            if v < 0x300 || SingleScalarCharacters.containsBeyondASCII(v) {
                 marks = 0
                 continue
             }

@@ -29,8 +29,11 @@ extension NoteStore {
             text.reserveCapacity(320)
             for column in Self.textColumns {
                 let bytes = row.bytes(column)
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                for shift in stride(from: 0, to: 32, by: 8) { text.append(UInt8(truncatingIfNeeded: length >> shift)) }
+                let length =
+                    bytes.baseAddress.flatMap { base in
+                        memchr(base, 0, bytes.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+                    } ?? bytes.count
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: length).littleEndian) { text.append(contentsOf: $0) }
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<length]))
             }
         }

@@ -27,6 +27,23 @@ import Testing
         #expect(checked > 37_000)
     }
 
+    /// None of them is a mark or a format character but the soft hyphen (U+00AD), which
+    /// `TerminalSafeText.isUnchanged` meets before it asks: it takes the others as they are
+    /// without looking up their category.
+    @Test func noneIsAMarkOrAFormatCharacterButTheSoftHyphen() {
+        var found: [String] = []
+        for range in SingleScalarCharacters.ranges {
+            for value in range where value != 0xAD {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .spacingMark, .format: found.append(String(value, radix: 16))
+                default: if TerminalSafeText.isInvisibleFormat(scalar) { found.append(String(value, radix: 16)) }
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.prefix(20))")
+    }
+
     /// The ranges are ascending and apart, as the binary search needs, and the look-up agrees
     /// with a scan of them for every scalar from 0 to past the last range.
     @Test func theLookUpFindsExactlyTheScalarsOfTheRanges() {
