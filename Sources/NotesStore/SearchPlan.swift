@@ -281,6 +281,7 @@ struct SearchPlan {
         // Out of self while this walk folds into it.
         var folder = self.folder
         defer { self.folder = folder }
+        var scratch = TermScratch(terms: termBytes.count)
         var found: [Found] = []
         // The text conditions, for one candidate (the scan below has them in its own SQL).
         let check = try textCondition.map { condition in
@@ -289,7 +290,8 @@ struct SearchPlan {
         func consider(_ rowid: Int64, _ row: Row, _ columns: CurrentRow, checked: Bool = false) throws {
             if hidden.contains(rowid) { return }
             let (accepted, firstMatch, titleHits) = try accepts(
-                tier: tier, title: columns.bytes(own), row, columns, body: own + 1, tags: own + 2, folder: &folder)
+                tier: tier, title: columns.bytes(own), row, columns, body: own + 1, tags: own + 2, folder: &folder,
+                scratch: &scratch)
             if titleHits > 0 { titled[rowid] = titleHits == terms.count }
             guard accepted else { return }
             if let check, let textCondition, !checked {
@@ -355,6 +357,21 @@ struct SearchPlan {
         return found
     }
 
+    /// Per term, what `accepts` found in the note it checks: kept from note to note of a walk
+    /// (arrays made per note, four of them, were a tenth of the thread that reads a search of
+    /// every match, in `malloc` and `free`).
+    struct TermScratch {
+        /// Whether the title holds the term.
+        var inTitle: [Bool]
+        /// Where the body's fold holds the term first (`foldBody`).
+        var firsts: [Int?]
+
+        init(terms: Int) {
+            inTitle = Array(repeating: false, count: terms)
+            firsts = Array(repeating: nil, count: terms)
+        }
+    }
+
     /// Whether a note this plan read already is one `tier` refuses by its title alone.
     private func refusesByTitle(_ rowid: Int64, tier: Int) -> Bool {
         guard tier > 0, let every = titled[rowid] else { return false }
@@ -367,10 +384,14 @@ struct SearchPlan {
     /// its first term; and how many of the terms the title holds.
     private func accepts(
         tier: Int, title: UnsafeBufferPointer<UInt8>, _ row: Row, _ columns: CurrentRow, body: Int, tags: Int,
-        folder: inout TextFolding.Folder
+        folder: inout TextFolding.Folder, scratch: inout TermScratch
     ) throws -> (Bool, FirstMatch?, titleHits: Int) {
-        let inTitle = termBytes.map { Self.contains(title, $0) }
-        let titleHits = inTitle.filter { $0 }.count
+        var titleHits = 0
+        for (index, term) in termBytes.enumerated() {
+            let hit = Self.contains(title, term)
+            scratch.inTitle[index] = hit
+            if hit { titleHits += 1 }
+        }
         switch tier {
         case 0: if titleHits < terms.count { return (false, nil, titleHits) }
         case 1: if titleHits == 0 || titleHits == terms.count { return (false, nil, titleHits) }
@@ -378,22 +399,28 @@ struct SearchPlan {
         }
         if excludedBytes.contains(where: { Self.contains(title, $0) }) { return (false, nil, titleHits) }
         guard titleHits < terms.count || !excludedBytes.isEmpty else { return (true, nil, titleHits) }
-        let firsts = Self.foldBody(
-            row, columns, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder)
+        Self.foldBody(
+            row, columns, at: body, terms: termBytes, whole: !excludedBytes.isEmpty, into: &folder,
+            firsts: &scratch.firsts)
         let bodyEnd = folder.count
+        var first: Int?
+        var missing = false
+        for (hit, found) in zip(scratch.inTitle, scratch.firsts) {
+            if let found { first = min(first ?? found, found) } else if !hit { missing = true }
+        }
         let firstMatch = folder.withFolded { folded in
-            firsts.compactMap { $0 }.min().map { first in
+            first.map { first in
                 FirstMatch.line(UnsafeBufferPointer(rebasing: folded[..<first]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
             } ?? .nowhere
         }
         // Every term is in the title or the body, and none is excluded: the tags are not read.
-        let missing = zip(inTitle, firsts).contains { !$0 && $1 == nil }
         guard missing || !excludedBytes.isEmpty else { return (true, firstMatch, titleHits) }
         // Otherwise the body was folded whole; a missing term is looked for where the tags
         // begin (a match may start in the body's last bytes).
         Self.appendTags(row, columns, at: tags, to: &folder)
         let accepted = folder.withFolded { all in
-            for (bytes, (hit, first)) in zip(termBytes, zip(inTitle, firsts)) where !hit && first == nil {
+            for (bytes, (hit, first)) in zip(termBytes, zip(scratch.inTitle, scratch.firsts)) where !hit && first == nil
+            {
                 let from = max(0, bodyEnd - bytes.count + 1)
                 if !Self.contains(UnsafeBufferPointer(rebasing: all[from...]), bytes) { return false }
             }
@@ -414,9 +441,9 @@ struct SearchPlan {
     /// quarter of the thread that reads a search of every match).
     static func foldBody(
         _ row: Row, _ columns: CurrentRow, at column: Int, terms: [[UInt8]], whole: Bool,
-        into folder: inout TextFolding.Folder
-    ) -> [Int?] {
-        var firsts = [Int?](repeating: nil, count: terms.count)
+        into folder: inout TextFolding.Folder, firsts: inout [Int?]
+    ) {
+        for index in firsts.indices { firsts[index] = nil }
         func look(from searched: Int) {
             folder.withFolded { folded in
                 for (index, term) in terms.enumerated() where firsts[index] == nil {
@@ -451,10 +478,9 @@ struct SearchPlan {
             // Not UTF-8 as stored (a damaged row): read as a String, which repairs it.
             var text: String = (row[column] as String?) ?? ""
             _ = text.withUTF8 { folder.fold($0) }
-            firsts = firsts.map { _ in nil }
+            for index in firsts.indices { firsts[index] = nil }
             look(from: 0)
         }
-        return firsts
     }
 
     /// Appends the tags at `column` of `row` to `folder` as `IndexedText` folds them after the
