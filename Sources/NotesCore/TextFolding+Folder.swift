@@ -182,6 +182,14 @@ extension TextFolding {
                     guard byte & 0xC0 == 0x80 else { return nil }
                     value = value << 6 | UInt32(byte & 0x3F)
                 }
+                if Self.foldsToItself(value) {
+                    // Room for the rest of the input as it is.
+                    guard o + (end - i) <= room else { return (i, o) }
+                    for offset in 0..<length { out[o + offset] = source[i + offset] }
+                    i += length
+                    o += length
+                    continue
+                }
                 if value < 0x10000, !table.isEmpty {
                     var entry = table[Int(value)]
                     if entry == 0 {
@@ -222,6 +230,18 @@ extension TextFolding {
         }
 
         private static let inLong: UInt64 = 0xFF << 56
+
+        /// Scalars whose fold is themselves: CJK ideographs and emoji (no case, no
+        /// decomposition), copied without a look-up. The table's entries for them lie across
+        /// 170 KB, and a note's ideographs missed the cache on each (`TextFoldingTests` folds
+        /// every one of them).
+        static let identity: [ClosedRange<UInt32>] = [0x4E00...0x9FFF, 0x1F300...0x1F64F, 0x1F680...0x1F6FF]
+
+        @inline(__always)
+        static func foldsToItself(_ value: UInt32) -> Bool {
+            (0x4E00...0x9FFF).contains(value) || (0x1F300...0x1F64F).contains(value)
+                || (0x1F680...0x1F6FF).contains(value)
+        }
 
         /// A table entry for a fold of these bytes (little-endian: the first byte lowest).
         private static func entry(_ folded: [UInt8]) -> UInt64 {

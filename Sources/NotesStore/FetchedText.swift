@@ -29,13 +29,15 @@ struct FetchedText: Sendable {
     /// `perRecord`: `counts(revisions)`.
     init(_ revisions: [Revision], perRecord: [String: Int]) {
         var scratch = KeySet()
+        var folder = TextFolding.Folder()
         var texts: [String: IndexedText] = [:]
         var keys: [[UInt32]] = []
         for revision in revisions where revision.parents.isEmpty {
             guard perRecord[revision.recordID.lowercasedString] == 1, let fields = revision.fields else { continue }
             let note = fields.note(id: revision.recordID, headRev: revision.id, syncState: .synced)
             guard !note.isTrashed else { continue }
-            let text = IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &scratch)
+            let text = IndexedText(
+                title: note.title, body: note.body, tags: note.tags, scratch: &scratch, folder: &folder)
             texts[revision.id] = text
             keys.append(text.keys)
         }

@@ -27,13 +27,14 @@ struct PreparedNote: Sendable {
     }
 
     /// Also the first revision and the search text, all of it off the writer's thread.
-    init(ahead note: Note, device: String, scratch: inout KeySet) throws {
+    init(ahead note: Note, device: String, scratch: inout KeySet, folder: inout TextFolding.Folder) throws {
         try self.init(note)
         firstRevision = Revision(
             recordID: note.id, parents: [], fields: fields, canonicalFields: canonicalFields, hlc: HLC(packed: 0),
             device: device)
         if !note.isTrashed {
-            text = IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &scratch)
+            text = IndexedText(
+                title: note.title, body: note.body, tags: note.tags, scratch: &scratch, folder: &folder)
         }
     }
 
@@ -288,11 +289,12 @@ extension NoteStore {
     /// search text is written, in this order.
     private static func prepare(_ batch: [Note], device: String) throws -> ([PreparedNote], SegmentSort.Ahead) {
         var scratch = KeySet()
+        var folder = TextFolding.Folder()
         let prepared = try batch.map { note in
             try checkImportable(note)
             var note = note
             note.title = effectiveTitle(note.title, body: note.body)
-            return try PreparedNote(ahead: note, device: device, scratch: &scratch)
+            return try PreparedNote(ahead: note, device: device, scratch: &scratch, folder: &folder)
         }
         return (prepared, SegmentSort.Ahead(keys: prepared.compactMap(\.text?.keys)))
     }

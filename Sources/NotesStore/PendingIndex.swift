@@ -14,6 +14,7 @@ final class PendingIndex: @unchecked Sendable {
     private var sealed: [BackgroundResult<SegmentSort.Output>] = []
     /// For texts indexed on the writer's thread.
     var scratch = KeySet()
+    var folder = TextFolding.Folder()
 
     var isEmpty: Bool { rowids.isEmpty && sealed.isEmpty }
     /// The highest searchRowid of any note in this transaction, once read (Int64.min: none).

@@ -53,7 +53,11 @@ enum SearchIndex {
         if let oldRowid { try remove(rowid: oldRowid, db) }
         guard !note.isTrashed else { return nil }
         let rowid = try allocateRowid(modifiedAt: note.modifiedAt.millisecondsSince1970, pending: pending, db)
-        let text = text ?? IndexedText(title: note.title, body: note.body, tags: note.tags, scratch: &pending.scratch)
+        let text =
+            text
+            ?? IndexedText(
+                title: note.title, body: note.body, tags: note.tags, scratch: &pending.scratch,
+                folder: &pending.folder)
         queueKeys(rowid: rowid, text, pending: pending)
         return rowid
     }
@@ -88,7 +92,7 @@ enum SearchIndex {
         while let row = try rows.next() {
             let text = IndexedText(
                 title: row["title"], body: row["body"], tags: NoteStore.decodeTags(row["tags"]),
-                scratch: &pending.scratch)
+                scratch: &pending.scratch, folder: &pending.folder)
             queueKeys(rowid: row["searchRowid"], text, pending: pending)
         }
         try flush(pending, db)

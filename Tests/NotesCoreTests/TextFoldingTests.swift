@@ -32,6 +32,23 @@ import Testing
         }
     }
 
+    /// The scalars a folder copies without a look-up fold to themselves, each of them, and only
+    /// they are copied so.
+    @Test func theScalarsAFolderCopiesFoldToThemselves() {
+        var changed: [String] = []
+        for range in TextFolding.Folder.identity {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                if TextFolding.foldScalar(scalar) != [scalar] { changed.append(String(value, radix: 16)) }
+            }
+        }
+        #expect(changed.isEmpty, "\(changed.prefix(20))")
+        for value in UInt32(0)...0x20000 {
+            let listed = TextFolding.Folder.identity.contains { $0.contains(value) }
+            #expect(TextFolding.Folder.foldsToItself(value) == listed, "\(String(value, radix: 16))")
+        }
+    }
+
     /// One `Folder` folding text after text (as a search checks candidates) gives each text's
     /// fold scalar by scalar: ASCII runs longer than a word with every letter and the bytes
     /// around them, random scalars of every plane (enough of them that the folder's table is
