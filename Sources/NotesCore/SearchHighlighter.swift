@@ -48,9 +48,9 @@ public enum SearchHighlighter {
     /// Character by Character into arrays of scalars, and cutting by an array of Characters, was
     /// 45% of a search that prints every match of `wor` at 100k notes, whose lines are mostly
     /// not ASCII; folding each line's scalars through a dictionary of its own, a tenth.)
-    static func ranges(of terms: [String], in text: String, starts: [Int], folder: inout TextFolding.Folder) -> [Range<
-        Int
-    >] {
+    static func ranges(
+        of terms: [String], in text: String, starts: [Int], folder: inout TextFolding.Folder
+    ) -> [Range<Int>] {
         var text = text
         return text.withUTF8 { bytes in
             // Never false for a String's bytes.
@@ -63,8 +63,9 @@ public enum SearchHighlighter {
     /// Characters start at `starts` (sources noted: `Folder.noteSources`).
     static func characterMatches(of terms: [String], starts: [Int], folder: TextFolding.Folder) -> [Range<Int>] {
         folder.withFolded { byteMatches(of: terms, in: $0) }.map { match in
-            character(at: folder.source(ofFolded: match.lowerBound), starts)..<character(
-                at: folder.source(ofFolded: match.upperBound - 1), starts) + 1
+            let first = character(at: folder.source(ofFolded: match.lowerBound), starts)
+            let last = character(at: folder.source(ofFolded: match.upperBound - 1), starts)
+            return first..<last + 1
         }
     }
 
@@ -206,31 +207,27 @@ public enum SearchHighlighter {
 
     /// The snippet of a line whose fold `folder` holds (`fold(line)` last), cut by its bytes
     /// when each of its scalars is a Character (ASCII, or `SingleScalarCharacters`): the matches
-    /// are found in that fold, and no String is made but the snippet's. Nil for any other line
-    /// (one with a carriage return among them), which `snippet(inLine:)` cuts by its Characters.
-    /// (Making the line a String, and folding it a second time to find the matches, was a
-    /// sixth of the thread that writes the rows of a search that prints every match.)
+    /// are found in that fold, and no String is made but the snippet's (the line was made a
+    /// String and folded a second time to find them). Nil for any other line (one with a
+    /// carriage return among them), which `snippet(inLine:)` cuts by its Characters.
     static func snippet(
         ofFoldedLine line: UnsafeBufferPointer<UInt8>, terms: [String], width: Int, folder: inout TextFolding.Folder
     ) -> (text: String, matches: [Range<Int>])? {
-        let text = { (bytes: Range<Int>) in String(decoding: UnsafeBufferPointer(rebasing: line[bytes]), as: UTF8.self)
+        func text(_ bytes: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: line[bytes]), as: UTF8.self)
         }
         if !line.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
             // A byte is a Character, and folds to one byte.
-            return cut(
-                merge(folder.withFolded { byteMatches(of: terms, in: $0) }), count: line.count, width: width, text)
+            let matches = merge(folder.withFolded { byteMatches(of: terms, in: $0) })
+            return cut(matches, count: line.count, width: width, text)
         }
         guard let starts = SingleScalarCharacters.characterStarts(line), folder.noteSources(of: line) else {
             return nil
         }
-        return cut(
-            merge(characterMatches(of: terms, starts: starts, folder: folder)), count: starts.count, width: width
-        ) {
-            characters in
-            text(
-                starts[
-                    characters.lowerBound]..<(characters.upperBound < starts.count
-                    ? starts[characters.upperBound] : line.count))
+        let matches = merge(characterMatches(of: terms, starts: starts, folder: folder))
+        return cut(matches, count: starts.count, width: width) { characters in
+            let end = characters.upperBound < starts.count ? starts[characters.upperBound] : line.count
+            return text(starts[characters.lowerBound]..<end)
         }
     }
 

@@ -101,8 +101,9 @@ extension TextFolding {
         /// `foldNotingSources`.
         public func source(ofFolded index: Int) -> Int { Int(sources[index]) }
 
-        /// How many bytes `value`'s fold takes, as `foldRun` learnt it.
+        /// How many bytes `value`'s fold takes, as `foldRun` learnt it (or copied it).
         private func foldedCount(_ value: UInt32) -> Int {
+            if Self.foldsToItself(value) { return value < 0x10000 ? 3 : 4 }
             if value < 0x10000, !table.isEmpty {
                 let entry = table[Int(value)]
                 if entry != 0 && entry != Self.inLong { return Int(entry >> 56) - 1 }

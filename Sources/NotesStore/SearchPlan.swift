@@ -357,9 +357,8 @@ struct SearchPlan {
         return found
     }
 
-    /// Per term, what `accepts` found in the note it checks: kept from note to note of a walk
-    /// (arrays made per note, four of them, were a tenth of the thread that reads a search of
-    /// every match, in `malloc` and `free`).
+    /// Per term, what `accepts` found in the note it checks: kept from note to note of a walk,
+    /// instead of four arrays made and freed per note.
     struct TermScratch {
         /// Whether the title holds the term.
         var inTitle: [Bool]
