@@ -64,30 +64,42 @@ public enum SingleScalarCharacters {
     public static func characterStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
         var starts: [Int] = []
         starts.reserveCapacity(bytes.count)
+        return walk(bytes) { starts.append($0) } ? starts : nil
+    }
+
+    /// Whether `bytes` are UTF-8 of the scalars only.
+    public static func holds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        walk(bytes) { _ in }
+    }
+
+    /// Hands over where each scalar of `bytes` starts, while they are UTF-8 of the scalars;
+    /// false at the first byte that is not.
+    @inline(__always)
+    private static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ start: (Int) -> Void) -> Bool {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]
             if lead < 0x80 {
-                guard lead != 0x0D else { return nil }
-                starts.append(index)
+                guard lead != 0x0D else { return false }
+                start(index)
                 index += 1
                 continue
             }
             let length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
-            guard length > 0, index + length <= bytes.count else { return nil }
+            guard length > 0, index + length <= bytes.count else { return false }
             var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
             for offset in 1..<length {
                 let byte = bytes[index + offset]
-                guard byte & 0xC0 == 0x80 else { return nil }
+                guard byte & 0xC0 == 0x80 else { return false }
                 value = value << 6 | UInt32(byte & 0x3F)
             }
             // Overlong forms and surrogates are not UTF-8 (none is in the ranges but these).
             guard containsBeyondASCII(value), value >= (length == 3 ? 0x800 : length == 4 ? 0x10000 : 0x80) else {
-                return nil
+                return false
             }
-            starts.append(index)
+            start(index)
             index += length
         }
-        return starts
+        return true
     }
 }

@@ -38,6 +38,36 @@ extension TextWidth {
         return (result, used)
     }
 
+    /// `clipMeasured(text, to:ellipsis:)` of text each of whose scalars is a Character of its
+    /// own, which the caller knows (NotesCore's `SingleScalarCharacters`): measured and cut by
+    /// its scalars, without the walk of its Characters (a tenth of the thread that writes the
+    /// rows of a search that prints every match, for titles with an accent, CJK or an emoji).
+    /// A Character of one scalar is as wide as the scalar.
+    public static func clipMeasured(singleScalarCharacters text: String, to columns: Int, ellipsis: Bool = false) -> (
+        text: String, width: Int
+    ) {
+        guard columns > 0 else { return ("", 0) }
+        let scalars = text.unicodeScalars
+        var whole = 0
+        for scalar in scalars { whole += width(of: scalar) }
+        if whole <= columns { return (text, whole) }
+        let budget = ellipsis ? columns - 1 : columns
+        var used = 0
+        var end = scalars.startIndex
+        while end < scalars.endIndex {
+            let next = width(of: scalars[end])
+            if used + next > budget { break }
+            used += next
+            scalars.formIndex(after: &end)
+        }
+        var result = String(scalars[..<end])
+        if ellipsis {
+            result.append("…")
+            used += 1
+        }
+        return (result, used)
+    }
+
     /// `text` clipped to `columns` and padded with spaces to exactly `columns` columns.
     public static func pad(
         _ text: some StringProtocol, to columns: Int, alignment: Alignment = .left, ellipsis: Bool = false

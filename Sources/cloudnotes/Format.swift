@@ -81,8 +81,11 @@ enum Format {
         out += "  "
         let title = note.title.isEmpty ? "(untitled)" : note.title
         let titleWidth = max(16, min(48, width - 30))
-        let shown = TerminalSafeText.sanitize(title)
-        let (clipped, used) = TextWidth.clipMeasured(shown, to: titleWidth, ellipsis: true)
+        var shown = TerminalSafeText.sanitize(title)
+        let (clipped, used) =
+            shown.withUTF8(SingleScalarCharacters.holds)
+            ? TextWidth.clipMeasured(singleScalarCharacters: shown, to: titleWidth, ellipsis: true)
+            : TextWidth.clipMeasured(shown, to: titleWidth, ellipsis: true)
         out += styled ? highlight(clipped, title == shown ? highlights : []) : clipped
         appendSpaces(titleWidth - used, to: &out)
         out += "  "

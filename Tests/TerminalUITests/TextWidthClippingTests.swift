@@ -3,6 +3,26 @@ import TerminalUI
 import Testing
 
 @Suite struct TextWidthClippingTests {
+    /// Text whose scalars are each a Character (accents precomposed, CJK, kana, Hangul
+    /// syllables, fullwidth forms, emoji without modifiers, controls but CR, the soft hyphen):
+    /// measured and cut by its scalars as by its Characters, at every width, with and without
+    /// the ellipsis (seeded).
+    @Test func textOfSingleScalarCharactersIsClippedAsByItsCharacters() {
+        let seed = SeededRandom.seed(default: 8123)
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("abcXYZ 09.#\t\u{1}\u{7F}\u{AD}éüßæΩж–“…€→✅★東京会議メモひら한국ＡＢｶ🎉🔥👍🚀😀".unicodeScalars)
+        for _ in 0..<2_000 {
+            let text = random.string(from: alphabet, count: random.below(30))
+            let columns = random.below(40)
+            let ellipsis = random.below(2) == 0
+            let byScalars = TextWidth.clipMeasured(singleScalarCharacters: text, to: columns, ellipsis: ellipsis)
+            let byCharacters = TextWidth.clipMeasured(text, to: columns, ellipsis: ellipsis)
+            #expect(
+                byScalars.text == byCharacters.text && byScalars.width == byCharacters.width,
+                "seed \(seed): \(text.debugDescription) \(columns) \(ellipsis)")
+        }
+    }
+
     @Test func clipKeepsTextThatFits() {
         #expect(TextWidth.clip("hello", to: 5) == "hello")
         #expect(TextWidth.clip("hello", to: 9, ellipsis: true) == "hello")
