@@ -271,8 +271,13 @@ extension NoteStore {
     }
 
     /// The columns a search hit is made of: the summary's, then the body, whose first
-    /// `headCharacters` the snippet is looked for in.
-    static let hitColumns = SearchPlan.RowColumns(sql: summaryColumns + ", body", count: summaryColumnCount + 1)
+    /// `headCharacters` the snippet is looked for in. The summary's preview and body length are
+    /// NULL here: `SummaryBytes` reads them from the body where it lies, as `substr` and
+    /// `length(CAST(body AS BLOB))` in `summaryColumns` give them (SQLite copied the body for
+    /// each hit to give them).
+    static let hitColumns = SearchPlan.RowColumns(
+        sql: "id, zone, title, NULL, tags, isFavorite, createdAt, modifiedAt, deletedAt, syncState, NULL, body",
+        count: summaryColumnCount + 1)
 
     /// How much of a body its snippet is looked for in, in SQLite's characters.
     static let headCharacters = 100_000

@@ -19,16 +19,23 @@ extension NoteStore {
         /// The positions of the text columns in `summaryColumns`, in the order they are kept.
         private static let textColumns = [0, 1, 2, 3, 4, 9]
 
-        /// `row`: a row of `summaryColumns` (and any after them).
+        /// `row`: a row of `hitColumns`: `summaryColumns`' positions, the preview and the body's
+        /// length taken from the body that follows them (`headLength` counts as SQLite's
+        /// `substr` does; `SummaryBytesTests` holds the two equal).
         init(_ row: CurrentRow) {
             isFavorite = row.int64(5) != 0
             createdAt = row.int64(6)
             modifiedAt = row.int64(7)
             deletedAt = row.isNull(8) ? nil : row.int64(8)
-            bodyLength = Int(row.int64(10))
+            let body = row.bytes(NoteStore.summaryColumnCount)
+            bodyLength = body.count
             text.reserveCapacity(320)
             for column in Self.textColumns {
-                let bytes = row.bytes(column)
+                let bytes =
+                    column == 3
+                    ? UnsafeBufferPointer(
+                        rebasing: body[..<NoteStore.headLength(body, characters: NoteSummary.previewLength)])
+                    : row.bytes(column)
                 let length =
                     bytes.baseAddress.flatMap { base in
                         memchr(base, 0, bytes.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }

@@ -117,8 +117,10 @@ import Testing
     }
 }
 
-/// A search hit's summary is copied out of its row as bytes and made later (D-237): it must be
-/// the summary `NoteStore.summary(from:)` makes of the same row, damaged text included.
+/// A search hit's summary is copied out of its row as bytes and made later (D-237), its preview
+/// and length read from the body where it lies: it must be the summary `NoteStore.summary(from:)`
+/// makes of the note's row of `summaryColumns` (whose preview is SQLite's `substr` and length
+/// `length(CAST(body AS BLOB))`), damaged text included.
 @Suite struct SummaryBytesTests {
     @Test func theCopiedRowMakesTheSummaryTheRowMakes() throws {
         let seed = SeededRandom.seed(default: 20_261_201)
@@ -133,6 +135,17 @@ import Testing
             ("title", Array("before".utf8) + [0] + Array("after".utf8)), ("title", [0x61, 0x80, 0xC3, 0x62]),
             ("body", [0xE6, 0x9D, 0x0A, 0x00, 0x61]), ("tags", Array("[\"a\"]".utf8) + [0xFF]),
             ("syncState", Array("unheard-of".utf8)), ("zone", [0xF0, 0x9F]),
+            // A preview cut inside an emoji, at a NUL, among bytes that are not UTF-8.
+            ("body", Array(String(repeating: "a", count: 239).utf8) + Array("👍🏽 tail".utf8)),
+            (
+                "body",
+                Array("ab".utf8) + [0xC3, 0xC3, 0x80, 0xFF, 0x80, 0x80] + Array(String(repeating: "é", count: 300).utf8)
+            ),
+            (
+                "body",
+                Array(String(repeating: "東", count: 100).utf8) + [0] + Array(String(repeating: "x", count: 300).utf8)
+            ),
+            ("body", []),
         ]
         try t.store.write { db in
             for (index, (column, bytes)) in damaged.enumerated() {
@@ -142,12 +155,13 @@ import Testing
             }
         }
         let compared = try t.store.read { db in
-            let statement = try db.makeStatement(sql: "SELECT \(NoteStore.summaryColumns) FROM note")
+            let listed = try Row.fetchAll(db, sql: "SELECT \(NoteStore.summaryColumns) FROM note ORDER BY rowid")
+            let statement = try db.makeStatement(sql: "SELECT \(NoteStore.hitColumns.sql) FROM note ORDER BY rowid")
             let rows = try Row.fetchCursor(statement)
             var count = 0
-            while let row = try rows.next() {
+            while try rows.next() != nil {
                 let copied = NoteStore.SummaryBytes(CurrentRow(statement))
-                #expect(try copied.summary() == NoteStore.summary(from: row), "seed \(seed)")
+                #expect(try copied.summary() == NoteStore.summary(from: listed[count]), "seed \(seed) row \(count)")
                 count += 1
             }
             return count
