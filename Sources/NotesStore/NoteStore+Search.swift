@@ -288,10 +288,19 @@ extension NoteStore {
     /// read in place: `substr` in the query scanned and copied every body (D-234). (`substr`
     /// also ended at a NUL byte; a snippet is now looked for past one.)
     static func headLength(_ text: UnsafeBufferPointer<UInt8>, characters: Int) -> Int {
-        guard text.count > characters else { return text.count }
+        guard text.count > characters, let base = text.baseAddress else { return text.count }
         var index = 0
         var counted = 0
+        let raw = UnsafeRawPointer(base)
         while index < text.count, counted < characters {
+            // Eight bytes of ASCII are eight characters.
+            if index + 8 <= text.count, counted + 8 <= characters,
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                counted += 8
+                continue
+            }
             let byte = text[index]
             index += 1
             if byte >= 0xC0 {

@@ -80,15 +80,16 @@ import Testing
         var random = SeededRandom(seed: seed)
         let queue = try DatabaseQueue()
         // Valid UTF-8 of every length, and bytes that are not UTF-8 (stray continuation bytes,
-        // lead bytes without them, 0xFF). No NUL: `substr` stops at one, the head goes on.
+        // lead bytes without them, 0xFF), and runs of ASCII (counted eight bytes at a time). No
+        // NUL: `substr` stops at one, the head goes on.
         let pieces: [[UInt8]] = [
             [0x61], [0x0A], [0xC3, 0xA9], [0xE6, 0x9D, 0xB1], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xBF], [0xC3],
-            [0xE6, 0x9D], [0xFF], [0xF0, 0x80, 0x80, 0x80, 0x80],
+            [0xE6, 0x9D], [0xFF], [0xF0, 0x80, 0x80, 0x80, 0x80], Array("abcdefg".utf8), Array("abcdefghijklm".utf8),
         ]
         try queue.read { db in
             for _ in 0..<3_000 {
                 let text = (0..<random.below(30)).flatMap { _ in pieces[random.below(pieces.count)] }
-                let characters = 1 + random.below(25)
+                let characters = 1 + random.below(60)
                 let expected =
                     try Data.fetchOne(
                         db, sql: "SELECT CAST(substr(CAST(? AS TEXT), 1, ?) AS BLOB)",
