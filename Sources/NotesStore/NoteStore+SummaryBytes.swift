@@ -2,7 +2,7 @@ import Foundation
 import NotesCore
 
 extension NoteStore {
-    /// A row of `summaryColumns` copied out of SQLite as it lies, made into a `NoteSummary`
+    /// A hit's row (`hitColumns`) copied out of SQLite as it lies, made into a `NoteSummary`
     /// later, on the thread that makes a search's hits (D-237): making its strings (each one's
     /// UTF-8 checked and repaired) was a sixth of the thread that reads a search of every match,
     /// the thread both wait on.
@@ -16,7 +16,8 @@ extension NoteStore {
         private var deletedAt: Int64?
         private var bodyLength: Int
 
-        /// The positions of the text columns in `summaryColumns`, in the order they are kept.
+        /// The positions of the text columns in `summaryColumns` (and `hitColumns`), in the order
+        /// they are kept.
         private static let textColumns = [0, 1, 2, 3, 4, 9]
 
         /// `row`: a row of `hitColumns`: `summaryColumns`' positions, the preview and the body's
