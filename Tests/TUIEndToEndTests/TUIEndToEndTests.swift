@@ -78,10 +78,12 @@ struct TUIEndToEndTests {
         #expect(FileManager.default.createFile(atPath: seen.path, contents: Data()))
         try await tmux.waitFor("the app back") { $0.contains("q quit") && !$0.contains("FAKE EDITOR") }
         try await waitForSaved(tmux, note: "Draft", "first line\nappended by the editor")
+        // Each key waits for the screen it makes: the list's preview already shows the text, so
+        // waiting for the text alone let Escape and q reach the app together, as Alt-q.
         try tmux.keys("Enter")
-        try await tmux.waitFor("appended by the editor")
+        try await tmux.waitFor("the editor pane") { $0.contains("appended by the editor") && $0.contains("Esc back") }
         try tmux.keys("Escape")
-        try await tmux.waitFor("the list") { $0.contains("q quit") }
+        try await tmux.waitFor("the list") { $0.contains("q quit") && !$0.contains("Esc back") }
         try tmux.type("q")
         try await expectRestored(tmux)
     }
