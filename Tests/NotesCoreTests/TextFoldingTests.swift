@@ -43,10 +43,10 @@ import Testing
             }
         }
         #expect(changed.isEmpty, "\(changed.prefix(20))")
-        for value in UInt32(0)...0x20000 {
-            let listed = TextFolding.Folder.identity.contains { $0.contains(value) }
-            #expect(TextFolding.Folder.foldsToItself(value) == listed, "\(String(value, radix: 16))")
+        let differ = (UInt32(0)...0x20000).filter { value in
+            TextFolding.Folder.foldsToItself(value) != TextFolding.Folder.identity.contains { $0.contains(value) }
         }
+        #expect(differ.isEmpty, "\(differ.prefix(10).map { String($0, radix: 16) })")
     }
 
     /// One `Folder` folding text after text (as a search checks candidates) gives each text's
