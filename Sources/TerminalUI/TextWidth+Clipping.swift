@@ -22,20 +22,8 @@ extension TextWidth {
         guard columns > 0 else { return ("", 0) }
         let whole = width(of: text)
         if whole <= columns { return (String(text), whole) }
-        let budget = ellipsis ? columns - 1 : columns
-        var result = ""
-        var used = 0
-        for character in text {
-            let w = width(of: character)
-            if used + w > budget { break }
-            result.append(character)
-            used += w
-        }
-        if ellipsis {
-            result.append("…")
-            used += 1
-        }
-        return (result, used)
+        let (end, used) = prefix(of: text, within: ellipsis ? columns - 1 : columns, width: width(of:))
+        return withEllipsis(String(text[..<end]), used, ellipsis)
     }
 
     /// `clipMeasured(text, to:ellipsis:)` of text each of whose scalars is a Character of its
@@ -51,21 +39,31 @@ extension TextWidth {
         var whole = 0
         for scalar in scalars { whole += width(of: scalar) }
         if whole <= columns { return (text, whole) }
-        let budget = ellipsis ? columns - 1 : columns
+        let (end, used) = prefix(of: scalars, within: ellipsis ? columns - 1 : columns, width: width(of:))
+        return withEllipsis(String(scalars[..<end]), used, ellipsis)
+    }
+
+    /// Where the longest prefix of `units` no wider than `budget` ends, and its width: the cut
+    /// both clips make, by Characters or by scalars.
+    @inlinable
+    static func prefix<Units: Collection>(
+        of units: Units, within budget: Int, width: (Units.Element) -> Int
+    ) -> (end: Units.Index, used: Int) {
         var used = 0
-        var end = scalars.startIndex
-        while end < scalars.endIndex {
-            let next = width(of: scalars[end])
+        var end = units.startIndex
+        while end < units.endIndex {
+            let next = width(units[end])
             if used + next > budget { break }
             used += next
-            scalars.formIndex(after: &end)
+            units.formIndex(after: &end)
         }
-        var result = String(scalars[..<end])
-        if ellipsis {
-            result.append("…")
-            used += 1
-        }
-        return (result, used)
+        return (end, used)
+    }
+
+    /// A clipped `text` of `used` columns, and "…" (1 column) after it when `ellipsis`.
+    @inlinable
+    static func withEllipsis(_ text: String, _ used: Int, _ ellipsis: Bool) -> (text: String, width: Int) {
+        ellipsis ? (text + "…", used + 1) : (text, used)
     }
 
     /// `text` clipped to `columns` and padded with spaces to exactly `columns` columns.
