@@ -92,14 +92,17 @@ extension NoteStore {
     /// the reading and is thrown; so is one the reading meets, after the chunks before it.
     /// `each` must not use the store: the reading holds it until the search ends. Without
     /// `highlightingTitles` the hits' `titleMatches` are left empty (a caller that shows no
-    /// highlights need not have them looked for).
+    /// highlights need not have them looked for). Without `previews` a hit's `note.preview` is
+    /// empty but where its snippet is the preview's (no line of its body gives one): a caller
+    /// that prints the hits' snippets need not have the rest made.
     public func searchEach(
         _ query: SearchQuery, limit: Int, chunk: Int = 64, timeZone: TimeZone = .current,
-        highlightingTitles: Bool = true, _ each: ([SearchHit]) throws -> Void
+        highlightingTitles: Bool = true, previews: Bool = true, _ each: ([SearchHit]) throws -> Void
     ) throws {
         let handoff = Handoff<[FoundHit]>(capacity: 2)
         var maker = HitMaker(query)
         maker.highlightsTitles = highlightingTitles
+        maker.makesPreviews = previews
         let hinted = maker.takesLineHints(of: query)
         let reading = BackgroundResult(ownThread: { [self] in
             defer { handoff.close() }
@@ -347,6 +350,9 @@ extension NoteStore {
         var folder = TextFolding.Folder()
         /// Whether the terms' places in each title are looked for (`titleMatches`).
         var highlightsTitles = true
+        /// Whether each hit's summary has its preview (else only a hit whose body gives no
+        /// snippet has it, for the snippet it stands in for).
+        var makesPreviews = true
 
         init(_ query: SearchQuery) {
             terms = SearchPlan.foldedTerms(query.highlightTerms)
@@ -360,12 +366,13 @@ extension NoteStore {
         }
 
         mutating func hit(_ found: FoundHit) throws -> SearchHit {
-            let summary = try found.summary.summary()
-            let titleMatches =
-                highlightsTitles ? SearchHighlighter.ranges(of: terms, in: summary.title, folder: &folder) : []
             let snippet = found.head.withUnsafeBufferPointer { head in
                 SearchHighlighter.snippet(ofUTF8: head, terms: terms, folder: &folder)
             }
+            // Without previews, a hit's preview is made only for the snippet it stands in for.
+            let summary = try found.summary.summary(preview: makesPreviews || snippet == nil)
+            let titleMatches =
+                highlightsTitles ? SearchHighlighter.ranges(of: terms, in: summary.title, folder: &folder) : []
             return SearchHit(
                 note: summary, tier: found.tier, titleMatches: titleMatches, snippet: snippet?.text ?? summary.snippet,
                 snippetMatches: snippet?.matches ?? [])

@@ -19,6 +19,8 @@ extension NoteStore {
         /// The positions of the text columns in `summaryColumns` (and `hitColumns`), in the order
         /// they are kept.
         private static let textColumns = [0, 1, 2, 3, 4, 9]
+        /// Where the preview (column 3) is among `textColumns`.
+        private static let previewIndex = 3
 
         /// `row`: a row of `hitColumns`: `summaryColumns`' positions, the preview and the body's
         /// length taken from the body that follows them (`headLength` counts as SQLite's
@@ -46,8 +48,9 @@ extension NoteStore {
             }
         }
 
-        /// The summary `NoteStore.summary(from:)` makes of the same row.
-        func summary() throws -> NoteSummary {
+        /// The summary `NoteStore.summary(from:)` makes of the same row; without `preview`, its
+        /// preview is left empty (a caller that shows none need not have it made).
+        func summary(preview: Bool = true) throws -> NoteSummary {
             var strings: [String] = []
             strings.reserveCapacity(Self.textColumns.count)
             text.withUnsafeBufferPointer { bytes in
@@ -58,7 +61,9 @@ extension NoteStore {
                     position += 4
                     let end = position + length
                     strings.append(
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self))
+                        !preview && strings.count == Self.previewIndex
+                            ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+                    )
                     position = end
                 }
             }

@@ -92,7 +92,9 @@ struct Search: ParsableCommand {
         }
         var printed = 0
         // Without colour nothing is highlighted: the titles' matches are not looked for.
-        try store.searchEach(parsed, limit: max(1, limit), highlightingTitles: Output.useColor) { hits in
+        // Rows show no preview: only a hit without a snippet of its body has it made.
+        try store.searchEach(parsed, limit: max(1, limit), highlightingTitles: Output.useColor, previews: false) {
+            hits in
             var text = ""
             for hit in hits {
                 Format.appendRow(hit.note, highlights: hit.titleMatches, to: &text)

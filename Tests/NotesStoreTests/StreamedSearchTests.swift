@@ -30,6 +30,32 @@ import Testing
         }
     }
 
+    /// Without previews (what `search` prints: rows and snippets, no preview) each hit is the
+    /// page's but for its preview, which is made only where it gives the snippet: a note whose
+    /// body holds no term (its title does) shows its preview's first line, as before.
+    @Test func hitsWithoutPreviewsDifferOnlyInThePreviewsTheyDoNotShow() throws {
+        let t = try TestStore()
+        let notes = (0..<150).map { index in
+            index % 3 == 0
+                ? Note(title: "alpha \(index)", body: "\nfirst line of \(index)\nsecond")
+                : Note(title: "note \(index)", body: "intro\nthe alpha line \(index)\nend")
+        }
+        _ = try t.store.importNotes(notes)
+        let page = try t.store.search("alpha", limit: 1000).hits
+        var streamed: [SearchHit] = []
+        try t.store.searchEach(SearchQuery(parsing: "alpha"), limit: 1000, previews: false) { streamed += $0 }
+        #expect(streamed.count == 150)
+        for (hit, expected) in zip(streamed, page) {
+            var withPreview = hit
+            withPreview.note.preview = expected.note.preview
+            #expect(withPreview == expected)
+            let bodyMatches = expected.note.title.hasPrefix("note")
+            #expect(hit.note.preview == (bodyMatches ? "" : expected.note.preview), "\(expected.note.title)")
+            let number = expected.note.title.split(separator: " ")[1]
+            #expect(hit.snippet == (bodyMatches ? "the alpha line \(number)" : "first line of \(number)"))
+        }
+    }
+
     /// A hit's body and search rowid are read by position after the summary's columns.
     @Test func theSummaryColumnsAreAsManyAsCounted() throws {
         let t = try TestStore()
