@@ -12,10 +12,17 @@ public enum SearchHighlighter {
     public static func ranges(of terms: [String], in text: String, folder: inout TextFolding.Folder) -> [Range<Int>] {
         guard terms.contains(where: { !$0.isEmpty }), !text.isEmpty else { return [] }
         // Plain ASCII without CR: one byte is one Character is one folded scalar.
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+        if isASCIIWithoutCR(text.utf8) {
             return merge(byteMatches(of: terms, in: TextFolding.foldedUTF8(text)))
         }
         return ranges(of: terms, in: text, starts: characterStarts(text), folder: &folder)
+    }
+
+    /// Whether `bytes` are ASCII without a carriage return: each byte is then a Character, and
+    /// folds to one byte.
+    @inline(__always)
+    static func isASCIIWithoutCR(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
     }
 
     /// Byte ranges of `folded` where each term's UTF-8 occurs (a term's own matches do not
@@ -216,7 +223,7 @@ public enum SearchHighlighter {
         func text(_ bytes: Range<Int>) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: line[bytes]), as: UTF8.self)
         }
-        if !line.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
+        if isASCIIWithoutCR(line) {
             // A byte is a Character, and folds to one byte.
             let matches = merge(folder.withFolded { byteMatches(of: terms, in: $0) })
             return cut(matches, count: line.count, width: width, text)
@@ -246,7 +253,7 @@ public enum SearchHighlighter {
         // Printable ASCII (and tabs, controls other than CR): one byte is one Character, so the
         // line is cut by its bytes; the Characters of a long line were a fifth of a search
         // that prints every match (`SearchHighlighterTests` compares both paths).
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+        if isASCIIWithoutCR(text.utf8) {
             let bytes = Array(text.utf8)
             return cut(ranges(of: terms, in: text, folder: &folder), count: bytes.count, width: width) {
                 String(decoding: bytes[$0], as: UTF8.self)

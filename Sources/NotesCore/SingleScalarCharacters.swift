@@ -76,24 +76,22 @@ public enum SingleScalarCharacters {
     /// false at the first byte that is not.
     @inline(__always)
     private static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ start: (Int) -> Void) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var index = 0
         while index < bytes.count {
-            let lead = bytes[index]
+            let lead = base[index]
             if lead < 0x80 {
                 guard lead != 0x0D else { return false }
                 start(index)
                 index += 1
                 continue
             }
-            let length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
-            guard length > 0, index + length <= bytes.count else { return false }
-            var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-            for offset in 1..<length {
-                let byte = bytes[index + offset]
-                guard byte & 0xC0 == 0x80 else { return false }
-                value = value << 6 | UInt32(byte & 0x3F)
-            }
-            // Overlong forms and surrogates are not UTF-8 (none is in the ranges but these).
+            let length = UTF8Sequence.length(lead: lead)
+            guard length > 0, index + length <= bytes.count,
+                let value = UTF8Sequence.value(base, at: index, length: length)
+            else { return false }
+            // Overlong forms (0xC0 and 0xC1 lead only these) and surrogates are not UTF-8 (none
+            // is in the ranges but these).
             guard containsBeyondASCII(value), value >= (length == 3 ? 0x800 : length == 4 ? 0x10000 : 0x80) else {
                 return false
             }

@@ -76,19 +76,20 @@ extension TextFolding {
         public mutating func noteSources(of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             sources.removeAll(keepingCapacity: true)
             sources.reserveCapacity(count)
+            guard let base = bytes.baseAddress else { return count == 0 }
             var index = 0
             while index < bytes.count {
-                let lead = bytes[index]
+                let lead = base[index]
                 if lead < 0x80 {
                     sources.append(Int32(index))
                     index += 1
                     continue
                 }
-                // Whole sequences: `fold` checked them (a cut one ends the noting, short).
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                guard index + length <= bytes.count else { return false }
-                var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-                for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                // Whole sequences when the folder holds their fold (`fold` checked them).
+                let length = UTF8Sequence.length(lead: lead)
+                guard length > 0, index + length <= bytes.count,
+                    let value = UTF8Sequence.value(base, at: index, length: length)
+                else { return false }
                 sources.append(contentsOf: repeatElement(Int32(index), count: foldedCount(value)))
                 index += length
             }
@@ -175,14 +176,9 @@ extension TextFolding {
                     o += 1
                     continue
                 }
-                let length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
-                guard length > 0, i + length <= end else { return nil }
-                var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-                for offset in 1..<length {
-                    let byte = source[i + offset]
-                    guard byte & 0xC0 == 0x80 else { return nil }
-                    value = value << 6 | UInt32(byte & 0x3F)
-                }
+                let length = UTF8Sequence.length(lead: lead)
+                guard length > 0, i + length <= end, let value = UTF8Sequence.value(source, at: i, length: length)
+                else { return nil }
                 if Self.foldsToItself(value) {
                     // Room for the rest of the input as it is.
                     guard o + (end - i) <= room else { return (i, o) }
