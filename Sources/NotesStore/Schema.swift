@@ -177,6 +177,20 @@ enum Schema {
         // text as they check it, and the search rowids live in `note.searchRowid` (D-228). The
         // pages it held stay in the file until `compact` gives them back.
         ("search-text-dropped", "DROP TABLE search_text"),
+        // A search's filters (`tag:`, `is:fav`, `in:`) name the notes' searchRowids from an index
+        // without reading their rows, as `search-dates-1` does for dates: by id (the notes of a
+        // tag), by favorite, by notebook (`note_zone` again, with the searchRowid after the
+        // zone). Each read a row per note it allowed: `tag:work` at 100k notes read 14,793 rows,
+        // 65 ms, and `is:fav` scanned the table.
+        (
+            "search-filters-1",
+            """
+            CREATE INDEX note_search_by_id ON note(id, searchRowid);
+            CREATE INDEX note_search_by_favorite ON note(isFavorite, searchRowid);
+            DROP INDEX note_zone;
+            CREATE INDEX note_zone ON note(zone, searchRowid);
+            """
+        ),
     ]
 
     /// The steps of schema v1 to v8 as they ran, minus the calls into code that derived data

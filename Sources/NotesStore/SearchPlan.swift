@@ -177,36 +177,45 @@ struct SearchPlan {
         return hits >= commonHits
     }
 
+    /// A note with the tag given (folded).
+    static let taggedCondition = "id IN (SELECT noteID FROM note_tag WHERE foldedTag = ?)"
+
+    /// The searchRowids of the notes that meet `condition`.
+    static func filteredRowidsSQL(_ condition: String) -> String {
+        "SELECT searchRowid FROM note n WHERE searchRowid IS NOT NULL AND " + condition
+    }
+
+    /// The searchRowids of the notes the query's filters allow; nil when it has none.
+    ///
+    /// Each filter names its notes on its own, from an index that holds their searchRowids
+    /// (`search-filters-1`, `search-dates-1`), and the sets are intersected here: the filters
+    /// together in one statement read a row per note from the table for all but the one index
+    /// SQLite took. A filter that excludes (`-tag:`, `-in:`) takes its notes away from the
+    /// others', or from every note's when it is alone.
     private static func allowedRowids(
         _ query: SearchQuery, zones: [String: String], _ extra: [SearchConditionSQL], _ db: Database
     ) throws -> Set<Int64>? {
-        var conditions: [String] = extra.map(\.sql)
-        var arguments: [DatabaseValueConvertible] = extra.flatMap(\.arguments)
-        if query.favoritesOnly { conditions.append("isFavorite = 1") }
-        if query.excludesFavorites { conditions.append("isFavorite = 0") }
-        for notebook in query.excludedNotebooks {
-            conditions.append("zone <> ?")
-            arguments.append(zones[notebook] ?? notebook)
+        var including: [(sql: String, arguments: [any DatabaseValueConvertible])] = extra.map {
+            ($0.sql, $0.arguments)
         }
-        if let notebook = query.notebook {
-            conditions.append("zone = ?")
-            arguments.append(zones[notebook] ?? notebook)
+        var excluding: [(sql: String, arguments: [any DatabaseValueConvertible])] = []
+        if query.favoritesOnly { including.append(("isFavorite = 1", [])) }
+        if query.excludesFavorites { including.append(("isFavorite = 0", [])) }
+        if let notebook = query.notebook { including.append(("zone = ?", [zones[notebook] ?? notebook])) }
+        for notebook in query.excludedNotebooks { excluding.append(("zone = ?", [zones[notebook] ?? notebook])) }
+        for tag in query.tags { including.append((taggedCondition, [TextFolding.fold(tag)])) }
+        for tag in query.excludedTags { excluding.append((taggedCondition, [TextFolding.fold(tag)])) }
+        guard !including.isEmpty || !excluding.isEmpty else { return nil }
+        func rowids(_ condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Int64] {
+            try Int64.fetchAll(db, sql: filteredRowidsSQL(condition), arguments: StatementArguments(arguments))
         }
-        for tag in query.tags {
-            conditions.append("id IN (SELECT noteID FROM note_tag WHERE foldedTag = ?)")
-            arguments.append(TextFolding.fold(tag))
-        }
-        for tag in query.excludedTags {
-            conditions.append("id NOT IN (SELECT noteID FROM note_tag WHERE foldedTag = ?)")
-            arguments.append(TextFolding.fold(tag))
-        }
-        guard !conditions.isEmpty else { return nil }
-        return Set(
-            try Int64.fetchAll(
-                db,
-                sql: "SELECT searchRowid FROM note n WHERE searchRowid IS NOT NULL AND "
-                    + conditions.joined(separator: " AND "),
-                arguments: StatementArguments(arguments)))
+        // The smallest set first: each intersection then walks no more than it.
+        var sets = try including.map { try rowids($0.sql, $0.arguments) }.sorted { $0.count < $1.count }
+        if sets.isEmpty { sets = [try rowids("1", [])] }
+        var allowed = Set(sets[0])
+        for other in sets.dropFirst() where !allowed.isEmpty { allowed.formIntersection(other) }
+        for (sql, arguments) in excluding where !allowed.isEmpty { allowed.subtract(try rowids(sql, arguments)) }
+        return allowed
     }
 
     /// Columns a caller reads from the row of each note a search finds (`find(…reading:make:)`),

@@ -94,7 +94,8 @@ import Testing
         #expect(
             try stepped.read { try Schema.migrator.appliedIdentifiers($0) } == [
                 "aliases-1", "attachments-1", "chunks-1", "chunks-2", "frontmatter-1", "links-1", "note-changes-1",
-                "notebooks-1", "revision-body-1", "search-dates-1", "search-text-dropped", "v8-baseline",
+                "notebooks-1", "revision-body-1", "search-dates-1", "search-filters-1", "search-text-dropped",
+                "v8-baseline",
             ])
     }
 }
