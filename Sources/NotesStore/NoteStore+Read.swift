@@ -327,24 +327,24 @@ extension NoteStore {
         }
     }
 
+    /// The count of live notes; its one argument is the templates' zone.
+    static let liveCountSQL = """
+        SELECT (SELECT count(*) FROM note) - (SELECT count(*) FROM note WHERE deletedAt IS NOT NULL)
+            - (SELECT count(*) FROM note WHERE zone = ? AND deletedAt IS NULL)
+        """
+
+    /// The count of live favorites; its one argument is the templates' zone.
+    static let favoriteCountSQL = """
+        SELECT (SELECT count(*) FROM note WHERE deletedAt IS NULL AND isFavorite = 1)
+            - (SELECT count(*) FROM note WHERE zone = ? AND deletedAt IS NULL AND isFavorite = 1)
+        """
+
     private static func liveCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT (SELECT count(*) FROM note) - (SELECT count(*) FROM note WHERE deletedAt IS NOT NULL)
-                        - (SELECT count(*) FROM note WHERE zone = ? AND deletedAt IS NULL)
-                    """),
-            arguments: [NoteTemplate.zone]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: liveCountSQL), arguments: [NoteTemplate.zone]) ?? 0
     }
 
     private static func favoriteCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT (SELECT count(*) FROM note WHERE deletedAt IS NULL AND isFavorite = 1)
-                        - (SELECT count(*) FROM note WHERE zone = ? AND deletedAt IS NULL AND isFavorite = 1)
-                    """),
-            arguments: [NoteTemplate.zone]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: favoriteCountSQL), arguments: [NoteTemplate.zone]) ?? 0
     }
 
     /// WHERE and ORDER BY that match the partial indexes of the schema.

@@ -24,6 +24,22 @@ import Testing
         }
     }
 
+    /// The filters' indexes serve the statements that ask for searchRowids only: the list's
+    /// counts, on the first screen of the app and after `list`, read the indexes they did before
+    /// (the count of favorites took `note_search_by_favorite` and read every favorite's row).
+    @Test func theListsCountsDoNotTakeTheFiltersIndexes() throws {
+        let t = try TestStore()
+        for sql in [NoteStore.liveCountSQL, NoteStore.favoriteCountSQL] {
+            let plan = try t.store.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [NoteTemplate.zone]).map {
+                    $0["detail"] as String
+                }
+            }
+            #expect(!plan.contains { $0.contains("note_search_by") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN note") && !$0.contains("INDEX") }, "\(plan)")
+        }
+    }
+
     /// Filters together, and filters that exclude, allow what each allows: their notes in common,
     /// less the excluded ones, as a user reads the query.
     @Test func filtersTogetherAllowTheNotesTheyHaveInCommon() throws {
