@@ -18,9 +18,9 @@ extension NoteStore {
 
         /// The positions of the text columns in `summaryColumns` (and `hitColumns`), in the order
         /// they are kept.
-        private static let textColumns = [0, 1, 2, 3, 4, 9]
-        /// Where the preview (column 3) is among `textColumns`.
-        private static let previewIndex = 3
+        private static let textColumns = [0, 1, 2, previewColumn, 4, 9]
+        /// The preview's column (NULL in `hitColumns`: cut from the body).
+        private static let previewColumn = 3
 
         /// `row`: a row of `hitColumns`: `summaryColumns`' positions, the preview and the body's
         /// length taken from the body that follows them (`headLength` counts as SQLite's
@@ -35,7 +35,7 @@ extension NoteStore {
             text.reserveCapacity(320)
             for column in Self.textColumns {
                 let bytes =
-                    column == 3
+                    column == Self.previewColumn
                     ? UnsafeBufferPointer(
                         rebasing: body[..<NoteStore.headLength(body, characters: NoteSummary.previewLength)])
                     : row.bytes(column)
@@ -61,7 +61,7 @@ extension NoteStore {
                     position += 4
                     let end = position + length
                     strings.append(
-                        !preview && strings.count == Self.previewIndex
+                        !preview && Self.textColumns[strings.count] == Self.previewColumn
                             ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
                     )
                     position = end
